@@ -1,0 +1,40 @@
+# `make run`: set everything up and serve the demo on http://127.0.0.1:8000
+# `make test`: set everything up and run every test (on PostgreSQL when DATABASE_URL says so)
+
+PYTHON ?= $(shell command -v python3.13 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+# Development settings for `make run`; production sets SECRET_KEY, ALLOWED_HOSTS, HTTPS=1.
+RUN_ENV := DEBUG=1 SANDBOX_MODE=1
+TEST_ENV := SECRET_KEY=$(or $(SECRET_KEY),insecure-key-for-tests-only)
+
+.PHONY: run test lint install clean
+
+$(INSTALLED): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 13))' || \
+		{ echo "Python 3.13 is needed (found $$($(PYTHON) --version)); set PYTHON=/path/to/python3.13"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet '.[dev]'
+	@touch $@
+
+install: $(INSTALLED)
+
+run: $(INSTALLED)
+	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
+	$(RUN_ENV) $(BIN)/python manage.py load_demo
+	@echo "Serving on http://127.0.0.1:8000 (the chronograph runs beside it; Ctrl-C stops both)"
+	@$(RUN_ENV) $(BIN)/python manage.py chronograph --interval 2 & chronograph=$$!; \
+		trap 'kill $$chronograph 2>/dev/null' EXIT INT TERM; \
+		$(RUN_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: $(INSTALLED)
+	$(TEST_ENV) $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(INSTALLED)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ComplaintsConfig(AppConfig):
+    name = "complaints"
+    verbose_name = "Claims"

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class DocserviceConfig(AppConfig):
+    name = "docservice"
+    verbose_name = "Document service"

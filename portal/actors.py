@@ -1,0 +1,61 @@
+"""Who is acting. Every write is done by an Actor; model methods check its role themselves.
+
+The API resolves an actor from the broker key and an access token, the portal from the signed-in
+user's organization. The role is always relative to one object (`subject`): a tender owner's actor
+is the owner of *that* tender, and a model method checks both.
+"""
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Role(StrEnum):
+    TENDER_OWNER = "tender_owner"
+    BID_OWNER = "bid_owner"
+    COMPLAINT_OWNER = "complaint_owner"
+    # Authenticated, but owning nothing relevant: a broker key without a matching token.
+    BROKER = "broker"
+    ANONYMOUS = "anonymous"
+    # Time-driven changes (the chronograph, or a read that finds a deadline passed).
+    SYSTEM = "chronograph"
+
+
+@dataclass(frozen=True)
+class Actor:
+    role: Role
+    broker: object = None
+    user: object = None
+    subject: object = None
+
+    @classmethod
+    def anonymous(cls) -> "Actor":
+        return cls(Role.ANONYMOUS)
+
+    @classmethod
+    def system(cls) -> "Actor":
+        return cls(Role.SYSTEM)
+
+    @property
+    def is_authenticated(self) -> bool:
+        return self.role is not Role.ANONYMOUS
+
+    def acts_as(self, role: Role, subject) -> bool:
+        """True when this actor holds `role` for exactly `subject` (same model, same pk)."""
+        if self.role is not role:
+            return False
+        if role in (Role.BROKER, Role.ANONYMOUS, Role.SYSTEM):
+            return True
+        return (
+            self.subject is not None
+            and type(self.subject) is type(subject)
+            and self.subject.pk == subject.pk
+        )
+
+    @property
+    def name(self) -> str:
+        """Who to record in the audit trail."""
+        if self.broker is not None:
+            return str(self.broker)
+        if self.user is not None:
+            return self.user.get_username()
+        return str(self.role)

@@ -1,0 +1,61 @@
+"""Who is calling: the broker (API key, Basic or Bearer) and the owner token it presents."""
+
+import base64
+import binascii
+
+from rest_framework.authentication import BaseAuthentication
+
+from portal.actors import Actor, Role
+from portal.models import Broker
+
+from .envelope import body_token
+
+
+def key_from_header(header: str) -> str | None:
+    scheme, _, credentials = header.strip().partition(" ")
+    scheme = scheme.lower()
+    if scheme == "bearer":
+        return credentials.strip() or None
+    if scheme == "basic":
+        try:
+            decoded = base64.b64decode(credentials.strip(), validate=True).decode("utf-8")
+        except (binascii.Error, ValueError):
+            return None
+        # The key is the user name; 2.3 ignores the password.
+        return decoded.partition(":")[0] or None
+    return None
+
+
+class BrokerAuthentication(BaseAuthentication):
+    """An unknown or missing key is not an error: the caller is anonymous and may read."""
+
+    def authenticate(self, request):
+        key = key_from_header(request.META.get("HTTP_AUTHORIZATION", ""))
+        broker = Broker.authenticate(key) if key else None
+        return (broker, None) if broker else None
+
+    def authenticate_header(self, request):
+        return None
+
+
+def access_token(request) -> str | None:
+    """The owner token from `?acc_token=`, the X-Access-Token header or `access.token`."""
+    return (
+        request.query_params.get("acc_token")
+        or request.META.get("HTTP_X_ACCESS_TOKEN")
+        or body_token(request)
+    )
+
+
+def actor_for(request, *candidates) -> Actor:
+    """The actor behind a request: the first (role, object) whose owner presented its token,
+    else an authenticated broker, else anonymous."""
+    broker = request.user
+    if broker is None:
+        return Actor.anonymous()
+    token = access_token(request)
+    if token:
+        for role, subject in candidates:
+            if subject.is_owned_by(broker=broker, token=token):
+                return Actor(role, broker=broker, subject=subject)
+    return Actor(Role.BROKER, broker=broker)

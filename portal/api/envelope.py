@@ -1,0 +1,116 @@
+"""The 2.3 wire format: `{"data": ...}` in and out, 201 + Location + `access.token` on creates."""
+
+import json
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from rest_framework import renderers
+from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.response import Response
+
+from portal.errors import DomainError
+
+
+class JSONRenderer(renderers.JSONRenderer):
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        request = (renderer_context or {}).get("request")
+        if request is not None and request.query_params.get("opt_pretty"):
+            renderer_context = {**renderer_context, "indent": 4}
+        return super().render(data, accepted_media_type, renderer_context)
+
+
+class AlwaysJSON(BaseContentNegotiation):
+    """2.3 answers JSON whatever the Accept header says."""
+
+    def select_parser(self, request, parsers):
+        return parsers[0] if parsers else None
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return renderers[0], renderers[0].media_type
+
+
+class UnsupportedContentType(DomainError):
+    http_status = 415
+    code = "content_type"
+
+    def __init__(self):
+        super().__init__(
+            "Content-Type header should be one of ['application/json']",
+            location="header",
+            name="Content-Type",
+        )
+
+
+class BodyTooLarge(DomainError):
+    http_status = 413
+    code = "too_large"
+
+    def __init__(self):
+        limit = settings.API_MAX_BODY_BYTES
+        super().__init__(f"Request body is larger than the limit of {limit} bytes")
+
+
+class BadBody(DomainError):
+    http_status = 422
+    code = "bad_body"
+
+
+def _parse(request):
+    """The JSON body, parsed once per request: (value, None) or (None, the error to raise)."""
+    if not hasattr(request, "_api_body"):
+        try:
+            raw = request._request.body
+            if len(raw) > settings.API_MAX_BODY_BYTES:
+                raise RequestDataTooBig
+            value = json.loads(raw, parse_constant=_refuse_constant)
+            # A lone surrogate escape ("\ud800") parses but cannot be stored as text.
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+            request._api_body = (value, None)
+        except RequestDataTooBig:
+            request._api_body = (None, BodyTooLarge())
+        except (ValueError, UnicodeError, RecursionError):
+            request._api_body = (None, BadBody("No JSON object could be decoded"))
+    return request._api_body
+
+
+def _refuse_constant(name):
+    raise ValueError(name)
+
+
+def _media_type(request) -> str:
+    return (request.content_type or "").split(";")[0].strip().lower()
+
+
+def body_token(request) -> str | None:
+    """`access.token` from a JSON body, if the body is one and carries it."""
+    if _media_type(request) != "application/json":
+        return None
+    value, _ = _parse(request)
+    access = value.get("access") if isinstance(value, dict) else None
+    token = access.get("token") if isinstance(access, dict) else None
+    return token if isinstance(token, str) else None
+
+
+def read_data(request) -> dict:
+    """The `data` object of a JSON request body, or the 2.3 error (415, 413 or 422)."""
+    if _media_type(request) != "application/json":
+        raise UnsupportedContentType()
+    value, error = _parse(request)
+    if error is not None:
+        raise error
+    if not isinstance(value, dict) or not isinstance(value.get("data"), dict):
+        raise BadBody("Data not available")
+    return value["data"]
+
+
+def ok(data) -> Response:
+    return Response({"data": data})
+
+
+def created(request, data, location: str, token: str | None = None) -> Response:
+    body = {"data": data}
+    if token is not None:
+        body["access"] = {"token": token}
+    return Response(body, status=201, headers={"Location": request.build_absolute_uri(location)})

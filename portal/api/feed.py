@@ -1,0 +1,102 @@
+"""The listing feed of 2.3: pages ordered by dateModified (then id), followed by offset.
+
+A crawler follows `next_page` until a page comes back empty, then polls the last offset. Two
+guarantees make that safe:
+
+* ties: a page never ends between two objects with the same dateModified (the page grows to
+  take them all), because the next page starts strictly after the offset;
+* late commits: dateModified is stamped just before a transaction commits, so a write can become
+  visible after another write with a later stamp. An offset that a crawler will follow upwards
+  is therefore never newer than now minus FEED_WATERMARK_SECONDS; the crawler may see an object
+  twice, never miss one.
+"""
+
+from datetime import timedelta
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.utils import timezone
+from rest_framework.response import Response
+
+from portal.errors import InvalidData, NotFound
+from portal.schema import iso, parse_iso
+
+DEFAULT_LIMIT = 100
+MAX_LIMIT = 1000
+
+
+def _limit(raw: str) -> int:
+    if not raw:
+        return DEFAULT_LIMIT
+    if not raw.isdigit() or int(raw) < 1:
+        raise InvalidData({"limit": ["Should be a positive integer."]}, location="params")
+    return min(int(raw), MAX_LIMIT)
+
+
+def _offset(raw: str):
+    if not raw:
+        return None
+    try:
+        # An unencoded "+" in a query string arrives as a space.
+        return parse_iso(raw.replace(" ", "+"))
+    except (ValueError, OverflowError):
+        raise NotFound("offset", location="params", description="Offset expired/invalid") from None
+
+
+def _is_set(raw: str) -> bool:
+    return raw.strip().lower() not in ("", "0", "false", "no")
+
+
+def page(request, queryset, represent) -> Response:
+    """One page of `queryset` (objects with `date_modified`), each shown by `represent(obj,
+    fields)`, with next_page (and prev_page when paging from an offset or backwards)."""
+    params = request.query_params
+    limit = _limit(params.get("limit", ""))
+    raw_offset = params.get("offset", "")
+    offset = _offset(raw_offset)
+    descending = _is_set(params.get("descending", ""))
+    fields = [field for field in params.get("opt_fields", "").split(",") if field.strip()]
+
+    later, order = (
+        ("lt", ("-date_modified", "-id")) if descending else ("gt", ("date_modified", "id"))
+    )
+    if offset is not None:
+        queryset = queryset.filter(**{f"date_modified__{later}": offset})
+    now = timezone.now()
+    rows = list(queryset.order_by(*order)[:limit])
+    if len(rows) == limit:
+        last = rows[-1]
+        rows += queryset.filter(
+            date_modified=last.date_modified, **{f"id__{later}": last.id}
+        ).order_by(*order)
+
+    kept = {key: params[key] for key in ("limit", "opt_fields", "mode") if params.get(key)}
+    if rows:
+        next_offset, prev_offset = rows[-1].date_modified, rows[0].date_modified
+        watermark = now - timedelta(seconds=settings.FEED_WATERMARK_SECONDS)
+        if descending:
+            prev_offset = min(prev_offset, watermark)
+        else:
+            next_offset = min(next_offset, watermark)
+            if offset is not None:
+                next_offset = max(next_offset, offset)
+        next_offset, prev_offset = iso(next_offset), iso(prev_offset)
+    else:
+        next_offset = prev_offset = raw_offset
+
+    body = {
+        "data": [represent(row, fields) for row in rows],
+        "next_page": _link(
+            request, {**kept, **({"descending": "1"} if descending else {})}, next_offset
+        ),
+    }
+    if descending or raw_offset:
+        body["prev_page"] = _link(
+            request, {**kept, **({} if descending else {"descending": "1"})}, prev_offset
+        )
+    return Response(body)
+
+
+def _link(request, params: dict, offset: str) -> dict:
+    path = f"{request.path}?{urlencode({**params, 'offset': offset})}"
+    return {"offset": offset, "path": path, "uri": request.build_absolute_uri(path)}

@@ -1,0 +1,33 @@
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+
+from portal import tokens
+from portal.models import Broker
+
+
+class Command(BaseCommand):
+    help = (
+        "Create a broker or change its API key. Without --key a key is generated and printed once."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("name", help="the broker's name, shown as `owner` on what it creates")
+        parser.add_argument("--key", help="the API key to set (default: a new random key)")
+
+    def handle(self, *args, name, key=None, **options):
+        generated = key is None
+        key = key or tokens.new_token()
+        if not key.strip() or ":" in key:
+            raise CommandError("The key must be non-empty and may not contain ':'.")
+        broker = Broker.objects.filter(name=name).first() or Broker(name=name)
+        created = broker.pk is None
+        broker.set_key(key)
+        broker.is_active = True
+        try:
+            broker.full_clean()
+        except ValidationError as exc:
+            raise CommandError("; ".join(exc.messages)) from None
+        broker.save()
+        self.stdout.write(f"{'Created' if created else 'Updated'} broker {name}.")
+        if generated:
+            self.stdout.write(f"API key (shown once): {key}")

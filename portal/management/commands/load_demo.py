@@ -1,0 +1,211 @@
+"""Demo data for `make run`: brokers, portal users, and tenders in different stages.
+
+Tenders reach their stages through the real transitions, with the clock set back (time-machine)
+so that enquiries, tendering and complaint periods have really passed. Running it again changes
+nothing and prints the credentials again.
+"""
+
+from datetime import timedelta
+
+import time_machine
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.utils import timezone
+
+from portal.actors import Actor, Role
+from portal.models import Broker, Organization, User
+from portal.schema import iso
+from tenders.models import Tender
+
+BROKERS = {"broker": "broker", "broker2": "broker2"}
+PASSWORD = "demo-password"
+USERS = [
+    ("buyer", "Київська міська клінічна лікарня №3", "01993913", Organization.Kind.PROCURING),
+    ("bidder", "ТОВ «Медтехсервіс»", "38012345", Organization.Kind.BIDDER),
+    ("bidder2", "ФОП Коваленко Олена Петрівна", "2894512345", Organization.Kind.BIDDER),
+]
+
+PROCURING_ENTITY = {
+    "name": "Київська міська клінічна лікарня №3",
+    "kind": "general",
+    "identifier": {"scheme": "UA-EDR", "id": "01993913", "legalName": "КНП «КМКЛ №3»"},
+    "address": {
+        "countryName": "Україна",
+        "postalCode": "02125",
+        "region": "м. Київ",
+        "locality": "м. Київ",
+        "streetAddress": "вул. Петра Запорожця, 26",
+    },
+    "contactPoint": {
+        "name": "Олег Мельник",
+        "telephone": "+380445550101",
+        "email": "zakupivli@example.org",
+    },
+}
+
+SUPPLIERS = [
+    {
+        "name": "ТОВ «Медтехсервіс»",
+        "identifier": {"scheme": "UA-EDR", "id": "38012345"},
+        "address": {
+            "countryName": "Україна",
+            "locality": "м. Київ",
+            "streetAddress": "вул. Саксаганського, 10",
+        },
+        "contactPoint": {"name": "Ірина Бондар", "telephone": "+380441112233"},
+    },
+    {
+        "name": "ФОП Коваленко Олена Петрівна",
+        "identifier": {"scheme": "UA-EDR", "id": "2894512345"},
+        "address": {"countryName": "Україна", "locality": "м. Біла Церква"},
+        "contactPoint": {"name": "Олена Коваленко", "email": "kovalenko@example.org"},
+    },
+    {
+        "name": "ПП «Чисто»",
+        "identifier": {"scheme": "UA-EDR", "id": "40111222"},
+        "address": {"countryName": "Україна", "locality": "м. Бровари"},
+        "contactPoint": {"name": "Андрій Ткач", "telephone": "+380671234567"},
+    },
+]
+
+# title, CPV (id, description), expected value
+SUBJECTS = [
+    ("Папір офісний А4", ("30197630-1", "Папір для друку"), 48_000),
+    ("Ремонт покрівлі корпусу №2", ("45261000-4", "Зведення покрівель"), 920_000),
+    ("Комп'ютери для реєстратури", ("30213000-5", "Персональні комп'ютери"), 310_000),
+    ("Послуги з прибирання приміщень", ("90910000-9", "Послуги з прибирання"), 640_000),
+    ("Рукавички медичні оглядові", ("33141420-0", "Хірургічні рукавички"), 125_000),
+    ("Миючі засоби", ("39830000-9", "Засоби для чищення"), 36_000),
+]
+
+
+def tender_data(number: int, enquiry_end, tender_end) -> dict:
+    title, (cpv, cpv_description), amount = SUBJECTS[number]
+    return {
+        "title": title,
+        "description": f"{title}: закупівля для потреб лікарні у {enquiry_end.year} році.",
+        "procuringEntity": PROCURING_ENTITY,
+        "value": {"amount": amount, "currency": "UAH", "valueAddedTaxIncluded": True},
+        "minimalStep": {"amount": round(amount * 0.01), "currency": "UAH"},
+        "enquiryPeriod": {"endDate": iso(enquiry_end)},
+        "tenderPeriod": {"endDate": iso(tender_end)},
+        "items": [
+            {
+                "description": title,
+                "classification": {"scheme": "ДК021", "id": cpv, "description": cpv_description},
+                "unit": {"code": "H87", "name": "штука"},
+                "quantity": 10,
+                "deliveryAddress": PROCURING_ENTITY["address"],
+            }
+        ],
+    }
+
+
+class Command(BaseCommand):
+    help = "Load demo brokers, users and tenders (once) and print how to use them."
+
+    def handle(self, *args, **options):
+        brokers = self._brokers()
+        self._users()
+        if not Tender.objects.exists():
+            self._tenders(brokers)
+        self._print()
+
+    def _brokers(self) -> dict[str, Broker]:
+        brokers = {}
+        for name, key in BROKERS.items():
+            broker = Broker.objects.filter(name=name).first()
+            if broker is None:
+                broker = Broker(name=name)
+                broker.set_key(key)
+                broker.save()
+            brokers[name] = broker
+        return brokers
+
+    def _users(self) -> None:
+        for username, name, identifier, kind in USERS:
+            organization, _ = Organization.objects.get_or_create(
+                identifier_scheme="UA-EDR",
+                identifier=identifier,
+                defaults={"name": name, "kind": kind},
+            )
+            if not User.objects.filter(username=username).exists():
+                User.objects.create_user(username, password=PASSWORD, organization=organization)
+        if not User.objects.filter(username="admin").exists():
+            User.objects.create_superuser("admin", password=PASSWORD)
+
+    @transaction.atomic
+    def _tenders(self, brokers) -> None:
+        now = timezone.now().replace(microsecond=0)
+        owner_broker, bidder_brokers = brokers["broker"], [brokers["broker2"], brokers["broker"]]
+        day = timedelta(days=1)
+
+        def register(number, start, enquiry_days, tender_days):
+            with time_machine.travel(start, tick=False):
+                data = tender_data(number, start + enquiry_days * day, start + tender_days * day)
+                tender, _ = Tender.objects.register(
+                    by=Actor(Role.BROKER, broker=owner_broker), data=data
+                )
+            return tender
+
+        def bid(tender, at, supplier, amount):
+            with time_machine.travel(at, tick=False):
+                broker = bidder_brokers[supplier % 2]
+                tender.place_bid(
+                    by=Actor(Role.BROKER, broker=broker),
+                    data={"tenderers": [SUPPLIERS[supplier]], "value": {"amount": amount}},
+                )
+
+        def owner(tender):
+            return Actor(Role.TENDER_OWNER, broker=owner_broker, subject=tender)
+
+        def first_award(tender, at):
+            with time_machine.travel(at, tick=False):
+                tender = Tender.objects.current(tender.pk)
+                return tender, tender.awards.all()[0]
+
+        # Enquiries: questions may be asked, bids not yet.
+        register(0, now - 1 * day, 6, 12)
+
+        # Tendering: bids are coming in, sealed.
+        tender = register(1, now - 8 * day, 5, 12)
+        bid(tender, now - 2 * day, 0, 870_000)
+        bid(tender, now - 1 * day, 1, 905_500)
+
+        # Qualification: tendering closed yesterday, the lowest bid awaits the owner's decision.
+        tender = register(2, now - 15 * day, 7, 14)
+        bid(tender, now - 5 * day, 0, 298_000)
+        bid(tender, now - 4 * day, 1, 289_900)
+        bid(tender, now - 3 * day, 2, 305_000)
+        Tender.objects.current(tender.pk)
+
+        # Awarded: the winner was chosen an hour ago; its complaint period is open.
+        tender = register(3, now - 20 * day, 7, 14)
+        bid(tender, now - 10 * day, 2, 611_000)
+        bid(tender, now - 9 * day, 0, 633_500)
+        tender, award = first_award(tender, now - 2 * day)
+        with time_machine.travel(now - timedelta(hours=1), tick=False):
+            award.activate(by=owner(tender))
+
+        # Complete: decided, contested by nobody, contract signed.
+        tender = register(4, now - 40 * day, 7, 14)
+        bid(tender, now - 30 * day, 1, 118_400)
+        bid(tender, now - 29 * day, 0, 121_000)
+        tender, award = first_award(tender, now - 25 * day)
+        with time_machine.travel(now - 25 * day, tick=False):
+            award.activate(by=owner(tender))
+        with time_machine.travel(now - 20 * day, tick=False):
+            tender.contracts.get().sign(by=owner(tender))
+
+        # Unsuccessful: nobody bid.
+        tender = register(5, now - 30 * day, 7, 14)
+        Tender.objects.current(tender.pk)
+
+    def _print(self) -> None:
+        self.stdout.write(
+            "\nDemo data is loaded.\n"
+            f"  API brokers (Basic auth, key as user name): {', '.join(BROKERS.values())}\n"
+            "    curl -u broker: http://127.0.0.1:8000/api/2.3/tenders\n"
+            f"  Portal users (password {PASSWORD}): "
+            f"{', '.join(username for username, *_ in USERS)}; admin for /admin/\n"
+        )

@@ -1,0 +1,144 @@
+"""The tender registry over the 2.3 paths. Views resolve the actor, read the body, call one
+model method and show the result; the rules are on the models."""
+
+from django.urls import reverse
+from rest_framework import viewsets
+
+from portal.actors import Role
+from portal.api import feed
+from portal.api.auth import actor_for
+from portal.api.envelope import created, ok, read_data
+from portal.errors import NotFound, PermissionDenied
+from portal.schema import iso
+from tenders.models import Tender
+
+from .serializers import AwardOut, BidOut, CancellationOut, ContractOut, TenderOut, public_bids
+
+
+def _child(tender, related: str, pk: str, name: str):
+    obj = getattr(tender, related).filter(pk=pk).first()
+    if obj is None:
+        raise NotFound(name)
+    obj.tender = tender
+    return obj
+
+
+def _listed(tender, fields: list[str]) -> dict:
+    shown = {"id": tender.id, "dateModified": iso(tender.date_modified)}
+    if fields:
+        full = TenderOut(tender).data
+        shown.update({field: full[field] for field in fields if field in full})
+    return shown
+
+
+class TenderViewSet(viewsets.ViewSet):
+    def list(self, request):
+        tenders = Tender.objects.published().select_related("broker")
+        mode = request.query_params.get("mode", "")
+        if mode == "test":
+            tenders = tenders.filter(mode="test")
+        elif mode != "_all_":
+            tenders = tenders.exclude(mode="test")
+        if request.query_params.get("opt_fields"):
+            tenders = tenders.with_related()
+        return feed.page(request, tenders, _listed)
+
+    def create(self, request):
+        actor = actor_for(request)
+        if not actor.is_authenticated:
+            raise PermissionDenied()
+        tender, token = Tender.objects.register(by=actor, data=read_data(request))
+        location = reverse("api:tender", args=[tender.id])
+        return created(request, TenderOut(Tender.objects.current(tender.id)).data, location, token)
+
+    def retrieve(self, request, tender_id):
+        return ok(TenderOut(Tender.objects.current(tender_id)).data)
+
+    def partial_update(self, request, tender_id):
+        tender = Tender.objects.find(tender_id)
+        actor = actor_for(request, (Role.TENDER_OWNER, tender))
+        tender.require(actor, Role.TENDER_OWNER)
+        tender.edit(by=actor, patch=read_data(request))
+        return ok(TenderOut(Tender.objects.current(tender_id)).data)
+
+
+class BidViewSet(viewsets.ViewSet):
+    def list(self, request, tender_id):
+        tender = Tender.objects.current(tender_id)
+        tender.check_bids_visible()
+        return ok(BidOut(public_bids(tender), many=True).data)
+
+    def create(self, request, tender_id):
+        tender = Tender.objects.find(tender_id)
+        actor = actor_for(request)
+        if not actor.is_authenticated:
+            raise PermissionDenied()
+        bid, token = tender.place_bid(by=actor, data=read_data(request))
+        location = reverse("api:bid", args=[tender.id, bid.id])
+        return created(request, BidOut(bid).data, location, token)
+
+    def retrieve(self, request, tender_id, bid_id):
+        bid = _child(Tender.objects.current(tender_id), "bids", bid_id, "bid_id")
+        bid.check_visible(actor_for(request, (Role.BID_OWNER, bid)))
+        return ok(BidOut(bid).data)
+
+    def _owned(self, request, tender_id, bid_id):
+        bid = _child(Tender.objects.find(tender_id), "bids", bid_id, "bid_id")
+        actor = actor_for(request, (Role.BID_OWNER, bid))
+        bid.require(actor, Role.BID_OWNER)
+        return bid, actor
+
+    def partial_update(self, request, tender_id, bid_id):
+        bid, actor = self._owned(request, tender_id, bid_id)
+        bid.edit(by=actor, patch=read_data(request))
+        return ok(BidOut(bid).data)
+
+    def destroy(self, request, tender_id, bid_id):
+        bid, actor = self._owned(request, tender_id, bid_id)
+        bid.withdraw(by=actor)
+        return ok(BidOut(bid).data)
+
+
+class _OwnerPatchedViewSet(viewsets.ViewSet):
+    """Awards, contracts and cancellations: public reads, PATCH by the tender owner."""
+
+    related: str
+    lookup: str
+    out: type
+
+    def list(self, request, tender_id):
+        tender = Tender.objects.current(tender_id)
+        return ok(self.out(getattr(tender, self.related).all(), many=True).data)
+
+    def retrieve(self, request, tender_id, pk):
+        return ok(
+            self.out(_child(Tender.objects.current(tender_id), self.related, pk, self.lookup)).data
+        )
+
+    def partial_update(self, request, tender_id, pk):
+        tender = Tender.objects.find(tender_id)
+        obj = _child(tender, self.related, pk, self.lookup)
+        actor = actor_for(request, (Role.TENDER_OWNER, tender))
+        tender.require(actor, Role.TENDER_OWNER)
+        obj.patch(by=actor, data=read_data(request))
+        return ok(self.out(obj).data)
+
+
+class AwardViewSet(_OwnerPatchedViewSet):
+    related, lookup, out = "awards", "award_id", AwardOut
+
+
+class ContractViewSet(_OwnerPatchedViewSet):
+    related, lookup, out = "contracts", "contract_id", ContractOut
+
+
+class CancellationViewSet(_OwnerPatchedViewSet):
+    related, lookup, out = "cancellations", "cancellation_id", CancellationOut
+
+    def create(self, request, tender_id):
+        tender = Tender.objects.find(tender_id)
+        actor = actor_for(request, (Role.TENDER_OWNER, tender))
+        tender.require(actor, Role.TENDER_OWNER)
+        cancellation = tender.add_cancellation(by=actor, data=read_data(request))
+        location = reverse("api:cancellation", args=[tender.id, cancellation.id])
+        return created(request, CancellationOut(cancellation).data, location)

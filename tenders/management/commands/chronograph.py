@@ -1,0 +1,30 @@
+import time
+
+from django.core.management.base import BaseCommand
+
+from tenders.models import Tender
+
+
+class Command(BaseCommand):
+    help = (
+        "Apply time-driven changes (enquiries ending, tendering closing, qualification failing) "
+        "to tenders nobody reads or writes, so that the feed shows them. Several may run at once."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--once", action="store_true", help="one pass, then exit")
+        parser.add_argument("--interval", type=float, default=5.0, help="seconds between passes")
+        parser.add_argument("--batch", type=int, default=100, help="tenders per query")
+
+    def handle(self, *args, once=False, interval=5.0, batch=100, **options):
+        while True:
+            total = 0
+            while changed := Tender.objects.catch_up_due(limit=batch):
+                total += changed
+                if changed < batch:
+                    break
+            if total or once:
+                self.stdout.write(f"chronograph: {total} tender(s) brought up to date")
+            if once:
+                return
+            time.sleep(interval)

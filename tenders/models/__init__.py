@@ -1,0 +1,24 @@
+from .award import Award
+from .base import AuditEvent, Counter, Owned, new_id
+from .bid import Bid
+from .cancellation import Cancellation
+from .contract import Contract
+from .statuses import AwardStatus, BidStatus, CancellationStatus, ContractStatus, TenderStatus
+from .tender import Tender
+
+__all__ = [
+    "AuditEvent",
+    "Award",
+    "AwardStatus",
+    "Bid",
+    "BidStatus",
+    "Cancellation",
+    "CancellationStatus",
+    "Contract",
+    "ContractStatus",
+    "Counter",
+    "Owned",
+    "Tender",
+    "TenderStatus",
+    "new_id",
+]

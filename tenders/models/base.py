@@ -1,0 +1,103 @@
+import uuid
+
+from django.db import connection, models
+
+from portal import tokens
+from portal.actors import Actor, Role
+from portal.errors import PermissionDenied
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+class Owned(models.Model):
+    """Something created through the API or the portal and changed only by whoever created it.
+
+    A broker proves ownership with its key *and* the access token issued at creation; a token
+    presented with another broker's key matches nothing.
+    """
+
+    broker = models.ForeignKey(
+        "portal.Broker", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    token_digest = models.CharField(max_length=64, editable=False)
+
+    class Meta:
+        abstract = True
+
+    def issue_token(self) -> str:
+        token = tokens.new_token()
+        self.token_digest = tokens.digest(token)
+        return token
+
+    def is_owned_by(self, *, broker=None, token: str | None = None) -> bool:
+        return (
+            broker is not None
+            and self.broker_id == broker.pk
+            and tokens.matches(token, self.token_digest)
+        )
+
+    def require(self, by: Actor, role: Role) -> None:
+        if not by.acts_as(role, self):
+            raise PermissionDenied()
+
+
+class Counter(models.Model):
+    """Named sequences (tenderIDs per day, complaint numbers per tender), safe under concurrency."""
+
+    key = models.CharField(primary_key=True, max_length=100)
+    value = models.BigIntegerField()
+
+    def __str__(self) -> str:
+        return f"{self.key} = {self.value}"
+
+    @classmethod
+    def next(cls, key: str) -> int:
+        table = connection.ops.quote_name(cls._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {table} (key, value) VALUES (%s, 1) "
+                f"ON CONFLICT (key) DO UPDATE SET value = {table}.value + 1 RETURNING value",
+                [key],
+            )
+            return cursor.fetchone()[0]
+
+
+class AuditEvent(models.Model):
+    """One row per change: who did what to which object, from which status to which, when."""
+
+    tender = models.ForeignKey("tenders.Tender", on_delete=models.CASCADE, related_name="events")
+    subject_type = models.CharField(max_length=32)
+    subject_id = models.CharField(max_length=32)
+    action = models.CharField(max_length=64)
+    from_status = models.CharField(max_length=32, blank=True)
+    to_status = models.CharField(max_length=32, blank=True)
+    actor_role = models.CharField(max_length=32)
+    actor_name = models.CharField(max_length=150)
+    at = models.DateTimeField()
+    payload = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+        indexes = [models.Index(fields=["subject_type", "subject_id"])]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_name} {self.action} {self.subject_type}"
+
+    @classmethod
+    def record(
+        cls, *, tender, subject, action, by: Actor, at, from_status="", to_status="", **payload
+    ):
+        return cls.objects.create(
+            tender=tender,
+            subject_type=subject._meta.model_name,
+            subject_id=subject.pk,
+            action=action,
+            from_status=from_status or "",
+            to_status=to_status or "",
+            actor_role=str(by.role),
+            actor_name=by.name,
+            at=at,
+            payload=payload,
+        )

@@ -1,0 +1,46 @@
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class TenderStatus(models.TextChoices):
+    DRAFT = "draft", _("draft")
+    ENQUIRIES = "active.enquiries", _("enquiries")
+    TENDERING = "active.tendering", _("tendering")
+    QUALIFICATION = "active.qualification", _("qualification")
+    AWARDED = "active.awarded", _("awarded")
+    COMPLETE = "complete", _("complete")
+    UNSUCCESSFUL = "unsuccessful", _("unsuccessful")
+    CANCELLED = "cancelled", _("cancelled")
+
+    @classmethod
+    def terminal(cls) -> frozenset["TenderStatus"]:
+        return frozenset({cls.COMPLETE, cls.UNSUCCESSFUL, cls.CANCELLED})
+
+    @classmethod
+    def deciding(cls) -> frozenset["TenderStatus"]:
+        """Awards are decided, and contested, in these statuses."""
+        return frozenset({cls.QUALIFICATION, cls.AWARDED})
+
+
+class BidStatus(models.TextChoices):
+    DRAFT = "draft", _("draft")
+    ACTIVE = "active", _("active")
+    DELETED = "deleted", _("withdrawn")
+
+
+class AwardStatus(models.TextChoices):
+    PENDING = "pending", _("pending")
+    ACTIVE = "active", _("active")
+    UNSUCCESSFUL = "unsuccessful", _("unsuccessful")
+    CANCELLED = "cancelled", _("cancelled")
+
+
+class ContractStatus(models.TextChoices):
+    PENDING = "pending", _("pending")
+    ACTIVE = "active", _("active")
+    CANCELLED = "cancelled", _("cancelled")
+
+
+class CancellationStatus(models.TextChoices):
+    PENDING = "pending", _("pending")
+    ACTIVE = "active", _("active")

@@ -1,0 +1,480 @@
+from datetime import timedelta
+
+from django.db import models, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from portal.actors import Actor, Role
+from portal.errors import DomainError, InvalidData, NotAllowed, NotFound, PermissionDenied
+from portal.schema import KYIV, iso, merge_patch, to_json, validate
+from tenders import workdays
+from tenders.schema import (
+    PUBLISHING_KINDS,
+    BidSchema,
+    CancellationSchema,
+    TenderSchema,
+)
+
+from .base import AuditEvent, Counter, Owned, new_id
+from .statuses import AwardStatus, BidStatus, CancellationStatus, TenderStatus
+
+TEST_TITLE_PREFIXES = {
+    "title": "[ТЕСТУВАННЯ] ",
+    "title_en": "[TESTING] ",
+    "title_ru": "[ТЕСТИРОВАНИЕ] ",
+}
+
+# What the owner may change in each status; everything else in a PATCH is dropped silently,
+# as 2.3 does. procuringEntity.kind, mode and the procurement method are fixed at creation.
+EDITABLE_FIELDS = {
+    TenderStatus.ENQUIRIES: frozenset(
+        {
+            "title", "title_en", "title_ru", "description", "description_en", "description_ru",
+            "procurementMethodRationale", "procurementMethodRationale_en",
+            "procurementMethodRationale_ru", "awardCriteriaDetails", "awardCriteriaDetails_en",
+            "awardCriteriaDetails_ru", "submissionMethodDetails", "submissionMethodDetails_en",
+            "submissionMethodDetails_ru", "eligibilityCriteria", "eligibilityCriteria_en",
+            "eligibilityCriteria_ru", "hasEnquiries", "procuringEntity", "value", "minimalStep",
+            "guarantee", "enquiryPeriod", "tenderPeriod", "items",
+        }
+    ),
+}  # fmt: skip
+# Every key a tender PATCH may carry without being a "Rogue field".
+TENDER_FIELDS = frozenset(TenderSchema().fields) | TenderSchema.server_fields
+
+
+class MethodNotImplemented(DomainError):
+    http_status = 415
+    code = "not_implemented"
+
+    def __init__(self):
+        super().__init__("Not implemented", location="data", name="procurementMethodType")
+
+
+class TenderQuerySet(models.QuerySet):
+    def with_related(self):
+        return self.select_related("broker").prefetch_related(
+            "bids", "awards", "contracts", "cancellations"
+        )
+
+    def published(self):
+        return self.exclude(status=TenderStatus.DRAFT)
+
+    def find(self, pk: str) -> "Tender":
+        """The tender, for a write (which applies due changes itself), or 404 tender_id."""
+        tender = self.select_related("broker").filter(pk=pk).first()
+        if tender is None:
+            raise NotFound("tender_id")
+        return tender
+
+    def register(self, *, by: Actor, data: dict) -> tuple["Tender", str]:
+        """Create a tender (as a draft when data.status is "draft"); returns it and its token."""
+        if by.role is not Role.BROKER:
+            raise PermissionDenied()
+        if data.get("procurementMethodType", "belowThreshold") != "belowThreshold":
+            raise MethodNotImplemented()
+        now = timezone.now()
+        document = validate(TenderSchema, data, now=now)
+        kind = document["procuringEntity"].get("kind", "")
+        if kind not in PUBLISHING_KINDS:
+            raise DomainError(
+                f"'{kind}' procuringEntity cannot publish this type of procedure. "
+                f"Only {', '.join(PUBLISHING_KINDS)} are allowed.",
+                code="procuring_entity_kind",
+                location="procuringEntity",
+                name="kind",
+            )
+        status = TenderStatus.DRAFT if data.get("status") == "draft" else TenderStatus.ENQUIRIES
+        with transaction.atomic():
+            tender = self.model(
+                id=new_id(),
+                broker=by.broker,
+                status=status,
+                date=now,
+                date_modified=now,
+                tender_id=Tender.next_tender_id(now),
+            )
+            tender._store(document)
+            token = tender.issue_token()
+            tender.next_check = tender._next_check()
+            tender.save(force_insert=True)
+            tender._record(tender, "register", by, now, to_status=status)
+        return tender, token
+
+    def catch_up_due(self, *, limit: int = 100) -> int:
+        """The chronograph's pass: bring up to date the tenders whose next change is due."""
+        due = self.filter(next_check__lte=timezone.now()).order_by("next_check")
+        changed = 0
+        for pk in due.values_list("pk", flat=True)[:limit]:
+            changed += Tender(pk=pk).catch_up(skip_locked=True)
+        return changed
+
+    def current(self, pk: str) -> "Tender":
+        """The tender with its bids, awards, contracts and cancellations, with every change
+        that became due by now applied (so that what anyone reads is current)."""
+        tender = self.with_related().filter(pk=pk).first()
+        if tender is None:
+            raise NotFound("tender_id")
+        if tender.next_check and tender.next_check <= timezone.now():
+            tender.catch_up()
+            tender = self.with_related().get(pk=pk)
+        return tender
+
+
+class Tender(Owned):
+    id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
+    tender_id = models.CharField(_("tender ID"), max_length=40, unique=True, editable=False)
+    status = models.CharField(_("status"), max_length=32, choices=TenderStatus, editable=False)
+    mode = models.CharField(max_length=8, blank=True, editable=False)
+    title = models.TextField(_("title"))
+    description = models.TextField(_("description"), blank=True)
+    procurement_method_details = models.CharField(max_length=255, blank=True)
+    enquiry_start = models.DateTimeField()
+    enquiry_end = models.DateTimeField()
+    tender_start = models.DateTimeField()
+    tender_end = models.DateTimeField()
+    award_period_start = models.DateTimeField(null=True, blank=True, editable=False)
+    award_period_end = models.DateTimeField(null=True, blank=True, editable=False)
+    # The rest of the document as its owner wrote it (procuringEntity, value, items...).
+    data = models.JSONField(default=dict)
+    date = models.DateTimeField(editable=False)
+    date_modified = models.DateTimeField(editable=False)
+    # When a time-driven change is next due; the chronograph looks for tenders past it.
+    next_check = models.DateTimeField(null=True, blank=True, editable=False)
+
+    objects = TenderQuerySet.as_manager()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["date_modified", "id"], name="tender_feed"),
+            models.Index(fields=["next_check"], name="tender_next_check"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tender_id} {self.title}"
+
+    # --- reading -------------------------------------------------------------------------
+
+    @property
+    def speedup(self) -> int | None:
+        return workdays.accelerator(self.procurement_method_details)
+
+    def shift(self, start, duration: timedelta, *, working_days: bool = False):
+        return workdays.shift(start, duration, working_days=working_days, speedup=self.speedup)
+
+    @property
+    def bids_are_public(self) -> bool:
+        """Bids stay sealed until tendering closes; a tender cancelled before that keeps them so."""
+        if self.status in (TenderStatus.DRAFT, TenderStatus.ENQUIRIES, TenderStatus.TENDERING):
+            return False
+        return self.status != TenderStatus.CANCELLED or self.award_period_start is not None
+
+    def check_bids_visible(self) -> None:
+        if not self.bids_are_public:
+            raise NotAllowed(f"Can't view bids in current ({self.status}) tender status")
+
+    @property
+    def owner_name(self) -> str:
+        return self.broker.name if self.broker_id else ""
+
+    def document(self) -> dict:
+        """The owner-written document in its 2.3 wire form (what PATCH merges into)."""
+        document = dict(self.data)
+        document["title"] = self.title
+        if self.description:
+            document["description"] = self.description
+        if self.mode:
+            document["mode"] = self.mode
+        if self.procurement_method_details:
+            document["procurementMethodDetails"] = self.procurement_method_details
+        document["enquiryPeriod"] = {
+            "startDate": iso(self.enquiry_start),
+            "endDate": iso(self.enquiry_end),
+        }
+        document["tenderPeriod"] = {
+            "startDate": iso(self.tender_start),
+            "endDate": iso(self.tender_end),
+        }
+        return document
+
+    def _store(self, document: dict) -> None:
+        """Write a validated document into the columns and `data`."""
+        document = dict(document)
+        if document.get("mode") == "test":
+            for field, prefix in TEST_TITLE_PREFIXES.items():
+                if field in document and not document[field].startswith(prefix):
+                    document[field] = prefix + document[field]
+        self.title = document.pop("title")
+        self.description = document.pop("description", "")
+        self.mode = document.pop("mode", "")
+        self.procurement_method_details = document.pop("procurementMethodDetails", "")
+        enquiry, tender = document.pop("enquiryPeriod"), document.pop("tenderPeriod")
+        self.enquiry_start, self.enquiry_end = enquiry["startDate"], enquiry["endDate"]
+        self.tender_start, self.tender_end = tender["startDate"], tender["endDate"]
+        document.setdefault("procurementMethodType", "belowThreshold")
+        self.data = to_json(document)
+
+    def _stored_state(self) -> tuple:
+        return (
+            self.title, self.description, self.mode, self.procurement_method_details,
+            self.enquiry_start, self.enquiry_end, self.tender_start, self.tender_end, self.data,
+        )  # fmt: skip
+
+    @staticmethod
+    def next_tender_id(now) -> str:
+        day = now.astimezone(KYIV).date().isoformat()
+        return f"UA-{day}-{Counter.next(f'tenderID:{day}'):06d}"
+
+    # --- changing: the frame every write goes through -------------------------------------
+
+    def _lock(self, *, skip_locked: bool = False):
+        """Lock this tender's row for the current transaction, reload it, apply the changes that
+        became due, and return `now` (read after the lock, so dates follow commit order)."""
+        locked = Tender.objects.select_for_update(skip_locked=skip_locked)
+        self.refresh_from_db(from_queryset=locked)
+        now = timezone.now()
+        self._caught_up = self._advance(now)
+        if self._caught_up:
+            self._touch(now)
+        elif self.next_check and self.next_check <= now:
+            # Nothing was due after all (a change is waiting on something else): look again
+            # when the next thing is due, not on every pass.
+            self.next_check = self._next_check()
+            self.save(update_fields=["next_check"])
+        return now
+
+    def _touch(self, now) -> None:
+        """Save a change: dateModified moves forward (strictly), next_check is recomputed."""
+        self.date_modified = max(now, self.date_modified + timedelta(microseconds=1))
+        self.next_check = self._next_check()
+        self.save()
+
+    def _set_status(self, status: TenderStatus, at) -> None:
+        self.status = status
+        self.date = at
+
+    def _record(
+        self, subject, action: str, by: Actor, at, *, from_status="", to_status="", **payload
+    ):
+        AuditEvent.record(
+            tender=self,
+            subject=subject,
+            action=action,
+            by=by,
+            at=at,
+            from_status=from_status,
+            to_status=to_status,
+            **payload,
+        )
+
+    def catch_up(self, *, skip_locked: bool = False) -> bool:
+        """Apply every time-driven change due by now; True if there was one. With skip_locked,
+        a tender another process is changing is left alone (it will catch up itself)."""
+        try:
+            with transaction.atomic():
+                self._lock(skip_locked=skip_locked)
+        except Tender.DoesNotExist:
+            return False
+        return self._caught_up
+
+    # --- time-driven changes --------------------------------------------------------------
+
+    def _advance(self, now) -> bool:
+        """Apply, in order, each change that became due by `now`, stamped with its due time."""
+        changed = False
+        if self.status == TenderStatus.ENQUIRIES and self.tender_start <= now:
+            self._change_by_time(TenderStatus.TENDERING, at=self.tender_start)
+            changed = True
+        if self.status == TenderStatus.TENDERING and self.tender_end <= now:
+            self._close_tendering(at=self.tender_end)
+            changed = True
+        failed_at = self._qualification_failed_at()
+        if failed_at is not None and failed_at <= now:
+            self._change_by_time(TenderStatus.UNSUCCESSFUL, at=failed_at)
+            changed = True
+        return changed
+
+    def _next_check(self):
+        if self.status == TenderStatus.ENQUIRIES:
+            return self.tender_start
+        if self.status == TenderStatus.TENDERING:
+            return self.tender_end
+        return self._qualification_failed_at()
+
+    def _change_by_time(self, status: TenderStatus, *, at) -> None:
+        before = self.status
+        self._set_status(status, at)
+        self._record(self, "time", Actor.system(), at, from_status=before, to_status=status)
+
+    def _close_tendering(self, *, at) -> None:
+        if not self.bids.filter(status=BidStatus.ACTIVE).exists():
+            self._change_by_time(TenderStatus.UNSUCCESSFUL, at=at)
+            return
+        self._change_by_time(TenderStatus.QUALIFICATION, at=at)
+        self.award_period_start = at
+        self._award_next_bid(at=at, by=Actor.system())
+
+    def _qualification_failed_at(self):
+        """When every bid has been disqualified, the tender fails once the last complaint
+        period ends; None while some bid is still in the running."""
+        if self.status != TenderStatus.AWARDED:
+            return None
+        awards = list(self.awards.all())
+        if not awards or awards[-1].status != AwardStatus.UNSUCCESSFUL:
+            return None
+        return max(award.complaint_period_end for award in awards)
+
+    def _award_next_bid(self, *, at, by: Actor) -> None:
+        """Give a pending award to the lowest bid (earliest on ties) not yet disqualified, or,
+        with none left, end the qualification."""
+        disqualified = {
+            award.bid_id for award in self.awards.all() if award.status == AwardStatus.UNSUCCESSFUL
+        }
+        candidates = sorted(
+            (
+                bid
+                for bid in self.bids.filter(status=BidStatus.ACTIVE)
+                if bid.pk not in disqualified
+            ),
+            key=lambda bid: (bid.value["amount"], bid.date, bid.pk),
+        )
+        if not candidates:
+            self._set_status(TenderStatus.AWARDED, at)
+            self.award_period_end = at
+            return
+        bid = candidates[0]
+        award = self.awards.create(
+            id=new_id(),
+            bid=bid,
+            status=AwardStatus.PENDING,
+            date=at,
+            created=at,
+            value=bid.value,
+            suppliers=bid.tenderers,
+            complaint_period_start=at,
+        )
+        self._record(award, "create", by, at, to_status=AwardStatus.PENDING)
+        if self.status != TenderStatus.QUALIFICATION:
+            self._set_status(TenderStatus.QUALIFICATION, at)
+        self.award_period_end = None
+
+    # --- the owner's changes --------------------------------------------------------------
+
+    def edit(self, *, by: Actor, patch: dict) -> bool:
+        """PATCH /tenders/{id}: merge `patch` into the document (2.3 rules); True if it changed."""
+        with transaction.atomic():
+            now = self._lock()
+            self.require(by, Role.TENDER_OWNER)
+            if self.status in TenderStatus.terminal():
+                raise NotAllowed(f"Can't update tender in current ({self.status}) status")
+            if self.status == TenderStatus.DRAFT:
+                if patch.get("status") != TenderStatus.ENQUIRIES:
+                    raise NotAllowed("Can't update tender in current (draft) status")
+                self._publish(by, now)
+                return True
+            rogue = {key: "Rogue field" for key in patch if key not in TENDER_FIELDS}
+            if rogue:
+                raise InvalidData(rogue)
+            allowed = EDITABLE_FIELDS.get(self.status, frozenset())
+            current = self.document()
+            merged = merge_patch(current, {k: v for k, v in patch.items() if k in allowed})
+            if isinstance(merged.get("procuringEntity"), dict):
+                kind = current["procuringEntity"].get("kind")
+                merged["procuringEntity"] = {**merged["procuringEntity"], "kind": kind}
+            for name in ("enquiryPeriod", "tenderPeriod"):
+                period = merged.get(name)
+                if isinstance(period, dict) and "startDate" not in period:
+                    raise InvalidData({name: {"startDate": ["This field cannot be deleted"]}})
+            document = validate(TenderSchema, merged)
+            before = self._stored_state()
+            self._store(document)
+            if self._stored_state() == before:
+                return False
+            self._touch(now)
+            self._record(self, "edit", by, now, fields=sorted(set(patch) & allowed))
+            return True
+
+    def _publish(self, by: Actor, now) -> None:
+        self._set_status(TenderStatus.ENQUIRIES, now)
+        self._touch(now)
+        self._record(
+            self, "publish", by, now, from_status=TenderStatus.DRAFT, to_status=self.status
+        )
+
+    def add_cancellation(self, *, by: Actor, data: dict):
+        """POST /tenders/{id}/cancellations: a pending cancellation, or with status "active" the
+        tender is cancelled at once."""
+        fields = validate(CancellationSchema, data)
+        with transaction.atomic():
+            now = self._lock()
+            self.require(by, Role.TENDER_OWNER)
+            if self.status in TenderStatus.terminal():
+                raise NotAllowed(f"Can't add cancellation in current ({self.status}) tender status")
+            status = fields.pop("status", CancellationStatus.PENDING)
+            cancellation = self.cancellations.create(
+                id=new_id(),
+                status=CancellationStatus.PENDING,
+                date=now,
+                reason=fields.pop("reason"),
+                data=fields,
+            )
+            self._record(cancellation, "create", by, now, to_status=CancellationStatus.PENDING)
+            if status == CancellationStatus.ACTIVE:
+                cancellation._activate(by, now)
+            self._touch(now)
+        return cancellation
+
+    def _cancel(self, by: Actor, at) -> None:
+        before = self.status
+        self._set_status(TenderStatus.CANCELLED, at)
+        self._record(self, "cancel", by, at, from_status=before, to_status=self.status)
+
+    # --- bidders --------------------------------------------------------------------------
+
+    def require_tendering(self, verb: str, now) -> None:
+        """Bids are placed, changed and withdrawn only while tendering is open."""
+        if self.status != TenderStatus.TENDERING:
+            raise NotAllowed(f"Can't {verb} bid in current ({self.status}) tender status")
+        if not self.tender_start <= now <= self.tender_end:
+            past = {"add": "added", "update": "updated", "delete": "deleted"}[verb]
+            period = f"from ({iso(self.tender_start)}) to ({iso(self.tender_end)})"
+            raise NotAllowed(f"Bid can be {past} only during the tendering period: {period}.")
+
+    def check_bid_value(self, value: dict) -> None:
+        mine = self.data["value"]
+        if value["amount"] > mine["amount"]:
+            raise InvalidData.field("value", "value of bid should be less than value of tender")
+        if value["currency"] != mine["currency"]:
+            raise InvalidData.field(
+                "value", "currency of bid should be identical to currency of value of tender"
+            )
+        if value["valueAddedTaxIncluded"] != mine["valueAddedTaxIncluded"]:
+            raise InvalidData.field(
+                "value",
+                "valueAddedTaxIncluded of bid should be identical to "
+                "valueAddedTaxIncluded of value of tender",
+            )
+
+    def place_bid(self, *, by: Actor, data: dict):
+        """POST /tenders/{id}/bids: returns the bid and its access token."""
+        if by.role is not Role.BROKER:
+            raise PermissionDenied()
+        fields = to_json(validate(BidSchema, data))
+        with transaction.atomic():
+            now = self._lock()
+            self.require_tendering("add", now)
+            self.check_bid_value(fields["value"])
+            bid = self.bids.model(
+                id=new_id(),
+                tender=self,
+                broker=by.broker,
+                status=fields["status"],
+                date=now,
+                value=fields["value"],
+                tenderers=fields["tenderers"],
+            )
+            token = bid.issue_token()
+            bid.save(force_insert=True)
+            self._touch(now)
+            self._record(bid, "create", by, now, to_status=bid.status)
+        return bid, token

@@ -1,0 +1,301 @@
+"""The shape of tender documents (2.3 belowThreshold), and the rules between their fields.
+
+Model methods validate every incoming document with these schemas; rules that need the state
+of the tender (statuses, periods against the clock, bids against the tender) live on the models.
+"""
+
+import re
+import uuid
+
+from rest_framework.exceptions import ValidationError
+
+from portal.schema import Boolean, Choice, Email, IsoDateTime, Number, Schema, Text, Url
+
+PROCURING_ENTITY_KINDS = ["general", "special", "defense", "other", "social", "authority"]
+# The kinds that may publish a belowThreshold procedure.
+PUBLISHING_KINDS = ["general", "special", "defense", "other"]
+CPV_ID = re.compile(r"^\d{8}-\d$")
+
+
+class Identifier(Schema):
+    model_name = "Identifier"
+    scheme = Text(required=True, allow_blank=False)
+    id = Text(required=True, allow_blank=False)
+    legalName = Text()
+    legalName_en = Text()
+    legalName_ru = Text()
+    uri = Url()
+
+
+class Address(Schema):
+    model_name = "Address"
+    streetAddress = Text()
+    locality = Text()
+    region = Text()
+    postalCode = Text()
+    countryName = Text(required=True, allow_blank=False)
+    countryName_en = Text()
+    countryName_ru = Text()
+
+
+class ContactPoint(Schema):
+    model_name = "ContactPoint"
+    name = Text(required=True, allow_blank=False)
+    name_en = Text()
+    name_ru = Text()
+    email = Email()
+    telephone = Text()
+    faxNumber = Text()
+    url = Url()
+
+    def validate(self, attrs):
+        if not attrs.get("email") and not attrs.get("telephone"):
+            raise ValidationError({"email": ["telephone or email should be present"]})
+        return attrs
+
+
+class Organization(Schema):
+    model_name = "Organization"
+    name = Text(required=True, allow_blank=False)
+    name_en = Text()
+    name_ru = Text()
+    identifier = Identifier(required=True)
+    additionalIdentifiers = Identifier(many=True, required=False)
+    address = Address(required=True)
+    contactPoint = ContactPoint(required=True)
+
+
+class ProcuringEntity(Organization):
+    model_name = "ProcuringEntity"
+    kind = Choice(PROCURING_ENTITY_KINDS)
+
+
+class Value(Schema):
+    model_name = "Value"
+    amount = Number(required=True)
+    currency = Text(default="UAH", min_length=3, max_length=3)
+    valueAddedTaxIncluded = Boolean(default=True)
+
+
+class Guarantee(Schema):
+    model_name = "Guarantee"
+    amount = Number(required=True)
+    currency = Text(default="UAH", min_length=3, max_length=3)
+
+
+class Period(Schema):
+    model_name = "Period"
+    startDate = IsoDateTime()
+    endDate = IsoDateTime()
+
+    def validate(self, attrs):
+        start, end = attrs.get("startDate"), attrs.get("endDate")
+        if start and end and start > end:
+            raise ValidationError({"startDate": ["period should begin before its end"]})
+        return attrs
+
+
+class PeriodEndRequired(Period):
+    model_name = "PeriodEndRequired"
+    endDate = IsoDateTime(required=True)
+
+
+class Classification(Schema):
+    model_name = "Classification"
+    scheme = Text(required=True, allow_blank=False)
+    id = Text(required=True, allow_blank=False)
+    description = Text(required=True, allow_blank=False)
+    description_en = Text()
+    description_ru = Text()
+    uri = Url()
+
+
+class CPVClassification(Classification):
+    model_name = "CPVClassification"
+    scheme = Choice(["ДК021"], required=True)
+
+    def validate(self, attrs):
+        if not CPV_ID.match(attrs["id"]):
+            raise ValidationError({"id": ["CPV code should look like 44617100-9"]})
+        return attrs
+
+
+class Unit(Schema):
+    model_name = "Unit"
+    code = Text(required=True, allow_blank=False)
+    name = Text()
+    name_en = Text()
+    name_ru = Text()
+
+
+class Location(Schema):
+    model_name = "Location"
+    latitude = Number(required=True, minimum=None)
+    longitude = Number(required=True, minimum=None)
+    elevation = Number(minimum=None)
+
+
+class Item(Schema):
+    model_name = "Item"
+    id = Text(allow_blank=False, max_length=64)
+    description = Text(required=True, allow_blank=False)
+    description_en = Text()
+    description_ru = Text()
+    classification = CPVClassification(required=True)
+    additionalClassifications = Classification(many=True, required=False)
+    unit = Unit(required=False)
+    quantity = Number(as_float=False)
+    deliveryDate = Period(required=False)
+    deliveryAddress = Address(required=False)
+    deliveryLocation = Location(required=False)
+
+    def validate(self, attrs):
+        attrs.setdefault("id", uuid.uuid4().hex)
+        if attrs["classification"]["id"] == "99999999-9" and not attrs.get(
+            "additionalClassifications"
+        ):
+            raise ValidationError({"additionalClassifications": ["This field is required."]})
+        return attrs
+
+
+class TenderSchema(Schema):
+    """A tender as its owner writes it. `validate(TenderSchema, data, now=...)` fills the period
+    starts the owner left out (enquiries start now, tendering starts when enquiries end)."""
+
+    model_name = "Tender"
+    server_fields = frozenset(
+        {
+            "id", "doc_id", "tenderID", "date", "dateModified", "owner", "owner_token",
+            "status", "procurementMethodType", "bids", "numberOfBids", "documents", "awards",
+            "questions", "complaints", "contracts", "cancellations", "auctionPeriod",
+            "auctionUrl", "awardPeriod", "next_check", "revisions", "numberOfTenderers",
+            "tenderers", "_attachments",
+        }
+    )  # fmt: skip
+
+    title = Text(required=True, allow_blank=False)
+    title_en = Text()
+    title_ru = Text()
+    description = Text()
+    description_en = Text()
+    description_ru = Text()
+    mode = Choice(["test"])
+    procurementMethod = Choice(["open", "selective", "limited"], default="open")
+    procurementMethodRationale = Text()
+    procurementMethodRationale_en = Text()
+    procurementMethodRationale_ru = Text()
+    procurementMethodDetails = Text()
+    awardCriteria = Choice(
+        ["lowestCost", "bestProposal", "bestValueToGovernment", "singleBidOnly"],
+        default="lowestCost",
+    )
+    awardCriteriaDetails = Text()
+    awardCriteriaDetails_en = Text()
+    awardCriteriaDetails_ru = Text()
+    submissionMethod = Choice(
+        ["electronicAuction", "electronicSubmission", "written", "inPerson"],
+        default="electronicAuction",
+    )
+    submissionMethodDetails = Text()
+    submissionMethodDetails_en = Text()
+    submissionMethodDetails_ru = Text()
+    eligibilityCriteria = Text()
+    eligibilityCriteria_en = Text()
+    eligibilityCriteria_ru = Text()
+    hasEnquiries = Boolean()
+    procuringEntity = ProcuringEntity(required=True)
+    value = Value(required=True)
+    minimalStep = Value(required=True)
+    guarantee = Guarantee(required=False)
+    enquiryPeriod = PeriodEndRequired(required=True)
+    tenderPeriod = PeriodEndRequired(required=True)
+    items = Item(many=True, required=True, allow_empty=False)
+
+    def validate(self, attrs):
+        errors = {}
+        value, step = attrs["value"], attrs["minimalStep"]
+        if step["amount"] > value["amount"]:
+            errors["minimalStep"] = ["value should be less than value of tender"]
+        elif step["currency"] != value["currency"]:
+            errors["minimalStep"] = ["currency should be identical to currency of value of tender"]
+        elif step["valueAddedTaxIncluded"] != value["valueAddedTaxIncluded"]:
+            errors["minimalStep"] = [
+                "valueAddedTaxIncluded should be identical to "
+                "valueAddedTaxIncluded of value of tender"
+            ]
+
+        enquiry, tender = attrs["enquiryPeriod"], attrs["tenderPeriod"]
+        if "startDate" not in enquiry and "now" in self.context:
+            enquiry["startDate"] = self.context["now"]
+            if enquiry["endDate"] < enquiry["startDate"]:
+                errors["enquiryPeriod"] = {"endDate": ["enquiryPeriod should end in the future"]}
+        tender.setdefault("startDate", enquiry["endDate"])
+        if tender["startDate"] < enquiry["endDate"]:
+            errors["tenderPeriod"] = ["period should begin after enquiryPeriod"]
+        elif tender["startDate"] > tender["endDate"]:
+            errors["tenderPeriod"] = {"startDate": ["period should begin before its end"]}
+
+        items = attrs["items"]
+        if len({item["id"] for item in items}) != len(items):
+            errors["items"] = ["Item id should be uniq for all items"]
+        elif len({item["classification"]["id"][:3] for item in items}) != 1:
+            errors["items"] = ["CPV group of items be identical"]
+        if errors:
+            raise ValidationError(errors)
+        return attrs
+
+
+class BidSchema(Schema):
+    model_name = "Bid"
+    server_fields = frozenset(
+        {"id", "date", "owner", "owner_token", "participationUrl", "documents"}
+    )
+
+    tenderers = Organization(many=True, required=True, allow_empty=False, max_length=1)
+    value = Value(required=True)
+    status = Choice(["draft", "active"], default="active")
+
+
+class AwardPatchSchema(Schema):
+    model_name = "Award"
+    server_fields = frozenset(
+        {"id", "bid_id", "date", "value", "suppliers", "items", "complaintPeriod", "documents",
+         "complaints"}
+    )  # fmt: skip
+
+    status = Choice(["pending", "unsuccessful", "active", "cancelled"])
+    title = Text()
+    title_en = Text()
+    title_ru = Text()
+    description = Text()
+    description_en = Text()
+    description_ru = Text()
+
+
+class ContractPatchSchema(Schema):
+    model_name = "Contract"
+    server_fields = frozenset(
+        {"id", "awardID", "contractID", "date", "value", "items", "suppliers", "documents"}
+    )
+
+    status = Choice(["pending", "terminated", "active", "cancelled"])
+    contractNumber = Text()
+    title = Text()
+    title_en = Text()
+    title_ru = Text()
+    description = Text()
+    description_en = Text()
+    description_ru = Text()
+    dateSigned = IsoDateTime()
+    period = Period(required=False)
+
+
+class CancellationSchema(Schema):
+    model_name = "Cancellation"
+    server_fields = frozenset({"id", "date", "documents"})
+
+    reason = Text(required=True, allow_blank=False)
+    reason_en = Text()
+    reason_ru = Text()
+    status = Choice(["pending", "active"])
+    cancellationOf = Choice(["tender"], default="tender")

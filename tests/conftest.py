@@ -1,0 +1,78 @@
+import os
+
+import pytest
+from django.db import connection
+
+from tests.helpers import Api, Clock
+
+
+def pytest_report_header(config):
+    from django.conf import settings
+
+    return f"database: {settings.DATABASES['default']['ENGINE']}"
+
+
+def pytest_collection_modifyitems(config, items):
+    from django.conf import settings
+
+    on_postgres = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+    if os.environ.get("REQUIRE_POSTGRES") and not on_postgres:
+        raise pytest.UsageError("REQUIRE_POSTGRES is set but DATABASE_URL is not PostgreSQL")
+    if on_postgres:
+        return
+    skip = pytest.mark.skip(reason="needs PostgreSQL: set DATABASE_URL=postgres://... (CI does)")
+    for item in items:
+        if "postgres" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _test_settings(settings):
+    settings.SANDBOX_MODE = False
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def brokers(db):
+    from portal.models import Broker
+
+    made = {}
+    for name in ("broker", "broker2"):
+        broker = Broker(name=name)
+        broker.set_key(name)
+        broker.save()
+        made[name] = broker
+    return made
+
+
+@pytest.fixture
+def api(client, brokers):
+    """The 2.3 API as broker `broker` sees it (Basic auth, key "broker")."""
+    return Api(client, key="broker")
+
+
+@pytest.fixture
+def api2(client, brokers):
+    """Another broker."""
+    return Api(client, key="broker2")
+
+
+@pytest.fixture
+def anonymous(client, brokers):
+    return Api(client, key=None)
+
+
+@pytest.fixture
+def query_count():
+    from django.test.utils import CaptureQueriesContext
+
+    def capture():
+        return CaptureQueriesContext(connection)
+
+    return capture
+
+
+@pytest.fixture
+def clock(time_machine):
+    """A frozen clock the test moves by hand."""
+    return Clock(time_machine)

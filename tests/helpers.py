@@ -1,0 +1,218 @@
+"""Test helpers: a 2.3 client, request bodies from the 2.3 transcripts, and flows that bring a
+tender to a stage through the public API with the clock moved (never by writing a status)."""
+
+import base64
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+
+from portal.schema import iso, parse_iso
+
+BASE = "/api/2.3"
+
+
+def basic(key: str) -> str:
+    return "Basic " + base64.b64encode(f"{key}:".encode()).decode()
+
+
+class Api:
+    def __init__(self, client, key: str | None):
+        self.client = client
+        self.key = key
+
+    def headers(self, token=None, **extra) -> dict:
+        headers = {}
+        if self.key is not None:
+            headers["HTTP_AUTHORIZATION"] = basic(self.key)
+        if token is not None:
+            headers["HTTP_X_ACCESS_TOKEN"] = token
+        headers.update(extra)
+        return headers
+
+    @staticmethod
+    def url(path: str) -> str:
+        return path if path.startswith(BASE) else f"{BASE}{path}"
+
+    def get(self, path, params=None, token=None, **headers):
+        return self.client.get(self.url(path), params or {}, **self.headers(token, **headers))
+
+    def head(self, path, **headers):
+        return self.client.head(self.url(path), **self.headers(**headers))
+
+    def _send(self, method, path, data, token, body, content_type, headers):
+        if body is None:
+            body = json.dumps({"data": data}) if data is not None else ""
+        return getattr(self.client, method)(
+            self.url(path), body, content_type=content_type, **self.headers(token, **headers)
+        )
+
+    def post(self, path, data=None, *, token=None, body=None, content_type="application/json", **h):
+        return self._send("post", path, data, token, body, content_type, h)
+
+    def patch(
+        self, path, data=None, *, token=None, body=None, content_type="application/json", **h
+    ):
+        return self._send("patch", path, data, token, body, content_type, h)
+
+    def put(self, path, data=None, *, token=None, body=None, content_type="application/json", **h):
+        return self._send("put", path, data, token, body, content_type, h)
+
+    def delete(self, path, *, token=None, **headers):
+        return self.client.delete(self.url(path), **self.headers(token, **headers))
+
+
+def error(response, status: int | None = None) -> list[dict]:
+    """The error entries of a 2.3 error envelope (asserting its shape)."""
+    if status is not None:
+        assert response.status_code == status, (response.status_code, response.content)
+    body = response.json()
+    assert body["status"] == "error", body
+    return body["errors"]
+
+
+def single_error(response, status: int) -> dict:
+    errors = error(response, status)
+    assert len(errors) == 1, errors
+    return errors[0]
+
+
+def organization(name="ДКП «Книга»", identifier="00137256") -> dict:
+    return {
+        "name": name,
+        "identifier": {"scheme": "UA-EDR", "id": identifier, "uri": "http://www.sc.gov.ua/"},
+        "address": {
+            "countryName": "Україна",
+            "postalCode": "21100",
+            "region": "м. Вінниця",
+            "locality": "м. Вінниця",
+            "streetAddress": "вул. Островського, 33",
+        },
+        "contactPoint": {"name": "Сергій Олексюк", "telephone": "+380 (432) 21-69-30"},
+    }
+
+
+def tender_data(now: datetime | None = None, **overrides) -> dict:
+    """The body of OPA tender-post-attempt-json-data.http, periods a week and two ahead."""
+    now = now or timezone.now()
+    data = {
+        "title": "футляри до державних нагород",
+        "procurementMethodType": "belowThreshold",
+        "value": {"amount": 500, "currency": "UAH"},
+        "minimalStep": {"amount": 35, "currency": "UAH"},
+        "enquiryPeriod": {"endDate": iso(now + timedelta(days=7))},
+        "tenderPeriod": {"endDate": iso(now + timedelta(days=14))},
+        "procuringEntity": {
+            "name": "Державне управління справами",
+            "kind": "general",
+            "identifier": {"scheme": "UA-EDR", "id": "00037256", "uri": "http://www.dus.gov.ua/"},
+            "address": {
+                "countryName": "Україна",
+                "postalCode": "01220",
+                "region": "м. Київ",
+                "locality": "м. Київ",
+                "streetAddress": "вул. Банкова, 11, корпус 1",
+            },
+            "contactPoint": {"name": "Державне управління справами", "telephone": "0440000000"},
+        },
+        "items": [
+            {
+                "description": "футляри до державних нагород",
+                "classification": {"scheme": "ДК021", "id": "44617100-9", "description": "Cartons"},
+                "additionalClassifications": [
+                    {"scheme": "ДКПП", "id": "17.21.1", "description": "папір і картон гофровані"}
+                ],
+                "unit": {"code": "44617100-9", "name": "item"},
+                "quantity": 5,
+            }
+        ],
+    }
+    data.update(overrides)
+    return data
+
+
+def bid_data(amount=450, name="ДКП «Книга»", identifier="00137256") -> dict:
+    return {"tenderers": [organization(name, identifier)], "value": {"amount": amount}}
+
+
+class Clock:
+    """The test's clock (time-machine, frozen): moves only when told."""
+
+    def __init__(self, traveller):
+        self.traveller = traveller
+        self.traveller.move_to(timezone.now(), tick=False)
+
+    def now(self) -> datetime:
+        return timezone.now()
+
+    def advance(self, **delta) -> None:
+        self.traveller.shift(timedelta(**delta))
+
+    def move_to(self, moment: datetime) -> None:
+        self.traveller.move_to(moment, tick=False)
+
+
+@dataclass
+class Tender:
+    """A tender made through the API: its id, owner token and (after a read) its data."""
+
+    api: Api
+    id: str
+    token: str
+    bids: list[tuple[str, str]] = field(default_factory=list)  # (bid id, bid token)
+
+    @property
+    def path(self) -> str:
+        return f"/tenders/{self.id}"
+
+    def read(self) -> dict:
+        response = self.api.get(self.path)
+        assert response.status_code == 200, response.content
+        return response.json()["data"]
+
+    def patch(self, data, token=None):
+        return self.api.patch(self.path, data, token=token or self.token)
+
+    def award(self, index: int = -1) -> dict:
+        return self.read()["awards"][index]
+
+    def decide(self, status: str, index: int = -1):
+        award = self.award(index)
+        return self.api.patch(
+            f"{self.path}/awards/{award['id']}", {"status": status}, token=self.token
+        )
+
+
+def create_tender(api: Api, **overrides) -> Tender:
+    response = api.post("/tenders", tender_data(**overrides))
+    assert response.status_code == 201, response.content
+    body = response.json()
+    return Tender(api, body["data"]["id"], body["access"]["token"])
+
+
+def open_for_bids(api: Api, clock: Clock, **overrides) -> Tender:
+    """A tender in active.tendering: made now, clock moved past the end of enquiries."""
+    tender = create_tender(api, **overrides)
+    clock.move_to(parse_iso(tender.read()["tenderPeriod"]["startDate"]) + timedelta(hours=1))
+    return tender
+
+
+def place_bid(api: Api, tender: Tender, amount=450, **kwargs) -> tuple[str, str]:
+    response = api.post(f"{tender.path}/bids", bid_data(amount, **kwargs))
+    assert response.status_code == 201, response.content
+    body = response.json()
+    tender.bids.append((body["data"]["id"], body["access"]["token"]))
+    return tender.bids[-1]
+
+
+def in_qualification(
+    api: Api, clock: Clock, amounts=(450, 400), bidder_api: Api | None = None
+) -> Tender:
+    """A tender whose tendering closed with one bid per amount; the lowest has a pending award."""
+    tender = open_for_bids(api, clock)
+    for number, amount in enumerate(amounts):
+        place_bid(bidder_api or api, tender, amount, identifier=f"{number + 1:08d}")
+        clock.advance(minutes=1)
+    clock.move_to(parse_iso(tender.read()["tenderPeriod"]["endDate"]) + timedelta(minutes=1))
+    return tender
