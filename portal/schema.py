@@ -120,12 +120,35 @@ def validate(schema: type[serializers.Serializer], data, **context) -> dict:
 
 
 class StrictListSerializer(serializers.ListSerializer):
+    """A list of 2.3 models: list-level errors are a list of strings, item errors a list with
+    one entry per item ({} for the valid ones)."""
+
     default_error_messages = {
         "not_a_list": "Please provide a list.",
         "empty": "Please provide at least 1 item.",
         "min_length": "Please provide at least {min_length} item.",
         "max_length": "Please provide no more than {max_length} items.",
     }
+
+    def to_internal_value(self, data):
+        if not isinstance(data, list):
+            raise ValidationError([self.error_messages["not_a_list"]])
+        if not data and not self.allow_empty:
+            raise ValidationError([self.error_messages["empty"]])
+        if self.max_length is not None and len(data) > self.max_length:
+            raise ValidationError(
+                [self.error_messages["max_length"].format(max_length=self.max_length)]
+            )
+        values, errors = [], []
+        for item in data:
+            try:
+                values.append(self.child.run_validation(item))
+                errors.append({})
+            except ValidationError as exc:
+                errors.append(exc.detail)
+        if any(errors):
+            raise ValidationError(errors)
+        return values
 
 
 class Schema(serializers.Serializer):

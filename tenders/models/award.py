@@ -6,7 +6,7 @@ from portal.schema import validate
 from tenders.schema import AwardPatchSchema
 from tenders.workdays import STAND_STILL
 
-from .base import new_id
+from .base import PartOfTender, new_id
 from .statuses import AwardStatus, ContractStatus, TenderStatus
 
 EDITABLE_FIELDS = (
@@ -19,7 +19,7 @@ EDITABLE_FIELDS = (
 )
 
 
-class Award(models.Model):
+class Award(PartOfTender, models.Model):
     """A decision on one bid. The tender owner activates it (the bid wins) or disqualifies it
     (the next lowest bid gets an award); either starts the complaint period."""
 
@@ -65,8 +65,7 @@ class Award(models.Model):
 
     def _begin(self, by: Actor, action: str | None):
         """Lock the tender, reload this award, check the change; returns `now`."""
-        now = self.tender._lock()
-        self.refresh_from_db()
+        now = self._lock_tender()
         self._check(by, action)
         return now
 
@@ -86,8 +85,7 @@ class Award(models.Model):
         requested status selects."""
         fields = validate(AwardPatchSchema, data)
         with transaction.atomic():
-            now = self.tender._lock()
-            self.refresh_from_db()
+            now = self._lock_tender()
             requested = fields.pop("status", self.status)
             action = self.action_for(self.status, requested)
             self._check(by, action)

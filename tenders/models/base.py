@@ -43,6 +43,20 @@ class Owned(models.Model):
             raise PermissionDenied()
 
 
+class PartOfTender:
+    """Bids, awards, contracts, cancellations: changed only with their tender's row locked."""
+
+    def _lock_tender(self):
+        """Lock the tender (applying due changes), reload this part; returns `now`."""
+        tender = self.tender
+        now = tender._lock()
+        self.refresh_from_db()
+        # refresh_from_db() forgets the cached tender; keep the locked instance, so that every
+        # change in this transaction is made to (and saved from) the same object.
+        self.tender = tender
+        return now
+
+
 class Counter(models.Model):
     """Named sequences (tenderIDs per day, complaint numbers per tender), safe under concurrency."""
 

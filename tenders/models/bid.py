@@ -5,11 +5,11 @@ from portal.errors import NotAllowed, NotFound
 from portal.schema import merge_patch, to_json, validate
 from tenders.schema import BidSchema
 
-from .base import Owned, new_id
+from .base import Owned, PartOfTender, new_id
 from .statuses import BidStatus
 
 
-class Bid(Owned):
+class Bid(PartOfTender, Owned):
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
     tender = models.ForeignKey("tenders.Tender", on_delete=models.CASCADE, related_name="bids")
     status = models.CharField(max_length=16, choices=BidStatus, editable=False)
@@ -36,8 +36,7 @@ class Bid(Owned):
             raise NotFound("bid_id")
 
     def _begin(self, by: Actor, verb: str):
-        now = self.tender._lock()
-        self.refresh_from_db()
+        now = self._lock_tender()
         self.require(by, Role.BID_OWNER)
         self.tender.require_tendering(verb, now)
         if self.status == BidStatus.DELETED:

@@ -5,11 +5,11 @@ from portal.errors import NotAllowed
 from portal.schema import merge_patch, validate
 from tenders.schema import CancellationSchema
 
-from .base import new_id
+from .base import PartOfTender, new_id
 from .statuses import CancellationStatus, TenderStatus
 
 
-class Cancellation(models.Model):
+class Cancellation(PartOfTender, models.Model):
     """The owner's decision to cancel the tender: pending (documents may be attached), then
     active, which cancels the tender."""
 
@@ -35,9 +35,8 @@ class Cancellation(models.Model):
     def patch(self, *, by: Actor, data: dict) -> None:
         """PATCH /cancellations/{id}: edit the reason; status "active" cancels the tender."""
         with transaction.atomic():
+            now = self._lock_tender()
             tender = self.tender
-            now = tender._lock()
-            self.refresh_from_db()
             tender.require(by, Role.TENDER_OWNER)
             if tender.status in TenderStatus.terminal():
                 raise NotAllowed(

@@ -5,11 +5,11 @@ from portal.errors import InvalidData, NotAllowed
 from portal.schema import iso, to_json, validate
 from tenders.schema import ContractPatchSchema
 
-from .base import new_id
+from .base import PartOfTender, new_id
 from .statuses import AwardStatus, ContractStatus, TenderStatus
 
 
-class Contract(models.Model):
+class Contract(PartOfTender, models.Model):
     """The contract with an active award's supplier; signing it completes the tender."""
 
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
@@ -30,9 +30,8 @@ class Contract(models.Model):
         return self.contract_id
 
     def _begin(self, by: Actor):
+        now = self._lock_tender()
         tender = self.tender
-        now = tender._lock()
-        self.refresh_from_db()
         tender.require(by, Role.TENDER_OWNER)
         if tender.status not in TenderStatus.deciding():
             raise NotAllowed(f"Can't update contract in current ({tender.status}) tender status")
