@@ -31,7 +31,7 @@ class Bid(PartOfTender, Owned):
         public (drafts and withdrawn bids never are)."""
         if by.acts_as(Role.BID_OWNER, self):
             return
-        self.tender.check_bids_visible()
+        self.tender.check_bids_visible("bid")
         if self.status != BidStatus.ACTIVE:
             raise NotFound("bid_id")
 

@@ -105,8 +105,8 @@ class TenderQuerySet(models.QuerySet):
         """The chronograph's pass: bring up to date the tenders whose next change is due."""
         due = self.filter(next_check__lte=timezone.now()).order_by("next_check")
         changed = 0
-        for pk in due.values_list("pk", flat=True)[:limit]:
-            changed += Tender(pk=pk).catch_up(skip_locked=True)
+        for tender in due[:limit]:
+            changed += tender.catch_up(skip_locked=True)
         return changed
 
     def current(self, pk: str) -> "Tender":
@@ -169,9 +169,9 @@ class Tender(Owned):
             return False
         return self.status != TenderStatus.CANCELLED or self.award_period_start is not None
 
-    def check_bids_visible(self) -> None:
+    def check_bids_visible(self, noun: str = "bids") -> None:
         if not self.bids_are_public:
-            raise NotAllowed(f"Can't view bids in current ({self.status}) tender status")
+            raise NotAllowed(f"Can't view {noun} in current ({self.status}) tender status")
 
     @property
     def owner_name(self) -> str:

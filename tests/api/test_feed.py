@@ -1,0 +1,205 @@
+"""GET /tenders: the feed a crawler follows, in both directions, never skipping a change."""
+
+from datetime import timedelta
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from portal.schema import iso, parse_iso
+from tests.helpers import create_tender, single_error, tender_data
+
+pytestmark = pytest.mark.django_db
+
+
+def follow(api, path, limit=100):
+    """Follow next_page until an empty page; every id in the order seen."""
+    seen = []
+    for _ in range(limit):
+        body = api.get(path).json()
+        if not body["data"]:
+            return seen, body
+        seen += [item["id"] for item in body["data"]]
+        path = body["next_page"]["path"]
+    raise AssertionError("the feed never ended")
+
+
+def spaced_tenders(api, clock, count):
+    ids = []
+    for _ in range(count):
+        ids.append(create_tender(api).id)
+        clock.advance(seconds=10)
+    clock.advance(minutes=1)
+    return ids
+
+
+def test_empty_feed(anonymous):
+    response = anonymous.get("/tenders")
+    assert response.status_code == 200
+    assert response.json() == {
+        "data": [],
+        "next_page": {
+            "offset": "",
+            "path": "/api/2.3/tenders?offset=",
+            "uri": "http://testserver/api/2.3/tenders?offset=",
+        },
+    }
+
+
+def test_items_are_id_and_date_modified_in_order(api, anonymous, clock):
+    ids = spaced_tenders(api, clock, 3)
+    data = anonymous.get("/tenders").json()["data"]
+    assert [item["id"] for item in data] == ids
+    assert all(set(item) == {"id", "dateModified"} for item in data)
+    assert data == sorted(data, key=lambda item: parse_iso(item["dateModified"]))
+
+
+def test_drafts_and_test_tenders_are_left_out_unless_asked(api, anonymous, clock):
+    real = create_tender(api).id
+    test = create_tender(api, mode="test").id
+    api.post("/tenders", tender_data(status="draft"))
+    clock.advance(minutes=1)
+
+    def ids(**params):
+        return {item["id"] for item in anonymous.get("/tenders", params).json()["data"]}
+
+    assert ids() == {real}
+    assert ids(mode="test") == {test}
+    assert ids(mode="_all_") == {real, test}
+
+
+def test_paging_forward_visits_every_tender_once(api, anonymous, clock):
+    ids = spaced_tenders(api, clock, 7)
+    seen, last = follow(anonymous, "/api/2.3/tenders?limit=3")
+    assert seen == ids
+    params = parse_qs(urlsplit(last["next_page"]["path"]).query)
+    assert params["limit"] == ["3"]
+
+
+def test_next_page_keeps_the_parameters(api, anonymous, clock):
+    spaced_tenders(api, clock, 2)
+    body = anonymous.get("/tenders", {"limit": "1", "opt_fields": "status", "mode": "_all_"}).json()
+    params = parse_qs(urlsplit(body["next_page"]["path"]).query)
+    assert params == {
+        "limit": ["1"],
+        "opt_fields": ["status"],
+        "mode": ["_all_"],
+        "offset": [body["data"][0]["dateModified"]],
+    }
+    assert body["next_page"]["uri"] == "http://testserver" + body["next_page"]["path"]
+    assert "prev_page" not in body
+
+
+def test_page_never_splits_tenders_with_the_same_date_modified(api, anonymous, clock):
+    # A frozen clock gives three tenders one dateModified: a page of one must take all three.
+    ids = {create_tender(api).id for _ in range(3)}
+    clock.advance(minutes=1)
+    body = anonymous.get("/tenders", {"limit": "1"}).json()
+    assert {item["id"] for item in body["data"]} == ids
+    assert anonymous.get(body["next_page"]["path"]).json()["data"] == []
+
+
+def test_offset_is_held_back_to_the_watermark(api, anonymous, clock, settings):
+    settings.FEED_WATERMARK_SECONDS = 2
+    tender = create_tender(api)
+    body = anonymous.get("/tenders").json()
+    assert [item["id"] for item in body["data"]] == [tender.id]
+    # A write stamped just before might still be committing: do not move past it yet.
+    assert parse_iso(body["next_page"]["offset"]) == clock.now() - timedelta(seconds=2)
+    again = anonymous.get(body["next_page"]["path"]).json()
+    assert [item["id"] for item in again["data"]] == [tender.id]
+
+    clock.advance(seconds=3)
+    body = anonymous.get(again["next_page"]["path"]).json()
+    assert body["next_page"]["offset"] == body["data"][0]["dateModified"]
+    assert anonymous.get(body["next_page"]["path"]).json()["data"] == []
+
+
+def test_a_tender_changed_after_a_crawl_shows_up_again(api, anonymous, clock):
+    first = create_tender(api)
+    clock.advance(seconds=10)
+    second = create_tender(api)
+    clock.advance(minutes=1)
+    seen, last = follow(anonymous, "/api/2.3/tenders")
+    assert seen == [first.id, second.id]
+
+    assert first.patch({"title": "змінено"}).status_code == 200
+    clock.advance(minutes=1)
+    assert [item["id"] for item in anonymous.get(last["next_page"]["path"]).json()["data"]] == [
+        first.id
+    ]
+
+
+def test_descending_walks_backwards_and_prev_page_turns_around(api, anonymous, clock):
+    ids = spaced_tenders(api, clock, 5)
+    body = anonymous.get("/tenders", {"descending": "1", "limit": "2"}).json()
+    assert [item["id"] for item in body["data"]] == ids[:-3:-1]
+    assert "descending=1" in body["next_page"]["path"]
+    following = anonymous.get(body["next_page"]["path"]).json()
+    assert [item["id"] for item in following["data"]] == [ids[2], ids[1]]
+
+    back = following["prev_page"]
+    assert "descending" not in back["path"]
+    assert back["offset"] == following["data"][0]["dateModified"]
+    assert [item["id"] for item in anonymous.get(back["path"]).json()["data"]] == ids[3:]
+
+
+def test_prev_page_of_an_ascending_page_goes_back(api, anonymous, clock):
+    ids = spaced_tenders(api, clock, 4)
+    first = anonymous.get("/tenders", {"limit": "2"}).json()
+    second = anonymous.get(first["next_page"]["path"]).json()
+    assert [item["id"] for item in second["data"]] == ids[2:]
+    prev = second["prev_page"]
+    assert "descending=1" in prev["path"] and prev["offset"] == second["data"][0]["dateModified"]
+    assert [item["id"] for item in anonymous.get(prev["path"]).json()["data"]] == [ids[1], ids[0]]
+
+
+def test_opt_fields_adds_fields(api, anonymous, clock):
+    tender = create_tender(api)
+    clock.advance(minutes=1)
+    data = anonymous.get("/tenders", {"opt_fields": "status,tenderID,nonsense,awards"}).json()[
+        "data"
+    ]
+    assert data == [
+        {
+            "id": tender.id,
+            "dateModified": tender.read()["dateModified"],
+            "status": "active.enquiries",
+            "tenderID": tender.read()["tenderID"],
+        }
+    ]
+
+
+@pytest.mark.parametrize("limit", ["abc", "0", "-1", "1.5"])
+def test_bad_limit_is_422(anonymous, limit):
+    assert single_error(anonymous.get("/tenders", {"limit": limit}), 422) == {
+        "location": "params",
+        "name": "limit",
+        "description": ["Should be a positive integer."],
+    }
+
+
+def test_limit_above_the_maximum_is_capped(api, anonymous, clock):
+    spaced_tenders(api, clock, 2)
+    assert len(anonymous.get("/tenders", {"limit": "5000"}).json()["data"]) == 2
+
+
+def test_bad_offset_is_404(anonymous):
+    assert single_error(anonymous.get("/tenders", {"offset": "yesterday"}), 404) == {
+        "location": "params",
+        "name": "offset",
+        "description": "Offset expired/invalid",
+    }
+
+
+def test_offset_with_an_unencoded_plus_still_works(api, anonymous, clock):
+    ids = spaced_tenders(api, clock, 2)
+    offset = anonymous.get("/tenders", {"limit": "1"}).json()["next_page"]["offset"]
+    response = anonymous.client.get(f"/api/2.3/tenders?offset={offset}")
+    assert [item["id"] for item in response.json()["data"]] == ids[1:]
+
+
+def test_empty_page_after_an_offset_keeps_the_offset(anonymous, clock):
+    offset = iso(clock.now())
+    body = anonymous.get("/tenders", {"offset": offset}).json()
+    assert body["data"] == [] and body["next_page"]["offset"] == offset
+    assert body["prev_page"]["offset"] == offset
