@@ -207,10 +207,10 @@ def place_bid(api: Api, tender: Tender, amount=450, **kwargs) -> tuple[str, str]
 
 
 def in_qualification(
-    api: Api, clock: Clock, amounts=(450, 400), bidder_api: Api | None = None
+    api: Api, clock: Clock, amounts=(450, 400), bidder_api: Api | None = None, **overrides
 ) -> Tender:
     """A tender whose tendering closed with one bid per amount; the lowest has a pending award."""
-    tender = open_for_bids(api, clock)
+    tender = open_for_bids(api, clock, **overrides)
     for number, amount in enumerate(amounts):
         place_bid(bidder_api or api, tender, amount, identifier=f"{number + 1:08d}")
         clock.advance(minutes=1)

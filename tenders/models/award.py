@@ -19,7 +19,7 @@ EDITABLE_FIELDS = (
 )
 
 
-class Award(PartOfTender, models.Model):
+class Award(PartOfTender):
     """A decision on one bid. The tender owner activates it (the bid wins) or disqualifies it
     (the next lowest bid gets an award); either starts the complaint period."""
 
@@ -31,20 +31,15 @@ class Award(PartOfTender, models.Model):
     }
 
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
-    tender = models.ForeignKey("tenders.Tender", on_delete=models.CASCADE, related_name="awards")
     bid = models.ForeignKey("tenders.Bid", on_delete=models.PROTECT, related_name="awards")
     status = models.CharField(max_length=16, choices=AwardStatus, editable=False)
     date = models.DateTimeField(editable=False)
-    created = models.DateTimeField(editable=False)
     value = models.JSONField()
     suppliers = models.JSONField()
     # title, description and their translations, as the owner wrote them
     data = models.JSONField(default=dict, blank=True)
     complaint_period_start = models.DateTimeField(editable=False)
     complaint_period_end = models.DateTimeField(null=True, blank=True, editable=False)
-
-    class Meta:
-        ordering = ["created", "id"]
 
     def __str__(self) -> str:
         return f"award {self.pk} ({self.status})"
@@ -117,6 +112,7 @@ class Award(PartOfTender, models.Model):
             number = tender.contracts.count() + 1
             tender.contracts.create(
                 id=new_id(),
+                number=number,
                 award=self,
                 contract_id=f"{tender.tender_id}-{number}",
                 status=ContractStatus.PENDING,

@@ -43,8 +43,23 @@ class Owned(models.Model):
             raise PermissionDenied()
 
 
-class PartOfTender:
-    """Bids, awards, contracts, cancellations: changed only with their tender's row locked."""
+class PartOfTender(models.Model):
+    """Bids, awards, contracts, cancellations: numbered in the order they were made, and
+    changed only with their tender's row locked."""
+
+    tender = models.ForeignKey(
+        "tenders.Tender", on_delete=models.CASCADE, related_name="%(class)ss", editable=False
+    )
+    number = models.PositiveIntegerField(editable=False)
+
+    class Meta:
+        abstract = True
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tender", "number"], name="%(app_label)s_%(class)s_number_unique"
+            )
+        ]
 
     def _lock_tender(self):
         """Lock the tender (applying due changes), reload this part; returns `now`."""

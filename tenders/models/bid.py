@@ -11,14 +11,10 @@ from .statuses import BidStatus
 
 class Bid(PartOfTender, Owned):
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
-    tender = models.ForeignKey("tenders.Tender", on_delete=models.CASCADE, related_name="bids")
     status = models.CharField(max_length=16, choices=BidStatus, editable=False)
     date = models.DateTimeField(editable=False)
     value = models.JSONField()
     tenderers = models.JSONField()
-
-    class Meta:
-        ordering = ["date", "id"]
 
     def __str__(self) -> str:
         return f"bid {self.pk} on {self.tender_id}"

@@ -9,22 +9,16 @@ from .base import PartOfTender, new_id
 from .statuses import CancellationStatus, TenderStatus
 
 
-class Cancellation(PartOfTender, models.Model):
+class Cancellation(PartOfTender):
     """The owner's decision to cancel the tender: pending (documents may be attached), then
     active, which cancels the tender."""
 
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
-    tender = models.ForeignKey(
-        "tenders.Tender", on_delete=models.CASCADE, related_name="cancellations"
-    )
     status = models.CharField(max_length=16, choices=CancellationStatus, editable=False)
     date = models.DateTimeField(editable=False)
     reason = models.TextField()
     # reason_en, reason_ru, cancellationOf
     data = models.JSONField(default=dict, blank=True)
-
-    class Meta:
-        ordering = ["date", "id"]
 
     def __str__(self) -> str:
         return f"cancellation of {self.tender_id} ({self.status})"

@@ -9,11 +9,10 @@ from .base import PartOfTender, new_id
 from .statuses import AwardStatus, ContractStatus, TenderStatus
 
 
-class Contract(PartOfTender, models.Model):
+class Contract(PartOfTender):
     """The contract with an active award's supplier; signing it completes the tender."""
 
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
-    tender = models.ForeignKey("tenders.Tender", on_delete=models.CASCADE, related_name="contracts")
     award = models.ForeignKey("tenders.Award", on_delete=models.PROTECT, related_name="contracts")
     contract_id = models.CharField(max_length=64, editable=False)
     status = models.CharField(max_length=16, choices=ContractStatus, editable=False)
@@ -22,9 +21,6 @@ class Contract(PartOfTender, models.Model):
     # value, suppliers and items copied from the award; title, description, contractNumber,
     # period as the owner wrote them
     data = models.JSONField(default=dict)
-
-    class Meta:
-        ordering = ["date", "id"]
 
     def __str__(self) -> str:
         return self.contract_id

@@ -336,7 +336,7 @@ class Tender(Owned):
                 for bid in self.bids.filter(status=BidStatus.ACTIVE)
                 if bid.pk not in disqualified
             ),
-            key=lambda bid: (bid.value["amount"], bid.date, bid.pk),
+            key=lambda bid: (bid.value["amount"], bid.number),
         )
         if not candidates:
             self._set_status(TenderStatus.AWARDED, at)
@@ -345,10 +345,10 @@ class Tender(Owned):
         bid = candidates[0]
         award = self.awards.create(
             id=new_id(),
+            number=self.awards.count() + 1,
             bid=bid,
             status=AwardStatus.PENDING,
             date=at,
-            created=at,
             value=bid.value,
             suppliers=bid.tenderers,
             complaint_period_start=at,
@@ -413,6 +413,7 @@ class Tender(Owned):
             status = fields.pop("status", CancellationStatus.PENDING)
             cancellation = self.cancellations.create(
                 id=new_id(),
+                number=self.cancellations.count() + 1,
                 status=CancellationStatus.PENDING,
                 date=now,
                 reason=fields.pop("reason"),
@@ -466,6 +467,7 @@ class Tender(Owned):
             self.check_bid_value(fields["value"])
             bid = self.bids.model(
                 id=new_id(),
+                number=self.bids.count() + 1,
                 tender=self,
                 broker=by.broker,
                 status=fields["status"],

@@ -1,0 +1,60 @@
+"""Sandbox mode: "quick, accelerator=N" shrinks every duration the server computes, so a client
+can drive a tender from creation to a signed contract in seconds with the public API alone."""
+
+from datetime import timedelta
+
+import pytest
+
+from portal.schema import iso, parse_iso
+from tests.helpers import bid_data, in_qualification, tender_data
+
+pytestmark = pytest.mark.django_db
+
+QUICK = "quick, accelerator=172800"  # two days become one second
+
+
+def test_whole_lifecycle_in_seconds_through_the_api(api, api2, anonymous, clock, settings):
+    settings.SANDBOX_MODE = True
+    start = clock.now()
+    data = tender_data(
+        procurementMethodDetails=QUICK,
+        enquiryPeriod={"endDate": iso(start + timedelta(seconds=1))},
+        tenderPeriod={"endDate": iso(start + timedelta(seconds=3))},
+    )
+    created = api.post("/tenders", data).json()
+    tender_path, owner_token = f"/tenders/{created['data']['id']}", created["access"]["token"]
+
+    clock.advance(seconds=1.5)
+    assert anonymous.get(tender_path).json()["data"]["status"] == "active.tendering"
+    assert api2.post(f"{tender_path}/bids", bid_data(480)).status_code == 201
+    assert api.post(f"{tender_path}/bids", bid_data(470, identifier="00000002")).status_code == 201
+
+    clock.advance(seconds=2)
+    tender = anonymous.get(tender_path).json()["data"]
+    assert tender["status"] == "active.qualification"
+    award = tender["awards"][0]
+    assert award["value"]["amount"] == 470.0
+
+    response = api.patch(
+        f"{tender_path}/awards/{award['id']}", {"status": "active"}, token=owner_token
+    )
+    complaint_period = response.json()["data"]["complaintPeriod"]
+    length = parse_iso(complaint_period["endDate"]) - clock.now()
+    assert length == timedelta(seconds=1)  # 2 days / 172800, weekends not counted
+
+    contract = anonymous.get(tender_path).json()["data"]["contracts"][0]
+    clock.advance(seconds=1)
+    response = api.patch(
+        f"{tender_path}/contracts/{contract['id']}", {"status": "active"}, token=owner_token
+    )
+    assert response.status_code == 200
+    tender = anonymous.get(tender_path).json()["data"]
+    assert tender["status"] == "complete"
+    assert parse_iso(tender["dateModified"]) - start <= timedelta(seconds=5)
+
+
+def test_accelerator_is_ignored_outside_the_sandbox(api, clock, settings):
+    settings.SANDBOX_MODE = False
+    tender = in_qualification(api, clock, procurementMethodDetails=QUICK)
+    award = tender.decide("active").json()["data"]
+    assert parse_iso(award["complaintPeriod"]["endDate"]) - clock.now() >= timedelta(days=2)
