@@ -30,6 +30,11 @@ def pytest_collection_modifyitems(config, items):
 def _test_settings(settings):
     settings.SANDBOX_MODE = False
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Tests do not run collectstatic, which the manifest storage needs.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
 
 
 @pytest.fixture

@@ -89,3 +89,10 @@ def test_activate_and_disqualify_at_once_one_decision_wins(fresh_api, time_machi
         else:
             assert data["status"] == "active.qualification" and "contracts" not in data
             assert data["awards"][1]["status"] == "pending"
+
+
+def test_named_counters_are_unique_under_parallel_increments(brokers):
+    from tenders.models import Counter
+
+    values = run_together(*[lambda: Counter.next("complaints:some-tender")] * 10)
+    assert sorted(values) == list(range(1, 11))

@@ -1,0 +1,110 @@
+"""The management commands and the settings a deployment relies on."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from portal.models import Broker, User
+from tenders.models import Tender, TenderStatus
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def manage(*args, env=None) -> subprocess.CompletedProcess:
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"SECRET_KEY", "DEBUG", "DATABASE_URL", "HTTPS", "ALLOWED_HOSTS"}
+    }
+    environment.update(env or {})
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+    )
+
+
+@pytest.mark.django_db
+def test_add_broker_stores_only_a_digest_and_prints_a_generated_key_once(capsys):
+    call_command("add_broker", "acme")
+    out = capsys.readouterr().out
+    key = out.split("API key (shown once): ")[1].strip()
+    broker = Broker.objects.get(name="acme")
+    assert key not in broker.key_digest and len(key) == 32
+    assert Broker.authenticate(key) == broker
+
+
+@pytest.mark.django_db
+def test_add_broker_with_a_key_updates_an_existing_broker(capsys):
+    call_command("add_broker", "acme", "--key", "first")
+    call_command("add_broker", "acme", "--key", "second")
+    assert "Updated broker acme" in capsys.readouterr().out
+    assert Broker.authenticate("first") is None
+    assert Broker.authenticate("second").name == "acme"
+    assert "shown once" not in capsys.readouterr().out
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("name", "key"), [("bad name", "k"), ("acme", "a:b"), ("acme", " ")])
+def test_add_broker_refuses_bad_input(name, key):
+    with pytest.raises(CommandError):
+        call_command("add_broker", name, "--key", key)
+    assert not Broker.objects.exists()
+
+
+@pytest.mark.django_db
+def test_load_demo_reaches_every_stage_and_runs_twice(capsys):
+    call_command("load_demo")
+    statuses = set(Tender.objects.values_list("status", flat=True))
+    assert statuses == {
+        TenderStatus.ENQUIRIES,
+        TenderStatus.TENDERING,
+        TenderStatus.QUALIFICATION,
+        TenderStatus.AWARDED,
+        TenderStatus.COMPLETE,
+        TenderStatus.UNSUCCESSFUL,
+    }
+    assert Broker.authenticate("broker") is not None
+    assert User.objects.get(username="buyer").check_password("demo-password")
+    count = Tender.objects.count()
+    call_command("load_demo")
+    assert Tender.objects.count() == count
+    assert "curl -u broker:" in capsys.readouterr().out
+
+
+def test_secret_key_is_required_unless_debug():
+    result = manage("check")
+    assert result.returncode != 0 and "Set SECRET_KEY" in result.stderr
+    assert manage("check", env={"DEBUG": "1"}).returncode == 0
+
+
+def test_deploy_check_with_production_settings_is_clean():
+    result = manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        env={
+            "SECRET_KEY": "a-production-secret-key-that-is-long-and-random-0123456789abcdef",
+            "ALLOWED_HOSTS": "registry.example.org",
+            "HTTPS": "1",
+        },
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.django_db
+def test_admin_lists_tenders_and_their_audit_trail(admin_client):
+    call_command("load_demo")
+    tender = Tender.objects.filter(status=TenderStatus.COMPLETE).get()
+    assert admin_client.get("/admin/tenders/tender/").status_code == 200
+    page = admin_client.get(f"/admin/tenders/tender/{tender.pk}/change/")
+    assert page.status_code == 200 and "sign" in page.content.decode()
+    assert admin_client.get("/admin/portal/broker/").status_code == 200
+    assert admin_client.get("/admin/tenders/auditevent/").status_code == 200
