@@ -184,7 +184,7 @@ class TenderSchema(Schema):
     procurementMethodRationale = Text()
     procurementMethodRationale_en = Text()
     procurementMethodRationale_ru = Text()
-    procurementMethodDetails = Text()
+    procurementMethodDetails = Text(max_length=255)
     awardCriteria = Choice(
         ["lowestCost", "bestProposal", "bestValueToGovernment", "singleBidOnly"],
         default="lowestCost",

@@ -65,6 +65,8 @@ def _parse(request):
             if len(raw) > settings.API_MAX_BODY_BYTES:
                 raise RequestDataTooBig
             value = json.loads(raw, parse_constant=_refuse_constant)
+            if _depth(value) > MAX_DEPTH:
+                raise ValueError("nested too deeply")
             # A lone surrogate escape ("\ud800") parses but cannot be stored as text.
             json.dumps(value, ensure_ascii=False).encode("utf-8")
             request._api_body = (value, None)
@@ -73,6 +75,24 @@ def _parse(request):
         except (ValueError, UnicodeError, RecursionError):
             request._api_body = (None, BadBody("No JSON object could be decoded"))
     return request._api_body
+
+
+# No 2.3 document nests deeper than a dozen levels.
+MAX_DEPTH = 32
+
+
+def _depth(value) -> int:
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > MAX_DEPTH:
+            break
+        children = (
+            item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        )
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def _refuse_constant(name):
