@@ -91,12 +91,14 @@ class TenderQuerySet(models.QuerySet):
                 broker=by.broker,
                 status=status,
                 date=now,
-                date_modified=now,
                 tender_id=Tender.next_tender_id(now),
             )
             tender._store(document)
             token = tender.issue_token()
             tender.next_check = tender._next_check()
+            # Stamped after the day's counter, which parallel creates wait for: dateModified
+            # stays close to the commit, as the feed's watermark assumes.
+            tender.date_modified = max(now, timezone.now())
             tender.save(force_insert=True)
             tender._record(tender, "register", by, now, to_status=status)
         return tender, token
@@ -322,7 +324,7 @@ class Tender(Owned):
         awards = list(self.awards.all())
         if not awards or awards[-1].status != AwardStatus.UNSUCCESSFUL:
             return None
-        return max(award.complaint_period_end for award in awards)
+        return max(award.complaint_period_end for award in awards if award.complaint_period_end)
 
     def _award_next_bid(self, *, at, by: Actor) -> None:
         """Give a pending award to the lowest bid (earliest on ties) not yet disqualified, or,

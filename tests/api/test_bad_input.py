@@ -1,6 +1,5 @@
 """No malformed request produces a 500: every one is a 4xx in the error envelope."""
 
-
 import pytest
 
 from tests.helpers import error, in_qualification, tender_data

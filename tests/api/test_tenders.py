@@ -41,6 +41,17 @@ def test_create_answers_201_with_location_token_and_the_server_fields(api, anony
     assert read.json() == {"data": data}
 
 
+def test_the_server_adds_exactly_the_2_3_fields(api):
+    sent = tender_data()
+    created = api.post("/tenders", sent).json()["data"]
+    assert set(created) - set(sent) == {
+        "id", "dateModified", "tenderID", "date", "status", "procurementMethod",
+        "awardCriteria", "submissionMethod", "next_check", "owner",
+    }  # fmt: skip
+    assert set(created["enquiryPeriod"]) == {"startDate", "endDate"}
+    assert set(created["items"][0]) - set(sent["items"][0]) == {"id"}
+
+
 def test_dates_are_kyiv_time_with_microseconds(api):
     data = create_tender(api).read()
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+0[23]:00", data["dateModified"])
