@@ -11,8 +11,10 @@ class DomainError(Exception):
     location = "body"
     name = "data"
     code = "forbidden"
+    # The model method's keyword argument (= the portal form's field) the error is about.
+    field = None
 
-    def __init__(self, description="Forbidden", *, code=None, location=None, name=None):
+    def __init__(self, description="Forbidden", *, code=None, location=None, name=None, field=None):
         super().__init__(description)
         self.description = description
         if code is not None:
@@ -21,6 +23,8 @@ class DomainError(Exception):
             self.location = location
         if name is not None:
             self.name = name
+        if field is not None:
+            self.field = field
 
     def entries(self) -> list[dict]:
         return [{"location": self.location, "name": self.name, "description": self.description}]

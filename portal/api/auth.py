@@ -5,6 +5,7 @@ import binascii
 
 from rest_framework.authentication import BaseAuthentication
 
+from portal import tokens
 from portal.actors import Actor, Role
 from portal.models import Broker
 
@@ -45,6 +46,21 @@ def access_token(request) -> str | None:
         or request.META.get("HTTP_X_ACCESS_TOKEN")
         or body_token(request)
     )
+
+
+def owner_among(request, objects, role: Role) -> Actor:
+    """The actor owning one of `objects` (a queryset) by the presented token: one query,
+    whatever their number."""
+    broker = request.user
+    if broker is None:
+        return Actor.anonymous()
+    token = access_token(request)
+    owned = (
+        objects.filter(broker=broker, token_digest=tokens.digest(token)).first() if token else None
+    )
+    if owned is not None:
+        return Actor(role, broker=broker, subject=owned)
+    return Actor(Role.BROKER, broker=broker)
 
 
 def actor_for(request, *candidates) -> Actor:

@@ -3,6 +3,7 @@ answers 404 naming its segment (tender_id, award_id...), as 2.3 does."""
 
 from django.urls import path
 
+from complaints.api import ComplaintViewSet
 from tenders.api.views import (
     AwardViewSet,
     BidViewSet,
@@ -39,6 +40,16 @@ urlpatterns = [
         "tenders/<str:tender_id>/awards/<str:pk>",
         AwardViewSet.as_view({"get": "retrieve", "patch": "partial_update"}),
         name="award",
+    ),
+    path(
+        "tenders/<str:tender_id>/awards/<str:award_id>/complaints",
+        ComplaintViewSet.as_view({"get": "list", "post": "create"}),
+        name="complaints",
+    ),
+    path(
+        "tenders/<str:tender_id>/awards/<str:award_id>/complaints/<str:pk>",
+        ComplaintViewSet.as_view({"get": "retrieve", "patch": "partial_update"}),
+        name="complaint",
     ),
     path(
         "tenders/<str:tender_id>/contracts",

@@ -1,26 +1,13 @@
-"""How tenders and their parts look on the wire (2.3): camelCase, Kyiv ISO dates, no nulls."""
+"""How tenders and their parts look on the wire (2.3)."""
 
-from rest_framework import serializers
-
+from complaints.serializers import ComplaintOut
+from portal.api.serializers import Out, compact
 from portal.schema import iso
 from tenders.models import BidStatus
 
 
-def compact(data: dict) -> dict:
-    """2.3 omits absent values: nulls, and empty lists and objects."""
-    return {key: value for key, value in data.items() if value not in (None, [], {}, "")}
-
-
 def period(start, end) -> dict:
     return compact({"startDate": iso(start), "endDate": iso(end)})
-
-
-class Out(serializers.BaseSerializer):
-    def to_representation(self, instance):
-        return compact(self.represent(instance))
-
-    def represent(self, instance) -> dict:
-        raise NotImplementedError
 
 
 class BidOut(Out):
@@ -45,6 +32,7 @@ class AwardOut(Out):
             "value": award.value,
             "suppliers": award.suppliers,
             "complaintPeriod": period(award.complaint_period_start, award.complaint_period_end),
+            "complaints": ComplaintOut(award.complaints.all(), many=True).data,
         }
 
 

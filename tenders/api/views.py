@@ -8,17 +8,16 @@ from portal.actors import Role
 from portal.api import feed
 from portal.api.auth import actor_for
 from portal.api.envelope import created, ok, read_data
-from portal.errors import NotFound, PermissionDenied
+from portal.api.lookup import child
+from portal.errors import PermissionDenied
 from portal.schema import iso
 from tenders.models import Tender
 
 from .serializers import AwardOut, BidOut, CancellationOut, ContractOut, TenderOut, public_bids
 
 
-def _child(tender, related: str, pk: str, name: str):
-    obj = getattr(tender, related).filter(pk=pk).first()
-    if obj is None:
-        raise NotFound(name)
+def _child(tender, related: str, pk: str, segment: str):
+    obj = child(tender, related, pk, segment)
     obj.tender = tender
     return obj
 

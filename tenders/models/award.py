@@ -1,7 +1,7 @@
 from django.db import models, transaction
 
 from portal.actors import Actor, Role
-from portal.errors import NotAllowed
+from portal.errors import NotAllowed, PermissionDenied
 from portal.schema import validate
 from tenders.schema import AwardPatchSchema
 from tenders.workdays import STAND_STILL
@@ -9,6 +9,8 @@ from tenders.workdays import STAND_STILL
 from .base import PartOfTender, new_id
 from .statuses import AwardStatus, ContractStatus, TenderStatus
 
+# Claims against a disqualification that let the owner reopen it.
+RECONSIDERING_CLAIMS = ("claim", "answered", "resolved")
 EDITABLE_FIELDS = (
     "title",
     "title_en",
@@ -25,9 +27,10 @@ class Award(PartOfTender):
 
     # action: (from, to). The methods, the PATCH dispatch and the portal read this table.
     TRANSITIONS = {
-        "activate": (AwardStatus.PENDING, AwardStatus.ACTIVE),
-        "disqualify": (AwardStatus.PENDING, AwardStatus.UNSUCCESSFUL),
-        "cancel": (AwardStatus.ACTIVE, AwardStatus.CANCELLED),
+        "activate": ({AwardStatus.PENDING}, AwardStatus.ACTIVE),
+        "disqualify": ({AwardStatus.PENDING}, AwardStatus.UNSUCCESSFUL),
+        # An active award is taken back; a disqualification is reconsidered after a claim.
+        "cancel": ({AwardStatus.ACTIVE, AwardStatus.UNSUCCESSFUL}, AwardStatus.CANCELLED),
     }
 
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
@@ -46,17 +49,26 @@ class Award(PartOfTender):
 
     @classmethod
     def action_for(cls, current: str, requested: str) -> str | None:
-        for action, (source, target) in cls.TRANSITIONS.items():
-            if (source, target) == (current, requested):
+        for action, (sources, target) in cls.TRANSITIONS.items():
+            if current in sources and target == requested:
                 return action
         return None
 
+    def accepts_claims_at(self, now) -> bool:
+        """Inside the complaint period: from the award's creation to two working days after
+        the decision."""
+        end = self.complaint_period_end
+        return self.complaint_period_start <= now and (end is None or now < end)
+
     def available_actions(self, by: Actor) -> list[str]:
-        if not by.acts_as(Role.TENDER_OWNER, self.tender):
-            return []
-        if self.tender.status not in TenderStatus.deciding():
-            return []
-        return [action for action, (source, _) in self.TRANSITIONS.items() if source == self.status]
+        allowed = []
+        for action in self.TRANSITIONS:
+            try:
+                self._check(by, action)
+            except (NotAllowed, PermissionDenied):
+                continue
+            allowed.append(action)
+        return allowed
 
     def _begin(self, by: Actor, action: str | None):
         """Lock the tender, reload this award, check the change; returns `now`."""
@@ -71,8 +83,15 @@ class Award(PartOfTender):
         tender.require(by, Role.TENDER_OWNER)
         if tender.status not in TenderStatus.deciding():
             raise NotAllowed(f"Can't update award in current ({tender.status}) tender status")
-        expected = self.TRANSITIONS[action][0] if action else AwardStatus.PENDING
-        if self.status != expected:
+        expected = self.TRANSITIONS[action][0] if action else {AwardStatus.PENDING}
+        if self.status not in expected:
+            raise NotAllowed(f"Can't update award in current ({self.status}) status")
+        # A disqualification is reopened only to remedy a claim against it.
+        if (
+            action == "cancel"
+            and self.status == AwardStatus.UNSUCCESSFUL
+            and not self.complaints.filter(status__in=RECONSIDERING_CLAIMS).exists()
+        ):
             raise NotAllowed(f"Can't update award in current ({self.status}) status")
 
     def patch(self, *, by: Actor, data: dict) -> None:
@@ -137,14 +156,28 @@ class Award(PartOfTender):
             self.tender._touch(now)
 
     def cancel(self, *, by: Actor) -> None:
-        """The owner takes back a winning decision: its contract is cancelled and the
-        qualification starts over from the best bid still in the running."""
+        """Take a decision back. An active award's contract is cancelled; a disqualification
+        reopened after a claim cancels it and every later award. Open claims against the
+        cancelled awards are cancelled with them; qualification starts over from the best bid
+        still in the running."""
         with transaction.atomic():
             now = self._begin(by, "cancel")
-            self.complaint_period_end = now
-            self._decide(AwardStatus.CANCELLED, by, now, "cancel")
-            self.contracts.filter(status=ContractStatus.PENDING).update(
-                status=ContractStatus.CANCELLED
-            )
-            self.tender._award_next_bid(at=now, by=by)
-            self.tender._touch(now)
+            tender = self.tender
+            cancelled = [self]
+            if self.status == AwardStatus.UNSUCCESSFUL:
+                cancelled += [
+                    award for award in tender.awards.filter(number__gt=self.number)
+                    if award.status != AwardStatus.CANCELLED
+                ]  # fmt: skip
+            for award in cancelled:
+                award.tender = tender
+                award.complaint_period_end = now
+                award._decide(AwardStatus.CANCELLED, by, now, "cancel")
+                award.contracts.exclude(status=ContractStatus.CANCELLED).update(
+                    status=ContractStatus.CANCELLED
+                )
+                for complaint in award.complaints.open():
+                    complaint.tender = tender
+                    complaint._void(by, now)
+            tender._award_next_bid(at=now, by=by)
+            tender._touch(now)

@@ -80,6 +80,8 @@ class Contract(PartOfTender):
             end = award.complaint_period_end
             if end and end > now:
                 raise NotAllowed(f"Can't sign contract before stand-still period end ({iso(end)})")
+            if award.complaints.answered().exists():
+                raise NotAllowed("Can't sign contract before reviewing all complaints")
             if date_signed is not None:
                 self._check_date_signed(date_signed, now)
             self.status = ContractStatus.ACTIVE

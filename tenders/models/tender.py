@@ -54,7 +54,7 @@ class MethodNotImplemented(DomainError):
 class TenderQuerySet(models.QuerySet):
     def with_related(self):
         return self.select_related("broker").prefetch_related(
-            "bids", "awards", "contracts", "cancellations"
+            "bids", "awards", "awards__complaints", "contracts", "cancellations"
         )
 
     def published(self):
@@ -254,6 +254,10 @@ class Tender(Owned):
     def _set_status(self, status: TenderStatus, at) -> None:
         self.status = status
         self.date = at
+        if status in TenderStatus.terminal():
+            # Claims nobody answered before the tender ended are ignored.
+            for complaint in self.complaints.unanswered():
+                complaint._ignore(at)
 
     def _record(
         self, subject, action: str, by: Actor, at, *, from_status="", to_status="", **payload
@@ -284,6 +288,10 @@ class Tender(Owned):
     def _advance(self, now) -> bool:
         """Apply, in order, each change that became due by `now`, stamped with its due time."""
         changed = False
+        for complaint in self.complaints.answered():
+            if complaint.closes_at <= now:
+                complaint._expire(complaint.closes_at)
+                changed = True
         if self.status == TenderStatus.ENQUIRIES and self.tender_start <= now:
             self._change_by_time(TenderStatus.TENDERING, at=self.tender_start)
             changed = True
@@ -301,7 +309,9 @@ class Tender(Owned):
             return self.tender_start
         if self.status == TenderStatus.TENDERING:
             return self.tender_end
-        return self._qualification_failed_at()
+        due = [complaint.closes_at for complaint in self.complaints.answered()]
+        due.append(self._qualification_failed_at())
+        return min((moment for moment in due if moment is not None), default=None)
 
     def _change_by_time(self, status: TenderStatus, *, at) -> None:
         before = self.status
@@ -318,13 +328,18 @@ class Tender(Owned):
 
     def _qualification_failed_at(self):
         """When every bid has been disqualified, the tender fails once the last complaint
-        period ends; None while some bid is still in the running."""
+        period has ended and the last claim is closed; None while some bid is still in the
+        running or a submitted claim awaits its end."""
         if self.status != TenderStatus.AWARDED:
             return None
         awards = list(self.awards.all())
         if not awards or awards[-1].status != AwardStatus.UNSUCCESSFUL:
             return None
-        return max(award.complaint_period_end for award in awards if award.complaint_period_end)
+        if self.complaints.unresolved().exists():
+            return None
+        ends = [award.complaint_period_end for award in awards if award.complaint_period_end]
+        ends += [complaint.date for complaint in self.complaints.closed()]
+        return max(ends)
 
     def _award_next_bid(self, *, at, by: Actor) -> None:
         """Give a pending award to the lowest bid (earliest on ties) not yet disqualified, or,

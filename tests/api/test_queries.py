@@ -43,7 +43,7 @@ def test_tender_read_does_not_grow_with_bids_awards_contracts(api, anonymous, cl
 
 @pytest.mark.parametrize("params", [{}, {"opt_fields": "status,awards,bids,numberOfBids"}])
 def test_feed_does_not_grow_with_tenders(api, anonymous, clock, query_count, params):
-    create_tender(api)
+    decided_tender(api, clock, bids=1)
     clock.advance(minutes=1)
     one = queries_for(query_count, anonymous, "/tenders", params)
     for _ in range(3):

@@ -1,0 +1,396 @@
+"""Claims against award decisions (2.3 complaints of type "claim") and their status machine.
+
+    draft --submit--> claim --answer--> answered --resolve--> resolved
+    draft|claim|answered --cancel--> cancelled
+    answered --(3 days, nobody closed it)--> invalid | resolved | declined  (its resolutionType)
+    claim --(the tender ended unanswered)--> ignored
+
+Every change goes through one method per transition. Each locks the tender's row, checks the
+actor and the statuses against TRANSITIONS, stamps its dates from one `now`, records an audit
+event and moves the tender's dateModified. `available_actions()` and the API's PATCH dispatch
+read the same table.
+"""
+
+from datetime import timedelta
+
+from django.db import models, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from portal.actors import Actor, Role
+from portal.errors import InvalidData, NotAllowed, PermissionDenied, RoleNotAllowed
+from tenders.models import AwardStatus, BidStatus, Counter, Owned, TenderStatus, new_id
+
+# The tender owner's answer must say at least this much.
+MIN_RESOLUTION_LENGTH = 20
+# An answered claim its author has not closed takes its resolution type after this long.
+ANSWER_STANDSTILL = timedelta(days=3)
+
+
+class ComplaintStatus(models.TextChoices):
+    DRAFT = "draft", _("draft")
+    CLAIM = "claim", _("submitted")
+    ANSWERED = "answered", _("answered")
+    RESOLVED = "resolved", _("resolved")
+    CANCELLED = "cancelled", _("cancelled")
+    INVALID = "invalid", _("invalid")
+    DECLINED = "declined", _("declined")
+    IGNORED = "ignored", _("ignored")
+
+
+class ResolutionType(models.TextChoices):
+    INVALID = "invalid", _("invalid")
+    RESOLVED = "resolved", _("resolved")
+    DECLINED = "declined", _("declined")
+
+
+S = ComplaintStatus
+OPEN = frozenset({S.DRAFT, S.CLAIM, S.ANSWERED})
+
+# action: (statuses it starts from, status it leads to, who performs it). None: the claim's
+# resolutionType. The last three are not asked for: time or another decision causes them.
+TRANSITIONS = {
+    "edit": ({S.DRAFT}, S.DRAFT, Role.COMPLAINT_OWNER),
+    "submit": ({S.DRAFT}, S.CLAIM, Role.COMPLAINT_OWNER),
+    "prepare_answer": ({S.CLAIM}, S.CLAIM, Role.TENDER_OWNER),
+    "answer": ({S.CLAIM}, S.ANSWERED, Role.TENDER_OWNER),
+    "rate_answer": ({S.ANSWERED}, S.ANSWERED, Role.COMPLAINT_OWNER),
+    "resolve": ({S.ANSWERED}, S.RESOLVED, Role.COMPLAINT_OWNER),
+    "cancel": (set(OPEN), S.CANCELLED, Role.COMPLAINT_OWNER),
+    "expire": ({S.ANSWERED}, None, Role.SYSTEM),
+    "ignore": ({S.CLAIM}, S.IGNORED, Role.SYSTEM),
+    "void": (set(OPEN), S.CANCELLED, Role.SYSTEM),
+}
+# Only inside the award's complaint period; the others may happen at any time.
+WITHIN_COMPLAINT_PERIOD = {"edit", "submit"}
+
+
+class ComplaintQuerySet(models.QuerySet):
+    def open(self):
+        return self.filter(status__in=OPEN)
+
+    def unresolved(self):
+        """Submitted and not yet closed: they hold up the tender's end."""
+        return self.filter(status__in=(S.CLAIM, S.ANSWERED))
+
+    def answered(self):
+        return self.filter(status=S.ANSWERED)
+
+    def closed(self):
+        return self.exclude(status__in=OPEN)
+
+    def unanswered(self):
+        return self.filter(status=S.CLAIM)
+
+    def file(self, *, award, by: Actor, title: str, author: dict, description: str = "",
+             submit: bool = False) -> tuple["Complaint", str]:  # fmt: skip
+        """A bidder's claim against `award`: a draft, or submitted at once. Returns the claim
+        and its access token."""
+        with transaction.atomic():
+            now = award._lock_tender()
+            tender = award.tender
+            Complaint.check_filer(by, tender)
+            if tender.status not in TenderStatus.deciding():
+                raise NotAllowed(f"Can't add complaint in current ({tender.status}) tender status")
+            if award.status == AwardStatus.PENDING:
+                raise NotAllowed("Claim submission is not allowed on pending award")
+            if not award.accepts_claims_at(now):
+                raise NotAllowed("Can add complaint only in complaintPeriod")
+            number = Counter.next(f"complaints:{tender.pk}")
+            complaint = self.model(
+                id=new_id(),
+                tender=tender,
+                award=award,
+                bid=by.subject,
+                broker=by.broker,
+                number=number,
+                complaint_id=f"{tender.tender_id}.{number}",
+                status=S.CLAIM if submit else S.DRAFT,
+                title=title,
+                description=description,
+                author=author,
+                date=now,
+                date_submitted=now if submit else None,
+            )
+            token = complaint.issue_token()
+            complaint.save(force_insert=True)
+            tender._record(complaint, "file", by, now, to_status=complaint.status)
+            tender._touch(now)
+        return complaint, token
+
+
+class Complaint(Owned):
+    MIN_RESOLUTION_LENGTH = MIN_RESOLUTION_LENGTH
+    TRANSITIONS = TRANSITIONS
+
+    id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
+    tender = models.ForeignKey(
+        "tenders.Tender", on_delete=models.CASCADE, related_name="complaints", editable=False
+    )
+    award = models.ForeignKey(
+        "tenders.Award", on_delete=models.CASCADE, related_name="complaints", editable=False
+    )
+    # The bid whose owner filed it (the filer's standing; not shown).
+    bid = models.ForeignKey(
+        "tenders.Bid", on_delete=models.PROTECT, related_name="complaints", editable=False
+    )
+    number = models.PositiveIntegerField(editable=False)
+    complaint_id = models.CharField(_("complaint ID"), max_length=64, editable=False)
+    status = models.CharField(_("status"), max_length=16, choices=ComplaintStatus, editable=False)
+    title = models.TextField(_("title"))
+    description = models.TextField(_("description"), blank=True)
+    author = models.JSONField(_("author"))
+    date = models.DateTimeField(editable=False)
+    date_submitted = models.DateTimeField(null=True, blank=True, editable=False)
+    resolution = models.TextField(_("resolution"), blank=True)
+    resolution_type = models.CharField(
+        _("resolution type"), max_length=16, choices=ResolutionType, blank=True
+    )
+    tenderer_action = models.TextField(_("action taken"), blank=True)
+    tenderer_action_date = models.DateTimeField(null=True, blank=True, editable=False)
+    date_answered = models.DateTimeField(null=True, blank=True, editable=False)
+    satisfied = models.BooleanField(_("satisfied"), null=True, blank=True)
+    cancellation_reason = models.TextField(_("cancellation reason"), blank=True)
+    date_canceled = models.DateTimeField(null=True, blank=True, editable=False)
+
+    objects = ComplaintQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tender", "number"], name="complaint_number_unique"),
+            models.CheckConstraint(
+                condition=Q(status__in=(S.DRAFT, S.CANCELLED)) | Q(date_submitted__isnull=False),
+                name="complaint_submitted_has_date",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status__in=(S.ANSWERED, S.RESOLVED, S.INVALID, S.DECLINED))
+                | Q(date_answered__isnull=False, resolution_type__gt=""),
+                name="complaint_answered_has_answer",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status=S.CANCELLED) | Q(date_canceled__isnull=False),
+                name="complaint_cancelled_has_date",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.complaint_id} ({self.status})"
+
+    # --- who may do what ------------------------------------------------------------------
+
+    @staticmethod
+    def check_filer(by: Actor, tender) -> None:
+        """Claims are filed by the owner of a bid that took part in this tender."""
+        bid = by.subject if by.role is Role.BID_OWNER else None
+        if bid is None or bid.tender_id != tender.pk or bid.status != BidStatus.ACTIVE:
+            raise PermissionDenied()
+
+    def _role_of(self, by: Actor) -> Role | None:
+        if by.acts_as(Role.COMPLAINT_OWNER, self):
+            return Role.COMPLAINT_OWNER
+        if by.acts_as(Role.TENDER_OWNER, self.tender):
+            return Role.TENDER_OWNER
+        return None
+
+    def require_party(self, by: Actor) -> Role:
+        """Only the claimant and the tender owner touch a claim. Returns the actor's role."""
+        role = self._role_of(by)
+        if role is None:
+            raise PermissionDenied()
+        return role
+
+    def check_actor(self, by: Actor) -> Role:
+        """A party to the claim, in a tender still deciding its awards, on an open claim."""
+        role = self.require_party(by)
+        if self.tender.status not in TenderStatus.deciding():
+            raise NotAllowed(
+                f"Can't update complaint in current ({self.tender.status}) tender status"
+            )
+        if self.status not in OPEN:
+            raise NotAllowed(f"Can't update complaint in current ({self.status}) status")
+        return role
+
+    def _check(self, action: str, by: Actor, now) -> None:
+        sources, _target, role = TRANSITIONS[action]
+        if self.check_actor(by) != role:
+            raise RoleNotAllowed()
+        if self.status not in sources:
+            raise NotAllowed("Can't update complaint")
+        if action in WITHIN_COMPLAINT_PERIOD and not self.award.accepts_claims_at(now):
+            raise NotAllowed("Can update complaint only in complaintPeriod")
+
+    def available_actions(self, by: Actor, now=None) -> list[str]:
+        """What `by` may do to this claim now, from the same checks the methods make."""
+        now = now or timezone.now()
+        allowed = []
+        for action, (_sources, _target, role) in TRANSITIONS.items():
+            if role is Role.SYSTEM:
+                continue
+            try:
+                self._check(action, by, now)
+            except (NotAllowed, PermissionDenied, RoleNotAllowed):
+                continue
+            allowed.append(action)
+        return allowed
+
+    def action_for(self, by: Actor, requested: str) -> str:
+        """The transition a PATCH asking for status `requested` means for this actor (2.3)."""
+        role = self.check_actor(by)
+        for action, (sources, target, action_role) in TRANSITIONS.items():
+            if action_role is role and self.status in sources and target == requested:
+                return action
+        # 2.3: the claimant may always ask to cancel; otherwise an actor may patch only in the
+        # statuses where it has something to do. Anything else of theirs "can't" be done.
+        may_patch = any(
+            action_role is role
+            and (
+                target == requested == S.CANCELLED
+                or (target != S.CANCELLED and self.status in sources)
+            )
+            for sources, target, action_role in TRANSITIONS.values()
+        )
+        if not may_patch:
+            raise RoleNotAllowed()
+        raise NotAllowed("Can't update complaint")
+
+    # --- the frame of every change --------------------------------------------------------
+
+    def _begin(self, action: str, by: Actor):
+        """Lock the tender (applying what became due), reload this claim, check the change."""
+        tender = self.tender
+        now = tender._lock()
+        self.refresh_from_db()
+        self.tender = tender  # keep the locked instance (refresh_from_db forgets it)
+        self._check(action, by, now)
+        return now
+
+    def _apply(self, action: str, by: Actor, now, *, status=None, **fields) -> None:
+        before = self.status
+        for name, value in fields.items():
+            setattr(self, name, value)
+        if status is not None:
+            self.status = status
+        self.date = now
+        self.save()
+        self.tender._record(
+            self, action, by, now, from_status=before, to_status=self.status, fields=sorted(fields)
+        )
+        self.tender._touch(now)
+
+    @staticmethod
+    def _changes(current: "Complaint", **proposed) -> dict:
+        return {k: v for k, v in proposed.items() if v is not None and getattr(current, k) != v}
+
+    # --- the claimant ---------------------------------------------------------------------
+
+    def edit(self, *, by: Actor, title=None, description=None, author=None) -> None:
+        with transaction.atomic():
+            now = self._begin("edit", by)
+            changes = self._changes(self, title=title, description=description, author=author)
+            if changes:
+                self._apply("edit", by, now, **changes)
+
+    def submit(self, *, by: Actor, title=None, description=None, author=None) -> None:
+        """Send the draft to the tender owner (with any last edits); its documents stay."""
+        with transaction.atomic():
+            now = self._begin("submit", by)
+            changes = self._changes(self, title=title, description=description, author=author)
+            self._apply("submit", by, now, status=S.CLAIM, date_submitted=now, **changes)
+
+    def rate_answer(self, *, by: Actor, satisfied: bool | None = None) -> None:
+        """Record whether the answer satisfies the claimant, leaving the claim answered."""
+        with transaction.atomic():
+            now = self._begin("rate_answer", by)
+            if satisfied is None:
+                raise InvalidData.field("satisfied", "This field is required.")
+            if satisfied != self.satisfied:
+                self._apply("rate_answer", by, now, satisfied=satisfied)
+
+    def resolve(self, *, by: Actor, satisfied: bool | None = None) -> None:
+        """Close the claim: satisfied with the answer, or not (both end as "resolved")."""
+        with transaction.atomic():
+            now = self._begin("resolve", by)
+            satisfied = self.satisfied if satisfied is None else satisfied
+            if satisfied is None:
+                raise InvalidData.field("satisfied", "This field is required.")
+            self._apply("resolve", by, now, status=S.RESOLVED, satisfied=satisfied)
+
+    def cancel(self, *, by: Actor, reason: str | None = None) -> None:
+        with transaction.atomic():
+            now = self._begin("cancel", by)
+            if not reason:
+                raise InvalidData.field("cancellationReason", "This field is required.")
+            self._apply(
+                "cancel", by, now, status=S.CANCELLED, cancellation_reason=reason, date_canceled=now
+            )
+
+    # --- the tender owner -----------------------------------------------------------------
+
+    def prepare_answer(
+        self, *, by: Actor, resolution=None, resolution_type=None, tenderer_action=None
+    ) -> None:
+        """Save the answer being written; the claim stays submitted."""
+        with transaction.atomic():
+            now = self._begin("prepare_answer", by)
+            changes = self._changes(
+                self,
+                resolution=resolution,
+                resolution_type=resolution_type,
+                tenderer_action=tenderer_action,
+            )
+            if changes.get("tenderer_action") and not self.tenderer_action_date:
+                changes["tenderer_action_date"] = now
+            if changes:
+                self._apply("prepare_answer", by, now, **changes)
+
+    def answer(
+        self, *, by: Actor, resolution=None, resolution_type=None, tenderer_action=None
+    ) -> None:
+        """Answer the claim. What was saved with prepare_answer counts."""
+        with transaction.atomic():
+            now = self._begin("answer", by)
+            resolution = self.resolution if resolution is None else resolution
+            resolution_type = resolution_type or self.resolution_type
+            tenderer_action = self.tenderer_action if tenderer_action is None else tenderer_action
+            if not resolution_type:
+                raise InvalidData.field("resolutionType", "This field is required.")
+            if len(resolution.strip()) < MIN_RESOLUTION_LENGTH:
+                raise NotAllowed(
+                    "Can't update complaint", code="resolution_too_short", field="resolution"
+                )
+            fields = {
+                "resolution": resolution,
+                "resolution_type": resolution_type,
+                "tenderer_action": tenderer_action,
+                "date_answered": now,
+            }
+            if tenderer_action and not self.tenderer_action_date:
+                fields["tenderer_action_date"] = now
+            self._apply("answer", by, now, status=S.ANSWERED, **fields)
+
+    # --- caused by time or by another decision (called under the tender's lock) -------------
+
+    @property
+    def closes_at(self):
+        """When an answered claim nobody closed takes its resolution type."""
+        return self.tender.shift(self.date_answered, ANSWER_STANDSTILL)
+
+    def _close(self, action: str, status, by: Actor, at, **fields) -> None:
+        before = self.status
+        self.status = status
+        self.date = at
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self.save()
+        self.tender._record(self, action, by, at, from_status=before, to_status=status)
+
+    def _expire(self, at) -> None:
+        self._close("expire", self.resolution_type, Actor.system(), at)
+
+    def _ignore(self, at) -> None:
+        self._close("ignore", S.IGNORED, Actor.system(), at)
+
+    def _void(self, by: Actor, at) -> None:
+        self._close("void", S.CANCELLED, by, at, cancellation_reason="cancelled", date_canceled=at)

@@ -1,0 +1,246 @@
+"""The claim status machine, cell by cell: every status × action × actor.
+
+Allowed cells assert the new status, the dates set and exactly one audit event; refused cells
+assert the error (kind, code) and that nothing changed.
+"""
+
+from datetime import timedelta
+
+import pytest
+
+from complaints.models import TRANSITIONS, Complaint, ComplaintStatus
+from portal.errors import InvalidData, NotAllowed, PermissionDenied, RoleNotAllowed
+from tenders.models import AuditEvent
+from tests.factories import RESOLUTION, decided_award, make_complaint
+from tests.helpers import organization
+
+pytestmark = pytest.mark.django_db
+
+STATUSES = ["draft", "claim", "answered", "resolved", "cancelled", "invalid", "declined", "ignored"]
+ACTORS = ["claimant", "tender_owner", "other_bidder", "anonymous"]
+
+# Arguments that make each action valid when it is allowed.
+ARGUMENTS = {
+    "edit": {"title": "Уточнена назва вимоги"},
+    "submit": {},
+    "prepare_answer": {"resolution": "Чернетка відповіді"},
+    "answer": {
+        "resolution": RESOLUTION,
+        "resolution_type": "resolved",
+        "tenderer_action": "Виправлено",
+    },
+    "rate_answer": {"satisfied": False},
+    "resolve": {"satisfied": True},
+    "cancel": {"reason": "Питання знято"},
+}
+
+# (status, action, actor) -> the status it leads to. Every other cell is refused.
+ALLOWED = {
+    ("draft", "edit", "claimant"): "draft",
+    ("draft", "submit", "claimant"): "claim",
+    ("draft", "cancel", "claimant"): "cancelled",
+    ("claim", "cancel", "claimant"): "cancelled",
+    ("claim", "prepare_answer", "tender_owner"): "claim",
+    ("claim", "answer", "tender_owner"): "answered",
+    ("answered", "rate_answer", "claimant"): "answered",
+    ("answered", "resolve", "claimant"): "resolved",
+    ("answered", "cancel", "claimant"): "cancelled",
+}
+# The date each allowed action sets, besides `date`.
+DATES = {
+    "submit": ["date_submitted"],
+    "answer": ["date_answered", "tenderer_action_date"],
+    "cancel": ["date_canceled"],
+}
+
+
+def expected_refusal(status, action, actor):
+    """(error class, description) for a refused cell, as 2.3 words it."""
+    if actor in ("other_bidder", "anonymous"):
+        return PermissionDenied, "Forbidden"
+    if status == "ignored":  # the tender was cancelled
+        return NotAllowed, "Can't update complaint in current (cancelled) tender status"
+    if status not in ("draft", "claim", "answered"):
+        return NotAllowed, f"Can't update complaint in current ({status}) status"
+    owner_actions = {"prepare_answer", "answer"}
+    if (actor == "tender_owner") != (action in owner_actions):
+        return RoleNotAllowed, "Forbidden"
+    return NotAllowed, "Can't update complaint"
+
+
+@pytest.fixture
+def world(brokers, clock):
+    return decided_award(brokers, clock)
+
+
+def actor(world, complaint, who):
+    from portal.actors import Actor
+
+    return {
+        "claimant": world.claimant(complaint),
+        "tender_owner": world.owner,
+        "other_bidder": world.bidders[1],
+        "anonymous": Actor.anonymous(),
+    }[who]
+
+
+CELLS = [(s, a, who) for s in STATUSES for a in ARGUMENTS for who in ACTORS]
+
+
+@pytest.mark.parametrize(("status", "action", "who"), CELLS)
+def test_cell(world, status, action, who):
+    complaint = make_complaint(world, status)
+    assert complaint.status == status
+    events = AuditEvent.objects.count()
+    world.clock.advance(seconds=1)
+    before = {
+        field.attname: getattr(complaint, field.attname)
+        for field in Complaint._meta.concrete_fields
+    }
+    method = getattr(complaint, action)
+    target = ALLOWED.get((status, action, who))
+    if target is None:
+        error, description = expected_refusal(status, action, who)
+        with pytest.raises(error) as raised:
+            method(by=actor(world, complaint, who), **ARGUMENTS[action])
+        assert raised.value.description == description
+        after = Complaint.objects.get(pk=complaint.pk)
+        assert {
+            f.attname: getattr(after, f.attname) for f in Complaint._meta.concrete_fields
+        } == before
+        assert AuditEvent.objects.count() == events
+        return
+    method(by=actor(world, complaint, who), **ARGUMENTS[action])
+    after = Complaint.objects.get(pk=complaint.pk)
+    now = world.clock.now()
+    assert after.status == target
+    assert after.date == now
+    for date in DATES.get(action, []):
+        assert getattr(after, date) == now
+    [event] = AuditEvent.objects.order_by("-id")[: AuditEvent.objects.count() - events]
+    assert (event.action, event.from_status, event.to_status, event.subject_id) == (
+        action,
+        status,
+        target,
+        complaint.pk,
+    )
+    assert event.at == now
+
+
+def test_every_refusal_has_its_reason_and_every_allowed_cell_is_in_the_table():
+    for (status, action, who), target in ALLOWED.items():
+        sources, table_target, role = TRANSITIONS[action]
+        assert status in sources and table_target == target
+        assert str(role) == {"claimant": "complaint_owner", "tender_owner": "tender_owner"}[who]
+
+
+def test_table_is_the_2_3_claim_diagram():
+    """OPA docs/source/complaints.rst: draft -> claim -> answered -> resolved; draft, claim and
+    answered may be cancelled by the claimant; time turns answered into the resolution type and
+    unanswered claims into ignored."""
+    edges = {
+        (source, target, str(role))
+        for action, (sources, target, role) in TRANSITIONS.items()
+        for source in sources
+        if source != target
+    }
+    assert edges == {
+        ("draft", "claim", "complaint_owner"),
+        ("claim", "answered", "tender_owner"),
+        ("answered", "resolved", "complaint_owner"),
+        ("draft", "cancelled", "complaint_owner"),
+        ("claim", "cancelled", "complaint_owner"),
+        ("answered", "cancelled", "complaint_owner"),
+        ("answered", None, "chronograph"),
+        ("claim", "ignored", "chronograph"),
+        ("draft", "cancelled", "chronograph"),
+        ("claim", "cancelled", "chronograph"),
+        ("answered", "cancelled", "chronograph"),
+    }
+    assert set(ComplaintStatus.values) == set(STATUSES)
+
+
+def test_available_actions_are_the_allowed_cells(world):
+    for status in ("draft", "claim", "answered", "resolved"):
+        complaint = make_complaint(world, status)
+        for who in ACTORS:
+            expected = sorted(a for (s, a, w) in ALLOWED if s == status and w == who)
+            assert sorted(complaint.available_actions(actor(world, complaint, who))) == expected, (
+                status,
+                who,
+            )
+
+
+def test_answer_needs_a_resolution_type(world):
+    complaint = make_complaint(world, "claim")
+    with pytest.raises(InvalidData) as raised:
+        complaint.answer(by=world.owner, resolution=RESOLUTION)
+    assert raised.value.errors == {"resolutionType": ["This field is required."]}
+    assert Complaint.objects.get(pk=complaint.pk).status == "claim"
+
+
+def test_answer_with_a_short_resolution_is_refused(world):
+    complaint = make_complaint(world, "claim")
+    with pytest.raises(NotAllowed) as raised:
+        complaint.answer(by=world.owner, resolution="Відмовлено.", resolution_type="declined")
+    assert (raised.value.description, raised.value.code, raised.value.field) == (
+        "Can't update complaint",
+        "resolution_too_short",
+        "resolution",
+    )
+
+
+def test_prepared_answer_counts_when_answering(world):
+    complaint = make_complaint(world, "claim")
+    complaint.prepare_answer(by=world.owner, resolution=RESOLUTION, resolution_type="invalid")
+    assert Complaint.objects.get(pk=complaint.pk).status == "claim"
+    complaint.answer(by=world.owner)
+    after = Complaint.objects.get(pk=complaint.pk)
+    assert (after.status, after.resolution, after.resolution_type) == (
+        "answered",
+        RESOLUTION,
+        "invalid",
+    )
+    assert after.tenderer_action_date is None
+
+
+def test_satisfied_may_be_recorded_first_and_used_to_close(world):
+    complaint = make_complaint(world, "answered")
+    claimant = world.claimant(complaint)
+    complaint.rate_answer(by=claimant, satisfied=False)
+    assert Complaint.objects.get(pk=complaint.pk).satisfied is False
+    complaint.resolve(by=claimant)
+    after = Complaint.objects.get(pk=complaint.pk)
+    assert (after.status, after.satisfied) == ("resolved", False)
+
+
+def test_resolve_without_a_verdict_is_refused(world):
+    complaint = make_complaint(world, "answered")
+    with pytest.raises(InvalidData) as raised:
+        complaint.resolve(by=world.claimant(complaint))
+    assert raised.value.errors == {"satisfied": ["This field is required."]}
+
+
+def test_cancel_needs_a_reason(world):
+    complaint = make_complaint(world, "draft")
+    with pytest.raises(InvalidData) as raised:
+        complaint.cancel(by=world.claimant(complaint), reason="")
+    assert raised.value.errors == {"cancellationReason": ["This field is required."]}
+
+
+def test_edit_that_changes_nothing_keeps_the_date(world):
+    complaint = make_complaint(world, "draft")
+    world.clock.advance(seconds=5)
+    complaint.edit(by=world.claimant(complaint), title=complaint.title, author=organization())
+    assert Complaint.objects.get(pk=complaint.pk).date == complaint.date
+
+
+def test_draft_cannot_be_submitted_after_the_complaint_period(world):
+    complaint = make_complaint(world, "draft")
+    world.clock.move_to(world.award.complaint_period_end + timedelta(seconds=1))
+    with pytest.raises(NotAllowed) as raised:
+        complaint.submit(by=world.claimant(complaint))
+    assert raised.value.description == "Can update complaint only in complaintPeriod"
+    # ...but it may still be cancelled.
+    complaint.cancel(by=world.claimant(complaint), reason="Строк минув")
+    assert Complaint.objects.get(pk=complaint.pk).status == "cancelled"
