@@ -303,9 +303,7 @@ class Complaint(Owned):
         """Record whether the answer satisfies the claimant, leaving the claim answered."""
         with transaction.atomic():
             now = self._begin("rate_answer", by)
-            if satisfied is None:
-                raise InvalidData.field("satisfied", "This field is required.")
-            if satisfied != self.satisfied:
+            if satisfied is not None and satisfied != self.satisfied:
                 self._apply("rate_answer", by, now, satisfied=satisfied)
 
     def resolve(self, *, by: Actor, satisfied: bool | None = None) -> None:

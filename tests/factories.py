@@ -22,6 +22,8 @@ class World:
     bidders: list[Actor]
     stranger: Actor
     clock: object
+    tender_token: str = ""
+    bid_tokens: list[str] = field(default_factory=list)
     complaint_tokens: dict = field(default_factory=dict)
 
     def refresh(self) -> "World":
@@ -41,17 +43,18 @@ class World:
 
 def decided_award(brokers, clock, decision: str = "active", **tender_overrides) -> World:
     broker, bidder_broker = brokers["broker"], brokers["broker2"]
-    tender, _ = Tender.objects.register(
+    tender, tender_token = Tender.objects.register(
         by=Actor(Role.BROKER, broker=broker), data=tender_data(clock.now(), **tender_overrides)
     )
     clock.move_to(tender.tender_start + timedelta(hours=1))
-    bidders = []
+    bidders, bid_tokens = [], []
     for number, amount in enumerate((400, 450)):
-        bid, _ = tender.place_bid(
+        bid, bid_token = tender.place_bid(
             by=Actor(Role.BROKER, broker=bidder_broker),
             data=bid_data(amount, identifier=f"{number + 1:08d}"),
         )
         bidders.append(Actor(Role.BID_OWNER, broker=bidder_broker, subject=bid))
+        bid_tokens.append(bid_token)
         clock.advance(minutes=1)
     clock.move_to(tender.tender_end + timedelta(minutes=1))
     tender = Tender.objects.current(tender.pk)
@@ -62,7 +65,7 @@ def decided_award(brokers, clock, decision: str = "active", **tender_overrides) 
     elif decision == "unsuccessful":
         award.disqualify(by=owner)
     stranger = Actor(Role.BROKER, broker=bidder_broker)
-    return World(tender, award, owner, bidders, stranger, clock).refresh()
+    return World(tender, award, owner, bidders, stranger, clock, tender_token, bid_tokens).refresh()
 
 
 def file_claim(world: World, *, submit: bool = False, bidder: int = 0) -> Complaint:
