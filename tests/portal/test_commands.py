@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from complaints.models import Complaint
 from portal.models import Broker, User
 from tenders.models import Tender, TenderStatus
 
@@ -70,6 +71,7 @@ def test_load_demo_reaches_every_stage_and_runs_twice(capsys):
         TenderStatus.COMPLETE,
         TenderStatus.UNSUCCESSFUL,
     }
+    assert sorted(Complaint.objects.values_list("status", flat=True)) == ["claim", "resolved"]
     assert Broker.authenticate("broker") is not None
     assert User.objects.get(username="buyer").check_password("demo-password")
     count = Tender.objects.count()

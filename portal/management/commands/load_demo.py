@@ -12,6 +12,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from complaints.models import Complaint
 from portal.actors import Actor, Role
 from portal.models import Broker, Organization, User
 from portal.schema import iso
@@ -151,10 +152,23 @@ class Command(BaseCommand):
         def bid(tender, at, supplier, amount):
             with time_machine.travel(at, tick=False):
                 broker = bidder_brokers[supplier % 2]
-                tender.place_bid(
+                placed, _ = tender.place_bid(
                     by=Actor(Role.BROKER, broker=broker),
                     data={"tenderers": [SUPPLIERS[supplier]], "value": {"amount": amount}},
                 )
+            return Actor(Role.BID_OWNER, broker=broker, subject=placed)
+
+        def claim(award, bidder, at, supplier, title, description):
+            with time_machine.travel(at, tick=False):
+                complaint, _ = Complaint.objects.file(
+                    award=award,
+                    by=bidder,
+                    title=title,
+                    description=description,
+                    author=SUPPLIERS[supplier],
+                    submit=True,
+                )
+            return complaint, Actor(Role.COMPLAINT_OWNER, broker=bidder.broker, subject=complaint)
 
         def owner(tender):
             return Actor(Role.TENDER_OWNER, broker=owner_broker, subject=tender)
@@ -180,20 +194,48 @@ class Command(BaseCommand):
         Tender.objects.current(tender.pk)
 
         # Awarded: the winner was chosen an hour ago; its complaint period is open.
+        # A claim against it awaits the owner's answer.
         tender = register(3, now - 20 * day, 7, 14)
         bid(tender, now - 10 * day, 2, 611_000)
-        bid(tender, now - 9 * day, 0, 633_500)
+        runner_up = bid(tender, now - 9 * day, 0, 633_500)
         tender, award = first_award(tender, now - 2 * day)
-        with time_machine.travel(now - timedelta(hours=1), tick=False):
+        with time_machine.travel(now - 3 * timedelta(hours=1), tick=False):
             award.activate(by=owner(tender))
+        claim(
+            award,
+            runner_up,
+            now - timedelta(hours=1),
+            0,
+            "Переможець не підтвердив досвід аналогічних послуг",
+            "Учасник-переможець не надав жодного договору про прибирання медичних закладів, "
+            "чого вимагає пункт 4.2 тендерної документації.",
+        )
 
         # Complete: decided, contested by nobody, contract signed.
+        # A claim was answered and its author disagreed before the contract was signed.
         tender = register(4, now - 40 * day, 7, 14)
         bid(tender, now - 30 * day, 1, 118_400)
-        bid(tender, now - 29 * day, 0, 121_000)
+        runner_up = bid(tender, now - 29 * day, 0, 121_000)
         tender, award = first_award(tender, now - 25 * day)
         with time_machine.travel(now - 25 * day, tick=False):
             award.activate(by=owner(tender))
+        complaint, claimant = claim(
+            award,
+            runner_up,
+            now - 24 * day,
+            0,
+            "Ціна переможця занижена",
+            "Запропонована ціна нижча за собівартість рукавичок такої якості.",
+        )
+        with time_machine.travel(now - 23 * day, tick=False):
+            complaint.answer(
+                by=owner(tender),
+                resolution="Ціну перевірено: учасник надав калькуляцію і гарантійний лист "
+                "виробника.",
+                resolution_type="declined",
+            )
+        with time_machine.travel(now - 22 * day, tick=False):
+            complaint.resolve(by=claimant, satisfied=False)
         with time_machine.travel(now - 20 * day, tick=False):
             tender.contracts.get().sign(by=owner(tender))
 
