@@ -16,6 +16,7 @@ from portal.api.auth import actor_for, owner_among
 from portal.api.envelope import created, ok, read_data
 from portal.api.lookup import child
 from portal.schema import validate
+from tenders.api.documents import DocumentViewSet
 from tenders.models import BidStatus, Tender
 
 
@@ -34,11 +35,13 @@ def _complaint(award, complaint_id):
 class ComplaintViewSet(viewsets.ViewSet):
     def list(self, request, tender_id, award_id):
         award = _award(Tender.objects.current(tender_id), award_id)
-        return ok(ComplaintOut(award.complaints.all(), many=True).data)
+        return ok(
+            ComplaintOut(award.complaints.all(), many=True, context={"request": request}).data
+        )
 
     def retrieve(self, request, tender_id, award_id, pk):
         award = _award(Tender.objects.current(tender_id), award_id)
-        return ok(ComplaintOut(_complaint(award, pk)).data)
+        return ok(ComplaintOut(_complaint(award, pk), context={"request": request}).data)
 
     def create(self, request, tender_id, award_id):
         tender = Tender.objects.find(tender_id)
@@ -55,7 +58,9 @@ class ComplaintViewSet(viewsets.ViewSet):
             submit=fields.get("status") == "claim",
         )
         location = reverse("api:complaint", args=[tender.id, award.id, complaint.id])
-        return created(request, ComplaintOut(complaint).data, location, token)
+        return created(
+            request, ComplaintOut(complaint, context={"request": request}).data, location, token
+        )
 
     def partial_update(self, request, tender_id, award_id, pk):
         tender = Tender.objects.find(tender_id)
@@ -68,4 +73,21 @@ class ComplaintViewSet(viewsets.ViewSet):
         ]
         action = complaint.action_for(actor, requested)
         getattr(complaint, action)(by=actor, **validate(INPUTS[action], data))
-        return ok(ComplaintOut(complaint).data)
+        return ok(ComplaintOut(complaint, context={"request": request}).data)
+
+
+class ComplaintDocumentViewSet(DocumentViewSet):
+    route = "api:complaint-document"
+
+    def container_for_read(self, tender_id, award_id, complaint_id):
+        return _complaint(_award(Tender.objects.current(tender_id), award_id), complaint_id)
+
+    def container_for_write(self, request, tender_id, award_id, complaint_id):
+        tender = Tender.objects.find(tender_id)
+        complaint = _complaint(_award(tender, award_id), complaint_id)
+        actor = actor_for(request, (Role.COMPLAINT_OWNER, complaint), (Role.TENDER_OWNER, tender))
+        complaint.require_party(actor)
+        return complaint, actor
+
+    def route_args(self, complaint):
+        return [complaint.tender_id, complaint.award_id, complaint.id]

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from portal.actors import Actor, Role
 from portal.errors import InvalidData, NotAllowed, PermissionDenied, RoleNotAllowed
+from tenders.documents import DocumentVersion, HasDocuments
 from tenders.models import AwardStatus, BidStatus, Counter, Owned, TenderStatus, new_id
 
 # The tender owner's answer must say at least this much.
@@ -64,6 +65,12 @@ TRANSITIONS = {
 }
 # Only inside the award's complaint period; the others may happen at any time.
 WITHIN_COMPLAINT_PERIOD = {"edit", "submit"}
+# Who attaches documents to a claim, and when (2.3): the claimant to a draft or to the answer
+# it reacts to, the tender owner while answering.
+DOCUMENT_STATUSES = {
+    Role.COMPLAINT_OWNER: {S.DRAFT, S.ANSWERED},
+    Role.TENDER_OWNER: {S.CLAIM},
+}
 
 
 class ComplaintQuerySet(models.QuerySet):
@@ -120,7 +127,7 @@ class ComplaintQuerySet(models.QuerySet):
         return complaint, token
 
 
-class Complaint(Owned):
+class Complaint(HasDocuments, Owned):
     MIN_RESOLUTION_LENGTH = MIN_RESOLUTION_LENGTH
     TRANSITIONS = TRANSITIONS
 
@@ -259,10 +266,7 @@ class Complaint(Owned):
 
     def _begin(self, action: str, by: Actor):
         """Lock the tender (applying what became due), reload this claim, check the change."""
-        tender = self.tender
-        now = tender._lock()
-        self.refresh_from_db()
-        self.tender = tender  # keep the locked instance (refresh_from_db forgets it)
+        now = self._lock_for_change()
         self._check(action, by, now)
         return now
 
@@ -368,6 +372,38 @@ class Complaint(Owned):
                 fields["tenderer_action_date"] = now
             self._apply("answer", by, now, status=S.ANSWERED, **fields)
 
+    # --- documents ------------------------------------------------------------------------
+
+    @property
+    def document_tender(self):
+        return self.tender
+
+    def check_document_change(self, by: Actor, verb: str, document_id: str | None = None) -> str:
+        role = self.require_party(by)
+        tender = self.tender
+        if tender.status not in TenderStatus.deciding():
+            raise NotAllowed(f"Can't {verb} document in current ({tender.status}) tender status")
+        if self.status not in DOCUMENT_STATUSES[role]:
+            raise NotAllowed(f"Can't {verb} document in current ({self.status}) complaint status")
+        if document_id:
+            self._check_author(role, document_id)
+        return role
+
+    def _lock_for_change(self):
+        tender = self.tender
+        now = tender._lock()
+        self.refresh_from_db()
+        self.tender = tender  # keep the locked instance (refresh_from_db forgets it)
+        return now
+
+    def _documents_changed(self, version, action: str, by: Actor, now) -> None:
+        self.date = now
+        self.save(update_fields=["date"])
+        self.tender._record(
+            self, action, by, now, document_id=version.document_id, version=version.version
+        )
+        self.tender._touch(now)
+
     # --- caused by time or by another decision (called under the tender's lock) -------------
 
     @property
@@ -392,3 +428,17 @@ class Complaint(Owned):
 
     def _void(self, by: Actor, at) -> None:
         self._close("void", S.CANCELLED, by, at, cancellation_reason="cancelled", date_canceled=at)
+
+
+class ComplaintDocument(DocumentVersion):
+    complaint = models.ForeignKey(
+        Complaint, on_delete=models.CASCADE, related_name="documents", editable=False
+    )
+
+    class Meta(DocumentVersion.Meta):
+        constraints = [
+            models.UniqueConstraint(
+                fields=["complaint", "document_id", "version"],
+                name="complaint_document_version_unique",
+            )
+        ]

@@ -1,5 +1,6 @@
 from portal.api.serializers import Out
 from portal.schema import iso
+from tenders.api.documents import documents_of
 
 
 class ComplaintOut(Out):
@@ -22,4 +23,5 @@ class ComplaintOut(Out):
             "satisfied": complaint.satisfied,
             "cancellationReason": complaint.cancellation_reason,
             "dateCanceled": iso(complaint.date_canceled),
+            "documents": documents_of(complaint, self.context),
         }

@@ -6,9 +6,11 @@ DEBUG          1 for development
 ALLOWED_HOSTS  comma-separated host names (default with DEBUG: localhost names)
 HTTPS          1 when served over TLS: secure cookies, HSTS, redirect to https
 SANDBOX_MODE   1 to honour procurementMethodDetails "quick, accelerator=N"
-DOCSERVICE_URL base URL of the document service (default: /ds/ of this host)
+DOCSERVICE_URL base URL of the document service (default: /ds of this host)
+...and the document service's keys, limits and storage below.
 """
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -73,7 +75,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
-ROOT_URLCONF = "portal.urls"
+# docservice.urls serves the document service alone, at the root of its own host.
+ROOT_URLCONF = env("ROOT_URLCONF", "portal.urls")
 WSGI_APPLICATION = "portal.wsgi.application"
 
 TEMPLATES = [
@@ -129,6 +132,26 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_ROOT = BASE_DIR / "media"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # File content of the document service; never served directly (only through signed URLs).
+    "documents": (
+        {
+            "BACKEND": "storages.backends.s3.S3Storage",
+            "OPTIONS": {
+                "bucket_name": env("DOCUMENTS_S3_BUCKET"),
+                "endpoint_url": env("DOCUMENTS_S3_ENDPOINT_URL") or None,
+                "region_name": env("DOCUMENTS_S3_REGION") or None,
+                "default_acl": None,
+                "file_overwrite": False,
+                "querystring_auth": True,
+                "querystring_expire": 60,
+            },
+        }
+        if env("DOCUMENTS_S3_BUCKET")
+        else {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": env("DOCUMENTS_ROOT", str(BASE_DIR / "var" / "documents"))},
+        }
+    ),
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -177,7 +200,22 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_BYTES
 # is still ahead of every crawler.
 FEED_WATERMARK_SECONDS = float(env("FEED_WATERMARK_SECONDS", "2"))
 SANDBOX_MODE = env_bool("SANDBOX_MODE")
-DOCSERVICE_URL = env("DOCSERVICE_URL")
+
+# The document service. Without DOCSERVICE_URL it is the one mounted at /ds of this host.
+DOCSERVICE_URL = env("DOCSERVICE_URL").rstrip("/")
+# Ed25519 seeds (64 hex digits each), newest first: the first signs, all verify, so a key is
+# rotated by putting a new one in front. Default: one derived from SECRET_KEY.
+DOCSERVICE_SIGNING_KEYS = env_list(
+    "DOCSERVICE_SIGNING_KEYS", [hashlib.sha256(b"docservice:" + SECRET_KEY.encode()).hexdigest()]
+)
+# Verify keys (64 hex digits) of the other side when registry and document service are
+# deployed apart: each trusts the URLs the other signs.
+DOCSERVICE_TRUSTED_KEYS = env_list("DOCSERVICE_TRUSTED_KEYS", [])
+# The broker key the registry uploads with when the document service is another host.
+DOCSERVICE_UPLOAD_KEY = env("DOCSERVICE_UPLOAD_KEY")
+# Largest file accepted (413 above), and how long a download URL stays valid.
+DOCUMENT_MAX_BYTES = int(env("DOCUMENT_MAX_BYTES", str(50 * 1024 * 1024)))
+DOCUMENT_URL_SECONDS = int(env("DOCUMENT_URL_SECONDS", "300"))
 
 LOGGING = {
     "version": 1,

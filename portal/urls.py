@@ -9,8 +9,9 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("admin/", admin.site.urls),
     path(f"api/{settings.API_VERSION}/", include("portal.api.urls")),
-    # Anything else under /api/ is a JSON 404, never an HTML page.
-    re_path(r"^api/", api_views.not_found),
+    path("ds/", include("docservice.urls")),
+    # Anything else under /api/ (or /ds/) is a JSON 404, never an HTML page.
+    re_path(r"^(api|ds)/", api_views.not_found),
 ]
 
 handler404 = "portal.views.page_not_found"

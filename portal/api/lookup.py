@@ -2,8 +2,12 @@ from portal.errors import NotFound
 
 
 def child(parent, related: str, pk: str, segment: str):
-    """`parent.<related>` with this pk, or 404 naming the path segment (award_id, bid_id...)."""
-    obj = getattr(parent, related).filter(pk=pk).first()
+    """`parent.<related>` with this pk, or 404 naming the path segment (award_id, bid_id...).
+    Uses what was prefetched, so that reads keep their query count."""
+    if related in getattr(parent, "_prefetched_objects_cache", {}):
+        obj = next((o for o in getattr(parent, related).all() if o.pk == pk), None)
+    else:
+        obj = getattr(parent, related).filter(pk=pk).first()
     if obj is None:
         raise NotFound(segment)
     return obj

@@ -3,16 +3,20 @@ answers 404 naming its segment (tender_id, award_id...), as 2.3 does."""
 
 from django.urls import path
 
-from complaints.api import ComplaintViewSet
+from complaints.api import ComplaintDocumentViewSet, ComplaintViewSet
 from tenders.api.views import (
     AwardViewSet,
     BidViewSet,
     CancellationViewSet,
     ContractViewSet,
+    TenderDocumentViewSet,
     TenderViewSet,
 )
 
 from . import views
+
+DOCUMENTS = {"get": "list", "post": "create"}
+DOCUMENT = {"get": "retrieve", "put": "update", "patch": "partial_update"}
 
 app_name = "api"
 
@@ -24,6 +28,16 @@ urlpatterns = [
         "tenders/<str:tender_id>",
         TenderViewSet.as_view({"get": "retrieve", "patch": "partial_update"}),
         name="tender",
+    ),
+    path(
+        "tenders/<str:tender_id>/documents",
+        TenderDocumentViewSet.as_view(DOCUMENTS),
+        name="tender-documents",
+    ),
+    path(
+        "tenders/<str:tender_id>/documents/<str:pk>",
+        TenderDocumentViewSet.as_view(DOCUMENT),
+        name="tender-document",
     ),
     path(
         "tenders/<str:tender_id>/bids",
@@ -50,6 +64,16 @@ urlpatterns = [
         "tenders/<str:tender_id>/awards/<str:award_id>/complaints/<str:pk>",
         ComplaintViewSet.as_view({"get": "retrieve", "patch": "partial_update"}),
         name="complaint",
+    ),
+    path(
+        "tenders/<str:tender_id>/awards/<str:award_id>/complaints/<str:complaint_id>/documents",
+        ComplaintDocumentViewSet.as_view(DOCUMENTS),
+        name="complaint-documents",
+    ),
+    path(
+        "tenders/<str:tender_id>/awards/<str:award_id>/complaints/<str:complaint_id>/documents/<str:pk>",
+        ComplaintDocumentViewSet.as_view(DOCUMENT),
+        name="complaint-document",
     ),
     path(
         "tenders/<str:tender_id>/contracts",

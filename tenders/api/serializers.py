@@ -3,6 +3,7 @@
 from complaints.serializers import ComplaintOut
 from portal.api.serializers import Out, compact
 from portal.schema import iso
+from tenders.api.documents import documents_of
 from tenders.models import BidStatus
 
 
@@ -32,7 +33,9 @@ class AwardOut(Out):
             "value": award.value,
             "suppliers": award.suppliers,
             "complaintPeriod": period(award.complaint_period_start, award.complaint_period_end),
-            "complaints": ComplaintOut(award.complaints.all(), many=True).data,
+            "complaints": ComplaintOut(
+                award.complaints.all(), many=True, context=self.context
+            ).data,
         }
 
 
@@ -90,7 +93,8 @@ class TenderOut(Out):
             "next_check": iso(tender.next_check),
             "numberOfBids": len(bids) if tender.bids_are_public else None,
             "bids": BidOut(bids, many=True).data,
-            "awards": AwardOut(tender.awards.all(), many=True).data,
+            "awards": AwardOut(tender.awards.all(), many=True, context=self.context).data,
             "contracts": ContractOut(tender.contracts.all(), many=True).data,
             "cancellations": CancellationOut(tender.cancellations.all(), many=True).data,
+            "documents": documents_of(tender, self.context),
         }

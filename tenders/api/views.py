@@ -13,6 +13,7 @@ from portal.errors import PermissionDenied
 from portal.schema import iso
 from tenders.models import Tender
 
+from .documents import DocumentViewSet
 from .serializers import AwardOut, BidOut, CancellationOut, ContractOut, TenderOut, public_bids
 
 
@@ -22,12 +23,17 @@ def _child(tender, related: str, pk: str, segment: str):
     return obj
 
 
-def _listed(tender, fields: list[str]) -> dict:
-    shown = {"id": tender.id, "dateModified": iso(tender.date_modified)}
-    if fields:
-        full = TenderOut(tender).data
-        shown.update({field: full[field] for field in fields if field in full})
-    return shown
+def _listed(request):
+    """How the feed shows a tender: id and dateModified, and the opt_fields asked for."""
+
+    def show(tender, fields: list[str]) -> dict:
+        shown = {"id": tender.id, "dateModified": iso(tender.date_modified)}
+        if fields:
+            full = TenderOut(tender, context={"request": request}).data
+            shown.update({field: full[field] for field in fields if field in full})
+        return shown
+
+    return show
 
 
 class TenderViewSet(viewsets.ViewSet):
@@ -40,7 +46,7 @@ class TenderViewSet(viewsets.ViewSet):
             tenders = tenders.exclude(mode="test")
         if request.query_params.get("opt_fields"):
             tenders = tenders.with_related()
-        return feed.page(request, tenders, _listed)
+        return feed.page(request, tenders, _listed(request))
 
     def create(self, request):
         actor = actor_for(request)
@@ -48,17 +54,22 @@ class TenderViewSet(viewsets.ViewSet):
             raise PermissionDenied()
         tender, token = Tender.objects.register(by=actor, data=read_data(request))
         location = reverse("api:tender", args=[tender.id])
-        return created(request, TenderOut(Tender.objects.current(tender.id)).data, location, token)
+        return created(
+            request,
+            TenderOut(Tender.objects.current(tender.id), context={"request": request}).data,
+            location,
+            token,
+        )
 
     def retrieve(self, request, tender_id):
-        return ok(TenderOut(Tender.objects.current(tender_id)).data)
+        return ok(TenderOut(Tender.objects.current(tender_id), context={"request": request}).data)
 
     def partial_update(self, request, tender_id):
         tender = Tender.objects.find(tender_id)
         actor = actor_for(request, (Role.TENDER_OWNER, tender))
         tender.require(actor, Role.TENDER_OWNER)
         tender.edit(by=actor, patch=read_data(request))
-        return ok(TenderOut(Tender.objects.current(tender_id)).data)
+        return ok(TenderOut(Tender.objects.current(tender_id), context={"request": request}).data)
 
 
 class BidViewSet(viewsets.ViewSet):
@@ -107,7 +118,8 @@ class _OwnerPatchedViewSet(viewsets.ViewSet):
 
     def list(self, request, tender_id):
         tender = Tender.objects.current(tender_id)
-        return ok(self.out(getattr(tender, self.related).all(), many=True).data)
+        objects = getattr(tender, self.related).all()
+        return ok(self.out(objects, many=True, context={"request": request}).data)
 
     def retrieve(self, request, tender_id, pk):
         return ok(
@@ -120,7 +132,7 @@ class _OwnerPatchedViewSet(viewsets.ViewSet):
         actor = actor_for(request, (Role.TENDER_OWNER, tender))
         tender.require(actor, Role.TENDER_OWNER)
         obj.patch(by=actor, data=read_data(request))
-        return ok(self.out(obj).data)
+        return ok(self.out(obj, context={"request": request}).data)
 
 
 class AwardViewSet(_OwnerPatchedViewSet):
@@ -141,3 +153,19 @@ class CancellationViewSet(_OwnerPatchedViewSet):
         cancellation = tender.add_cancellation(by=actor, data=read_data(request))
         location = reverse("api:cancellation", args=[tender.id, cancellation.id])
         return created(request, CancellationOut(cancellation).data, location)
+
+
+class TenderDocumentViewSet(DocumentViewSet):
+    route = "api:tender-document"
+
+    def container_for_read(self, tender_id):
+        return Tender.objects.current(tender_id)
+
+    def container_for_write(self, request, tender_id):
+        tender = Tender.objects.find(tender_id)
+        actor = actor_for(request, (Role.TENDER_OWNER, tender))
+        tender.require(actor, Role.TENDER_OWNER)
+        return tender, actor
+
+    def route_args(self, tender):
+        return [tender.id]

@@ -3,6 +3,7 @@ from .base import AuditEvent, Counter, Owned, new_id
 from .bid import Bid
 from .cancellation import Cancellation
 from .contract import Contract
+from .document import TenderDocument
 from .statuses import AwardStatus, BidStatus, CancellationStatus, ContractStatus, TenderStatus
 from .tender import Tender
 
@@ -19,6 +20,7 @@ __all__ = [
     "Counter",
     "Owned",
     "Tender",
+    "TenderDocument",
     "TenderStatus",
     "new_id",
 ]

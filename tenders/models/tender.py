@@ -8,6 +8,7 @@ from portal.actors import Actor, Role
 from portal.errors import DomainError, InvalidData, NotAllowed, NotFound, PermissionDenied
 from portal.schema import KYIV, iso, merge_patch, to_json, validate
 from tenders import workdays
+from tenders.documents import HasDocuments
 from tenders.schema import (
     PUBLISHING_KINDS,
     BidSchema,
@@ -54,7 +55,13 @@ class MethodNotImplemented(DomainError):
 class TenderQuerySet(models.QuerySet):
     def with_related(self):
         return self.select_related("broker").prefetch_related(
-            "bids", "awards", "awards__complaints", "contracts", "cancellations"
+            "bids",
+            "awards",
+            "awards__complaints",
+            "awards__complaints__documents",
+            "contracts",
+            "cancellations",
+            "documents",
         )
 
     def published(self):
@@ -123,7 +130,7 @@ class TenderQuerySet(models.QuerySet):
         return tender
 
 
-class Tender(Owned):
+class Tender(HasDocuments, Owned):
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
     tender_id = models.CharField(_("tender ID"), max_length=40, unique=True, editable=False)
     status = models.CharField(_("status"), max_length=32, choices=TenderStatus, editable=False)
@@ -446,6 +453,31 @@ class Tender(Owned):
         before = self.status
         self._set_status(TenderStatus.CANCELLED, at)
         self._record(self, "cancel", by, at, from_status=before, to_status=self.status)
+
+    # --- documents ------------------------------------------------------------------------
+
+    @property
+    def document_tender(self) -> "Tender":
+        return self
+
+    def check_document_change(self, by: Actor, verb: str, document_id: str | None = None) -> str:
+        """The owner's documents, added and replaced while the tender is a draft or in
+        enquiries (once bids come in, the conditions they answer are fixed)."""
+        self.require(by, Role.TENDER_OWNER)
+        if self.status not in (TenderStatus.DRAFT, TenderStatus.ENQUIRIES):
+            raise NotAllowed(f"Can't {verb} document in current ({self.status}) tender status")
+        if document_id:
+            self._check_author(Role.TENDER_OWNER, document_id)
+        return Role.TENDER_OWNER
+
+    def _lock_for_change(self):
+        return self._lock()
+
+    def _documents_changed(self, version, action: str, by: Actor, now) -> None:
+        self._touch(now)
+        self._record(
+            self, action, by, now, document_id=version.document_id, version=version.version
+        )
 
     # --- bidders --------------------------------------------------------------------------
 

@@ -1,0 +1,92 @@
+"""How the registry stores a file it received itself (a multipart upload to its API): straight
+into the embedded document service, or over HTTP to the document service at DOCSERVICE_URL."""
+
+import base64
+import json
+import uuid
+from dataclasses import dataclass, field
+from urllib.error import URLError
+from urllib.request import Request, urlopen
+
+from django.conf import settings
+
+from portal.errors import DomainError
+
+from . import links
+from .models import StoredFile
+from .uploads import clean_filename, guess_format, read_upload
+
+
+class UploadFailed(DomainError):
+    http_status = 422
+    code = "docservice_failed"
+
+    def __init__(self):
+        super().__init__("Can't upload document to document service.")
+
+
+@dataclass
+class Stored:
+    key: str
+    md5: str
+    title: str
+    format: str
+    stored_file: StoredFile | None = field(default=None, repr=False)
+
+    def fields(self) -> dict:
+        return {
+            "key": self.key,
+            "md5": self.md5,
+            "title": self.title,
+            "format": self.format,
+            "metadata": {},
+        }
+
+    def discard(self) -> None:
+        """Remove content whose attachment was refused (a remote service keeps it: it is
+        unreachable without a registry-signed URL)."""
+        if self.stored_file is not None:
+            self.stored_file.discard()
+
+
+def store_upload(request, actor) -> Stored:
+    upload = read_upload(getattr(request, "_request", request))
+    title = clean_filename(upload.name)
+    format_ = guess_format(title, upload.content_type)
+    if settings.DOCSERVICE_URL:
+        return _store_remotely(upload, title, format_)
+    stored = StoredFile.store_new(
+        broker=actor.broker, upload=upload, title=title, content_type=format_
+    )
+    return Stored(stored.id, stored.md5, title, format_, stored)
+
+
+def _store_remotely(upload, title: str, format_: str) -> Stored:
+    base = settings.DOCSERVICE_URL
+    boundary = uuid.uuid4().hex
+    quoted = title.replace('"', "%22")
+    head = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{quoted}"\r\n'
+        f"Content-Type: {format_}\r\n\r\n"
+    ).encode()
+    body = head + upload.read() + f"\r\n--{boundary}--\r\n".encode()
+    credentials = base64.b64encode(f"{settings.DOCSERVICE_UPLOAD_KEY}:".encode()).decode()
+    request = Request(
+        f"{base}/upload",
+        data=body,
+        method="POST",
+        headers={
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+            "Authorization": f"Basic {credentials}",
+        },
+    )
+    try:
+        with urlopen(request, timeout=60) as response:
+            answer = json.load(response)
+        parsed = links.parse(answer["data"]["url"], base)
+        md5 = answer["data"]["hash"].split(":", 1)[1]
+    except (URLError, OSError, ValueError, KeyError, TypeError, IndexError):
+        raise UploadFailed() from None
+    if parsed is None:
+        raise UploadFailed()
+    return Stored(parsed[0], md5, title, format_)

@@ -1,0 +1,95 @@
+import uuid
+
+from django.core.files.storage import storages
+from django.db import models, transaction
+from django.utils import timezone
+
+from portal.errors import DomainError
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+class ContentRefused(DomainError):
+    code = "content_refused"
+
+    def __init__(self, description: str):
+        super().__init__(description, name="file")
+
+
+def documents_storage():
+    return storages["documents"]
+
+
+class StoredFile(models.Model):
+    """A document's content: registered with its MD5 (then uploaded once), or uploaded
+    straight away. Stored under its id, never under a name a client chose."""
+
+    id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
+    md5 = models.CharField(max_length=32)
+    sha256 = models.CharField(max_length=64, blank=True)
+    size = models.BigIntegerField(null=True, blank=True)
+    title = models.CharField(max_length=255, blank=True)
+    content_type = models.CharField(max_length=255, blank=True)
+    storage_name = models.CharField(max_length=255, blank=True)
+    uploaded_at = models.DateTimeField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    broker = models.ForeignKey(
+        "portal.Broker", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    def __str__(self) -> str:
+        return f"{self.id} {self.title or '(not uploaded)'}"
+
+    @property
+    def uploaded(self) -> bool:
+        return self.uploaded_at is not None
+
+    @classmethod
+    def register(cls, *, broker, md5: str) -> "StoredFile":
+        return cls.objects.create(broker=broker, md5=md5)
+
+    @classmethod
+    def store_new(cls, *, broker, upload, title: str, content_type: str) -> "StoredFile":
+        """Upload without registration: the content's own MD5 is what the URL binds."""
+        stored = cls(broker=broker, md5=upload.md5)
+        stored._write(upload, title, content_type)
+        return stored
+
+    def accept(self, *, upload, title: str, content_type: str) -> None:
+        """The content of a registered document: once, and only with the registered MD5."""
+        if self.uploaded:
+            raise ContentRefused("Content already uploaded")
+        if upload.md5 != self.md5:
+            raise ContentRefused("Invalid checksum")
+        self._write(upload, title, content_type)
+
+    def _write(self, upload, title: str, content_type: str) -> None:
+        storage = documents_storage()
+        name = storage.save(self.id, upload)
+        try:
+            with transaction.atomic():
+                if self._state.adding:
+                    self.save(force_insert=True)
+                claimed = StoredFile.objects.filter(pk=self.pk, uploaded_at__isnull=True).update(
+                    sha256=upload.sha256,
+                    size=upload.size,
+                    title=title,
+                    content_type=content_type,
+                    storage_name=name,
+                    uploaded_at=timezone.now(),
+                )
+                if not claimed:
+                    raise ContentRefused("Content already uploaded")
+        except BaseException:
+            if name != self.storage_name:
+                storage.delete(name)
+            raise
+        self.refresh_from_db()
+
+    def discard(self) -> None:
+        """Forget content that turned out not to be wanted (its attachment was refused)."""
+        if self.storage_name:
+            documents_storage().delete(self.storage_name)
+        self.delete()

@@ -1,0 +1,124 @@
+"""Documents over the 2.3 paths, for any container (a tender, a claim).
+
+POST and PUT take JSON (a document-service URL with its hash) or a multipart `file`, which the
+registry stores through the document service itself. PATCH changes metadata. GET lists the
+latest versions (`?all=1`: every version); GET one adds `previousVersions`, and
+`?download=<key>` redirects to a freshly signed document-service URL.
+"""
+
+from django.http import HttpResponseRedirect
+from django.urls import reverse
+from rest_framework import viewsets
+
+from docservice import client, links
+from portal.api.envelope import created, ok, read_data
+from portal.api.serializers import Out
+from portal.errors import DomainError, NotFound
+from portal.schema import iso, validate
+from tenders.documents import DocumentMetadata, document_fields, latest_versions
+
+
+class DocumentOut(Out):
+    def represent(self, version):
+        base = links.base_url(self.context["request"])
+        return {
+            "id": version.document_id,
+            "title": version.title,
+            "format": version.format,
+            "hash": version.hash,
+            "url": links.permanent_url(base, version.key, version.md5),
+            "author": version.author,
+            "documentOf": "tender",
+            **version.metadata,
+            "datePublished": iso(version.date_published),
+            "dateModified": iso(version.date_modified),
+        }
+
+
+def documents_of(container, context) -> list:
+    return DocumentOut(latest_versions(container.documents.all()), many=True, context=context).data
+
+
+def _is_multipart(request) -> bool:
+    return (request.content_type or "").startswith("multipart/form-data")
+
+
+class DocumentViewSet(viewsets.ViewSet):
+    """Subclasses say how to find the container for reading and for writing, who acts, and the
+    name of the route of one document."""
+
+    route: str
+
+    def container_for_read(self, **kwargs):
+        raise NotImplementedError
+
+    def container_for_write(self, request, **kwargs):
+        """(container, actor), having checked that the actor is a party that may write."""
+        raise NotImplementedError
+
+    def route_args(self, container) -> list:
+        raise NotImplementedError
+
+    def _out(self, request, version) -> dict:
+        return DocumentOut(version, context={"request": request}).data
+
+    def list(self, request, **kwargs):
+        container = self.container_for_read(**kwargs)
+        versions = container.documents.all()
+        if request.query_params.get("all", "").lower() not in ("1", "true", "yes"):
+            versions = latest_versions(versions)
+        return ok(DocumentOut(versions, many=True, context={"request": request}).data)
+
+    def retrieve(self, request, pk, **kwargs):
+        container = self.container_for_read(**kwargs)
+        versions = container.document_versions(pk)
+        key = request.query_params.get("download")
+        if key is not None:
+            if key not in {version.key for version in versions}:
+                raise NotFound("download")
+            return HttpResponseRedirect(links.temporary_url(links.base_url(request), key))
+        data = self._out(request, versions[-1])
+        data["previousVersions"] = [self._out(request, version) for version in versions[:-1]]
+        return ok(data)
+
+    def _content(self, request, container, actor, verb: str, document_id: str | None = None):
+        """The new content's fields (key, md5, title, format, metadata), from a JSON body or a
+        multipart file; returns (fields, stored) where `stored` is content this request put in
+        the document service and must be discarded if the change is refused."""
+        if not _is_multipart(request):
+            return document_fields(read_data(request), base=links.base_url(request)), None
+        # Refuse before reading a byte when the change would be refused anyway.
+        container.check_document_change(actor, verb, document_id)
+        stored = client.store_upload(request, actor)
+        return stored.fields(), stored
+
+    def create(self, request, **kwargs):
+        container, actor = self.container_for_write(request, **kwargs)
+        fields, stored = self._content(request, container, actor, "add")
+        try:
+            version = container.add_document(by=actor, **fields)
+        except DomainError:
+            if stored:
+                stored.discard()
+            raise
+        location = reverse(self.route, args=[*self.route_args(container), version.document_id])
+        return created(request, self._out(request, version), location)
+
+    def update(self, request, pk, **kwargs):
+        container, actor = self.container_for_write(request, **kwargs)
+        container.latest_document(pk)
+        fields, stored = self._content(request, container, actor, "update", pk)
+        try:
+            version = container.replace_document(by=actor, document_id=pk, **fields)
+        except DomainError:
+            if stored:
+                stored.discard()
+            raise
+        return ok(self._out(request, version))
+
+    def partial_update(self, request, pk, **kwargs):
+        container, actor = self.container_for_write(request, **kwargs)
+        container.latest_document(pk)
+        changes = validate(DocumentMetadata, read_data(request))
+        version = container.edit_document(by=actor, document_id=pk, changes=changes)
+        return ok(self._out(request, version))

@@ -1,0 +1,301 @@
+"""Documents in the registry: metadata and a document-service address, never the content.
+
+A document keeps its id across versions; each PUT appends a version. The rules of who may add
+or replace a document, and when, belong to its container (Tender, Complaint); what is common to
+every container is here: the request shapes, the check of a submitted document-service URL,
+and the versions themselves.
+"""
+
+import re
+import uuid
+
+from django.db import models, transaction
+from rest_framework.exceptions import ValidationError
+
+from docservice import links
+from docservice.signing import SignatureError, keyring, permanent_message
+from portal.errors import DomainError, InvalidData, NotFound
+from portal.schema import Choice, Schema, Text, to_json, validate
+
+DOCUMENT_TYPES = [
+    "tenderNotice", "awardNotice", "contractNotice", "notice", "biddingDocuments",
+    "technicalSpecifications", "evaluationCriteria", "clarifications", "shortlistedFirms",
+    "riskProvisions", "billOfQuantity", "bidders", "conflictOfInterest", "debarments",
+    "evaluationReports", "winningBid", "complaints", "contractSigned", "contractArrangements",
+    "contractSchedule", "contractAnnexe", "contractGuarantees", "subContract",
+    "eligibilityCriteria", "contractProforma", "commercialProposal", "qualificationDocuments",
+    "eligibilityDocuments", "registerExtract",
+]  # fmt: skip
+FORMAT = re.compile(r"^[-\w]+/[-.\w+]+$")
+MD5_HASH = re.compile(r"^md5:[0-9a-fA-F]{32}$")
+# Metadata a PATCH may change; the content (url, hash) and dates change only with a new version.
+METADATA = (
+    "title", "title_en", "title_ru", "description", "description_en", "description_ru",
+    "format", "documentType", "language", "documentOf", "relatedItem",
+)  # fmt: skip
+SERVER_FIELDS = frozenset(
+    {"id", "author", "datePublished", "dateModified", "previousVersions", "confidentiality"}
+)
+
+
+class Format(Text):
+    default_error_messages = {"regex": "String value did not match validation regex."}
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if not FORMAT.match(value):
+            self.fail("regex")
+        return value
+
+
+class Hash(Text):
+    """2.3's hash errors; only MD5 binds a document to its content here."""
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        kind, _, digest = value.partition(":")
+        if not _ or kind != "md5":
+            raise ValidationError("Hash type is not supported.")
+        if len(digest) != 32:
+            raise ValidationError("Hash value is wrong length.")
+        if not MD5_HASH.match(value):
+            raise ValidationError("Hash value is not hexadecimal.")
+        return value.lower()
+
+
+class DocumentMetadata(Schema):
+    model_name = "Document"
+    server_fields = SERVER_FIELDS | {"url", "hash"}
+
+    title = Text(allow_blank=False)
+    title_en = Text()
+    title_ru = Text()
+    description = Text()
+    description_en = Text()
+    description_ru = Text()
+    format = Format()
+    documentType = Choice(DOCUMENT_TYPES)
+    language = Text()
+    documentOf = Choice(["tender", "item"])
+    relatedItem = Text()
+
+    def validate(self, attrs):
+        if attrs.get("documentOf") == "item" and not attrs.get("relatedItem"):
+            raise ValidationError({"relatedItem": ["This field is required."]})
+        return attrs
+
+
+class DocumentInput(DocumentMetadata):
+    """POST or PUT with JSON: a document registered in the document service."""
+
+    server_fields = SERVER_FIELDS
+    title = Text(required=True, allow_blank=False)
+    format = Format(required=True)
+    url = Text(required=True)
+    hash = Hash()
+
+
+class HashRequired(DomainError):
+    http_status = 422
+    code = "hash_required"
+
+    def __init__(self):
+        super().__init__("This field is required.", name="hash")
+
+
+class DocumentRefused(DomainError):
+    code = "document_url"
+    http_status = 422
+
+    def __init__(self, description, *, http_status=None):
+        super().__init__(description, name="url")
+        if http_status:
+            self.http_status = http_status
+
+
+def verify_document_url(base: str, url: str, hash_: str | None) -> tuple[str, str]:
+    """The (document id, md5) a client's document-service URL vouches for, with 2.3's errors:
+    only URLs of our document service, signed over the id and the hash the client states."""
+    parsed = links.parse(url, base)
+    if parsed is None or set(parsed[1]) != {"KeyID", "Signature"}:
+        raise DocumentRefused("Can add document only from document service.", http_status=403)
+    if not hash_:
+        raise HashRequired()
+    doc_id, params = parsed
+    md5 = hash_.split(":", 1)[1]
+    try:
+        keyring().verify(params["KeyID"], params["Signature"], permanent_message(doc_id, md5))
+    except SignatureError as error:
+        raise DocumentRefused(
+            {
+                "key": "Document url expired.",
+                "encoding": "Document url signature invalid.",
+                "mismatch": "Document url invalid.",
+            }[error.reason]
+        ) from None
+    return doc_id, md5
+
+
+def document_fields(data: dict, *, base: str) -> dict:
+    """A JSON document request as model-method keywords: the content's key and md5, the title,
+    the format and the rest of the metadata."""
+    fields = validate(DocumentInput, data)
+    key, md5 = verify_document_url(base, fields.pop("url"), fields.pop("hash", None))
+    return {
+        "key": key,
+        "md5": md5,
+        "title": fields.pop("title"),
+        "format": fields.pop("format"),
+        "metadata": to_json(fields),
+    }
+
+
+class DocumentVersion(models.Model):
+    """One version of a document; versions of one document share `document_id`."""
+
+    document_id = models.CharField(max_length=32, editable=False)
+    version = models.PositiveIntegerField(editable=False)
+    key = models.CharField(max_length=32, editable=False)
+    md5 = models.CharField(max_length=32, editable=False)
+    title = models.TextField()
+    format = models.CharField(max_length=255)
+    # description, documentType, language, documentOf, relatedItem and translations
+    metadata = models.JSONField(default=dict, blank=True)
+    author = models.CharField(max_length=32, editable=False)
+    date_published = models.DateTimeField(editable=False)
+    date_modified = models.DateTimeField(editable=False)
+
+    class Meta:
+        abstract = True
+        ordering = ["date_modified", "version", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.title} (v{self.version})"
+
+    @property
+    def hash(self) -> str:
+        return f"md5:{self.md5}"
+
+
+def latest_versions(versions) -> list:
+    """The newest version of each document, in the order documents were last changed."""
+    newest = {}
+    for version in versions:
+        current = newest.get(version.document_id)
+        if current is None or version.version > current.version:
+            newest[version.document_id] = version
+    return sorted(newest.values(), key=lambda v: (v.date_modified, v.version, v.pk))
+
+
+class NotAuthor(DomainError):
+    code = "not_author"
+    location = "url"
+    name = "role"
+
+    def __init__(self):
+        super().__init__("Can update document only author")
+
+
+class HasDocuments:
+    """What Tender and Complaint share about their documents (`self.documents`: versions).
+
+    A container says who may change its documents and when, in `check_document_change(by,
+    verb, document_id)` (returning the author role); the rest is here. Every change holds the
+    tender's lock, records an audit event and moves the tender's dateModified.
+    """
+
+    def check_document_change(self, by, verb: str, document_id: str | None = None) -> str:
+        raise NotImplementedError
+
+    def _lock_for_change(self):
+        raise NotImplementedError
+
+    def _documents_changed(self, version, action: str, by, now) -> None:
+        raise NotImplementedError
+
+    def _check_author(self, author: str, document_id: str) -> None:
+        if self.latest_document(document_id).author != author:
+            raise NotAuthor()
+
+    def latest_document(self, document_id: str):
+        versions = [v for v in self.documents.all() if v.document_id == document_id]
+        if not versions:
+            raise NotFound("document_id")
+        return max(versions, key=lambda v: v.version)
+
+    def document_versions(self, document_id: str) -> list:
+        """Every version of one document, oldest first (404 document_id when there is none)."""
+        versions = sorted(
+            (v for v in self.documents.all() if v.document_id == document_id),
+            key=lambda v: v.version,
+        )
+        if not versions:
+            raise NotFound("document_id")
+        return versions
+
+    def add_document(self, *, by, key, md5, title, format, metadata):
+        with transaction.atomic():
+            now = self._lock_for_change()
+            author = self.check_document_change(by, "add")
+            self._check_related_item(metadata)
+            version = self.documents.create(
+                document_id=uuid.uuid4().hex,
+                version=1,
+                key=key,
+                md5=md5,
+                title=title,
+                format=format,
+                metadata=metadata,
+                author=author,
+                date_published=now,
+                date_modified=now,
+            )
+            self._documents_changed(version, "add_document", by, now)
+        return version
+
+    def replace_document(self, *, by, document_id, key, md5, title, format, metadata):
+        """PUT: a new version. It inherits what the PUT does not say (description, type...)."""
+        with transaction.atomic():
+            now = self._lock_for_change()
+            self.check_document_change(by, "update", document_id)
+            previous = self.latest_document(document_id)
+            metadata = {**previous.metadata, **metadata}
+            self._check_related_item(metadata)
+            version = self.documents.create(
+                document_id=document_id,
+                version=previous.version + 1,
+                key=key,
+                md5=md5,
+                title=title,
+                format=format,
+                metadata=metadata,
+                author=previous.author,
+                date_published=previous.date_published,
+                date_modified=now,
+            )
+            self._documents_changed(version, "replace_document", by, now)
+        return version
+
+    def edit_document(self, *, by, document_id, changes: dict):
+        """PATCH: metadata only; the version's dateModified stays (it dates the content)."""
+        with transaction.atomic():
+            now = self._lock_for_change()
+            self.check_document_change(by, "update", document_id)
+            latest = self.latest_document(document_id)
+            changes = to_json(changes)
+            title = changes.pop("title", latest.title)
+            format_ = changes.pop("format", latest.format)
+            metadata = {**latest.metadata, **changes}
+            self._check_related_item(metadata)
+            if (title, format_, metadata) != (latest.title, latest.format, latest.metadata):
+                latest.title, latest.format, latest.metadata = title, format_, metadata
+                latest.save(update_fields=["title", "format", "metadata"])
+                self._documents_changed(latest, "edit_document", by, now)
+        return latest
+
+    def _check_related_item(self, metadata: dict) -> None:
+        if metadata.get("documentOf") != "item":
+            return
+        items = self.document_tender.data["items"]
+        if metadata.get("relatedItem") not in {item["id"] for item in items}:
+            raise InvalidData.field("relatedItem", "relatedItem should be one of items")

@@ -1,0 +1,16 @@
+from django.db import models
+
+from tenders.documents import DocumentVersion
+
+
+class TenderDocument(DocumentVersion):
+    tender = models.ForeignKey(
+        "tenders.Tender", on_delete=models.CASCADE, related_name="documents", editable=False
+    )
+
+    class Meta(DocumentVersion.Meta):
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tender", "document_id", "version"], name="tender_document_version_unique"
+            )
+        ]

@@ -1,0 +1,256 @@
+"""The document service: register, upload (once, with the registered MD5), get (signed)."""
+
+import os
+import time
+
+import pytest
+from django.core.files.storage import storages
+from nacl.encoding import HexEncoder
+from nacl.signing import SigningKey
+
+from docservice.models import StoredFile
+from tests.docservice.helpers import CONTENT, NAME, DocService, body_of, md5, with_query
+from tests.helpers import single_error
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def ds(client, brokers):
+    return DocService(client)
+
+
+def stored_names() -> list[str]:
+    storage = storages["documents"]
+    try:
+        return storage.listdir("")[1]
+    except FileNotFoundError:
+        return []
+
+
+def test_register_answers_the_upload_url_and_the_url_to_attach(ds):
+    response = ds.register()
+    assert response.status_code == 201
+    body = response.json()
+    assert response["Location"] == body["upload_url"]
+    assert body["data"]["hash"] == md5()
+    doc_id = body["data"]["url"].split("/get/")[1].split("?")[0]
+    assert body["data"]["url"].startswith(f"http://testserver/ds/get/{doc_id}?KeyID=")
+    assert body["upload_url"].startswith(f"http://testserver/ds/upload/{doc_id}?KeyID=")
+    assert StoredFile.objects.get(pk=doc_id).md5 == md5()[4:]
+
+
+def test_register_takes_a_json_body_too(ds, client):
+    response = client.post(
+        "/ds/register", {"data": {"hash": md5()}}, content_type="application/json", **ds.headers()
+    )
+    assert response.status_code == 201
+
+
+@pytest.mark.parametrize(
+    ("hash_", "description"),
+    [
+        ("sha256:" + "0" * 64, "Hash type is not supported."),
+        ("0" * 32, "Hash type is not supported."),
+        ("md5:" + "0" * 31, "Hash value is wrong length."),
+        ("md5:" + "g" * 32, "Hash value is not hexadecimal."),
+    ],
+)
+def test_register_refuses_bad_hashes(ds, hash_, description):
+    assert single_error(ds.register(hash_), 422) == {
+        "location": "body",
+        "name": "hash",
+        "description": [description],
+    }
+    assert not StoredFile.objects.exists()
+
+
+def test_register_without_a_hash_is_404_as_in_2_3(ds):
+    assert single_error(ds.register(False), 404) == {
+        "location": "body",
+        "name": "hash",
+        "description": "Not Found",
+    }
+
+
+def test_uploading_needs_a_broker_key(client, brokers):
+    anonymous = DocService(client, key=None)
+    assert single_error(anonymous.register(), 403)["name"] == "permission"
+    assert single_error(anonymous.upload_unregistered(), 403)["name"] == "permission"
+    assert single_error(DocService(client, key="nobody").register(), 403)["name"] == "permission"
+
+
+def test_upload_then_get_returns_the_same_bytes_and_name(ds):
+    registered = ds.register().json()
+    response = ds.upload(registered["upload_url"])
+    assert response.status_code == 200
+    body = response.json()
+    assert body["data"]["hash"] == md5() and body["data"]["title"] == NAME
+    assert body["data"]["format"] == "application/pdf"
+    assert body["data"]["url"] == registered["data"]["url"]
+    for url in (registered["data"]["url"], body["get_url"]):
+        got = ds.get(url)
+        assert got.status_code == 200
+        assert body_of(got) == CONTENT
+        assert got["Content-Type"] == "application/pdf"
+        assert got["Content-Disposition"] == (
+            "attachment; filename*=utf-8''%D0%A1%D0%BA%D0%B0%D1%80%D0%B3%D0%B0%20%E2%84%961.pdf"
+        )
+    stored = StoredFile.objects.get()
+    assert stored.sha256 and stored.size == len(CONTENT)
+    assert stored_names() == [stored.id]  # stored under its id, never its name
+
+
+def test_upload_with_another_md5_is_refused_and_nothing_kept(ds):
+    registered = ds.register().json()
+    response = ds.upload(registered["upload_url"], content=b"other content")
+    assert single_error(response, 403) == {
+        "location": "body",
+        "name": "file",
+        "description": "Invalid checksum",
+    }
+    assert not StoredFile.objects.get().uploaded
+    assert stored_names() == []
+    assert single_error(ds.get(registered["data"]["url"]), 404)["name"] == "doc_id"
+
+
+def test_content_cannot_be_replaced(ds):
+    registered = ds.register().json()
+    assert ds.upload(registered["upload_url"]).status_code == 200
+    again = ds.upload(registered["upload_url"])
+    assert single_error(again, 403)["description"] == "Content already uploaded"
+    assert len(stored_names()) == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "name", "description"),
+    [
+        ({"Signature": "AAAA" + "A" * 84}, "Signature", "Signature does not match"),
+        ({"Signature": "not base64!"}, "Signature", "Signature invalid"),
+        ({"KeyID": "00000000"}, "KeyID", "Key Id does not exist"),
+        ({"Signature": None}, "Signature", "Not Found"),
+    ],
+)
+def test_tampered_upload_url_is_refused(ds, change, name, description):
+    registered = ds.register().json()
+    response = ds.upload(with_query(registered["upload_url"], **change))
+    assert single_error(response, 404 if description == "Not Found" else 403) == {
+        "location": "url",
+        "name": name,
+        "description": description,
+    }
+    assert stored_names() == []
+
+
+def test_a_download_url_is_not_an_upload_url(ds):
+    registered = ds.register().json()
+    forged = registered["data"]["url"].replace("/get/", "/upload/")
+    assert single_error(ds.upload(forged), 403)["description"] == "Signature does not match"
+
+
+def test_permanent_url_is_bound_to_the_registered_md5(ds, client):
+    url = ds.registered_and_uploaded()
+    other = ds.register(md5(b"something else")).json()["data"]["url"]
+    # The signature of one document's URL does not open another's.
+    signature = dict(p.split("=", 1) for p in other.split("?")[1].split("&"))["Signature"]
+    forged = with_query(url, Signature=__import__("urllib.parse").parse.unquote(signature))
+    assert single_error(ds.get(forged), 403)["description"] == "Signature does not match"
+
+
+def test_temporary_url_expires(ds, time_machine):
+    registered = ds.register().json()
+    get_url = ds.upload(registered["upload_url"]).json()["get_url"]
+    assert ds.get(get_url).status_code == 200
+    time_machine.move_to(time.time() + 3600, tick=False)
+    assert single_error(ds.get(get_url), 403) == {
+        "location": "url",
+        "name": "Expires",
+        "description": "Request has expired",
+    }
+    assert ds.get(with_query(get_url, Expires=str(int(time.time()) + 3600))).status_code == 403
+    assert ds.get(registered["data"]["url"]).status_code == 200  # the permanent one does not
+
+
+def test_upload_without_registration(ds):
+    response = ds.upload_unregistered()
+    assert response.status_code == 200
+    body = response.json()
+    assert response["Location"] == body["get_url"]
+    assert body["data"]["hash"] == md5()
+    assert body_of(ds.get(body["data"]["url"])) == CONTENT
+
+
+def test_upload_without_a_file_part(ds, client):
+    registered = ds.register().json()
+    response = client.post(
+        registered["upload_url"].replace("http://testserver", ""), {"other": "x"}, **ds.headers()
+    )
+    assert single_error(response, 404) == {
+        "location": "body",
+        "name": "file",
+        "description": "Not Found",
+    }
+
+
+def test_file_over_the_limit_is_413_and_nothing_kept(ds, settings):
+    settings.DOCUMENT_MAX_BYTES = 1000
+    registered = ds.register(md5(b"x" * 5000)).json()
+    response = ds.upload(registered["upload_url"], content=b"x" * 5000)
+    assert single_error(response, 413) == {
+        "location": "body",
+        "name": "file",
+        "description": "File is larger than the limit of 1000 bytes",
+    }
+    assert single_error(ds.upload_unregistered(content=b"x" * 200_000), 413)["name"] == "file"
+    assert (
+        stored_names() == [] and not StoredFile.objects.filter(uploaded_at__isnull=False).exists()
+    )
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["../../etc/passwd", "..\\..\\boot.ini", "a/b/c.txt\x00.exe", "...", "%2e%2e%2fetc%2fpasswd"],
+)
+def test_path_tricks_in_file_names_stay_names(ds, name):
+    body = ds.upload_unregistered(name=name).json()
+    stored = StoredFile.objects.get()
+    assert (
+        "/" not in body["data"]["title"]
+        and "\\" not in body["data"]["title"]
+        and "\x00" not in body["data"]["title"]
+    )
+    assert stored_names() == [stored.id]
+    assert body_of(ds.get(body["data"]["url"])) == CONTENT
+
+
+def test_a_part_without_a_file_name_is_no_file(ds):
+    assert single_error(ds.upload_unregistered(name="/"), 404)["name"] == "file"
+
+
+def test_unknown_document_is_404(ds):
+    url = ds.register().json()["upload_url"].replace("/upload/", "/upload/0")
+    assert single_error(ds.upload(url), 404)["name"] == "doc_id"
+    assert (
+        single_error(ds.client.get("/ds/get/nothing?KeyID=x&Signature=y"), 404)["name"] == "doc_id"
+    )
+    assert single_error(ds.client.get("/ds/elsewhere"), 404)["description"] == "Not Found"
+
+
+def test_keys_rotate_without_breaking_old_urls(ds, settings):
+    old_url = ds.registered_and_uploaded()
+    old_seed = settings.DOCSERVICE_SIGNING_KEYS[0]
+    new_seed = SigningKey.generate().encode(HexEncoder).decode()
+    settings.DOCSERVICE_SIGNING_KEYS = [new_seed, old_seed]
+    assert ds.get(old_url).status_code == 200
+    new_url = ds.registered_and_uploaded(content=b"new")
+    new_key_id = SigningKey(new_seed, encoder=HexEncoder).verify_key.encode(HexEncoder)[:8].decode()
+    assert f"KeyID={new_key_id}" in new_url
+    settings.DOCSERVICE_SIGNING_KEYS = [new_seed]
+    assert single_error(ds.get(old_url), 403)["description"] == "Key Id does not exist"
+    assert ds.get(new_url).status_code == 200
+
+
+def test_storage_keys_never_come_from_names(ds, tmp_path):
+    ds.upload_unregistered(name="../../escape.txt")
+    assert not os.path.exists(tmp_path / "escape.txt")
+    assert not os.path.exists(tmp_path.parent / "escape.txt")
