@@ -5,26 +5,42 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from django.conf import settings
 
-from .signing import keyring, permanent_message, temporary_message, upload_message
+from .signing import (
+    DOCSERVICE,
+    REGISTRY,
+    keyring,
+    permanent_message,
+    temporary_message,
+    upload_message,
+)
 
 
-def _signed(url: str, message: str, **params) -> str:
-    key_id, signature = keyring().sign(message)
+def _signed(url: str, message: str, party: str, **params) -> str:
+    key_id, signature = keyring().sign(message, party)
     return f"{url}?{urlencode({**params, 'KeyID': key_id, 'Signature': signature})}"
 
 
-def permanent_url(base: str, doc_id: str, md5: str) -> str:
+def permanent_url(base: str, doc_id: str, md5: str, *, party: str = DOCSERVICE) -> str:
     """Downloads this document for as long as the key is trusted, bound to its MD5."""
-    return _signed(f"{base}/get/{doc_id}", permanent_message(doc_id, md5))
+    return _signed(f"{base}/get/{doc_id}", permanent_message(doc_id, md5), party)
 
 
-def temporary_url(base: str, doc_id: str, seconds: int | None = None) -> str:
-    expires = int(time.time()) + (seconds or settings.DOCUMENT_URL_SECONDS)
-    return _signed(f"{base}/get/{doc_id}", temporary_message(doc_id, expires), Expires=expires)
+def temporary_url(base: str, doc_id: str, *, party: str = DOCSERVICE) -> str:
+    expires = int(time.time()) + settings.DOCUMENT_URL_SECONDS
+    return _signed(f"{base}/get/{doc_id}", temporary_message(doc_id, expires), party, Expires=expires)
 
 
 def upload_url(base: str, doc_id: str) -> str:
-    return _signed(f"{base}/upload/{doc_id}", upload_message(doc_id))
+    return _signed(f"{base}/upload/{doc_id}", upload_message(doc_id), DOCSERVICE)
+
+
+def registry_url(request, doc_id: str, md5: str) -> str:
+    """The address the registry shows for a document: signed by the registry itself."""
+    return permanent_url(base_url(request), doc_id, md5, party=REGISTRY)
+
+
+def registry_download_url(request, doc_id: str) -> str:
+    return temporary_url(base_url(request), doc_id, party=REGISTRY)
 
 
 def parse(url: str, base: str) -> tuple[str, dict] | None:

@@ -1,8 +1,9 @@
 """Ed25519 URL signatures and the keyring.
 
-A key is named by its KeyID: the first 8 hex digits of its verify key. The first of
-DOCSERVICE_SIGNING_KEYS signs; every signing key and every DOCSERVICE_TRUSTED_KEYS verify key
-verifies, so old URLs keep working while keys rotate.
+Two parties sign: the document service (the URLs it hands out to uploaders) and the registry
+(the URLs it shows in documents). A key is named by its KeyID, the first 8 hex digits of its
+verify key. Each party signs with the first of its keys; every key of both, and every
+DOCSERVICE_TRUSTED_KEYS verify key, verifies, so old URLs keep working while keys rotate.
 
 Messages (each kind distinct, so one URL's signature never opens another's door):
     "<id>\\0<md5 hex>"      a permanent download URL, bound to the registered content
@@ -19,6 +20,9 @@ from nacl.encoding import HexEncoder
 from nacl.exceptions import BadSignatureError
 from nacl.signing import SigningKey, VerifyKey
 
+DOCSERVICE = "docservice"
+REGISTRY = "registry"
+
 
 class SignatureError(Exception):
     """What is wrong with a presented signature: 'key' (unknown KeyID), 'encoding', 'mismatch'."""
@@ -33,22 +37,21 @@ def key_id(verify_key: VerifyKey) -> str:
 
 
 class Keyring:
-    def __init__(self, seeds: list[str], trusted: list[str] = ()):
-        if not seeds:
-            raise ValueError("at least one signing key is needed")
-        self.signer = SigningKey(seeds[0], encoder=HexEncoder)
-        verify_keys = [SigningKey(seed, encoder=HexEncoder).verify_key for seed in seeds]
+    def __init__(self, signers: dict[str, list[str]], trusted: list[str] = ()):
+        if not all(signers.values()):
+            raise ValueError("every signing party needs at least one key")
+        self.signers = {party: SigningKey(seeds[0], encoder=HexEncoder) for party, seeds in signers.items()}
+        verify_keys = [
+            SigningKey(seed, encoder=HexEncoder).verify_key for seeds in signers.values() for seed in seeds
+        ]
         verify_keys += [VerifyKey(hex_key, encoder=HexEncoder) for hex_key in trusted]
         self.verify_keys = {key_id(key): key for key in verify_keys}
 
-    @property
-    def key_id(self) -> str:
-        return key_id(self.signer.verify_key)
-
-    def sign(self, message: str) -> tuple[str, str]:
+    def sign(self, message: str, party: str) -> tuple[str, str]:
         """(KeyID, Signature) for `message`; the signature is base64."""
-        signature = self.signer.sign(message.encode()).signature
-        return self.key_id, base64.b64encode(signature).decode()
+        signer = self.signers[party]
+        signature = signer.sign(message.encode()).signature
+        return key_id(signer.verify_key), base64.b64encode(signature).decode()
 
     def verify(self, key: str, signature: str, message: str) -> None:
         verify_key = self.verify_keys.get(key)
@@ -65,13 +68,15 @@ class Keyring:
 
 
 @cache
-def _keyring(seeds: tuple[str, ...], trusted: tuple[str, ...]) -> Keyring:
-    return Keyring(list(seeds), list(trusted))
+def _keyring(docservice: tuple[str, ...], registry: tuple[str, ...], trusted: tuple[str, ...]):
+    return Keyring({DOCSERVICE: list(docservice), REGISTRY: list(registry)}, list(trusted))
 
 
 def keyring() -> Keyring:
     return _keyring(
-        tuple(settings.DOCSERVICE_SIGNING_KEYS), tuple(settings.DOCSERVICE_TRUSTED_KEYS)
+        tuple(settings.DOCSERVICE_SIGNING_KEYS),
+        tuple(settings.REGISTRY_SIGNING_KEYS),
+        tuple(settings.DOCSERVICE_TRUSTED_KEYS),
     )
 
 

@@ -9,7 +9,7 @@ import unicodedata
 from django.conf import settings
 from django.core.files.uploadedfile import TemporaryUploadedFile
 from django.core.files.uploadhandler import FileUploadHandler, StopFutureHandlers, StopUpload
-from django.http.multipartparser import MultiPartParserError
+from django.http.multipartparser import MultiPartParser, MultiPartParserError
 
 from portal.errors import DomainError, NotFound
 
@@ -88,7 +88,11 @@ def read_upload(request) -> TemporaryUploadedFile:
     handler = HashingUploadHandler(request, limit)
     request.upload_handlers = [handler]
     try:
-        upload = request.FILES.get("file")
+        if request.method == "POST":
+            files = request.FILES
+        else:  # Django parses multipart bodies of POSTs only; a PUT carries a new version
+            _, files = MultiPartParser(request.META, request, [handler], request.encoding).parse()
+        upload = files.get("file")
     except MultiPartParserError:
         raise BadUpload() from None
     if handler.too_large:

@@ -203,10 +203,15 @@ SANDBOX_MODE = env_bool("SANDBOX_MODE")
 
 # The document service. Without DOCSERVICE_URL it is the one mounted at /ds of this host.
 DOCSERVICE_URL = env("DOCSERVICE_URL").rstrip("/")
-# Ed25519 seeds (64 hex digits each), newest first: the first signs, all verify, so a key is
-# rotated by putting a new one in front. Default: one derived from SECRET_KEY.
+# Ed25519 seeds (64 hex digits each; `manage.py signing_key` makes one), newest first: the
+# first signs, all verify, so a key is rotated by putting a new one in front. The document
+# service signs the URLs it hands out, the registry the URLs it shows. Default: derived from
+# SECRET_KEY.
 DOCSERVICE_SIGNING_KEYS = env_list(
     "DOCSERVICE_SIGNING_KEYS", [hashlib.sha256(b"docservice:" + SECRET_KEY.encode()).hexdigest()]
+)
+REGISTRY_SIGNING_KEYS = env_list(
+    "REGISTRY_SIGNING_KEYS", [hashlib.sha256(b"registry:" + SECRET_KEY.encode()).hexdigest()]
 )
 # Verify keys (64 hex digits) of the other side when registry and document service are
 # deployed apart: each trusts the URLs the other signs.

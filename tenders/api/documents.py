@@ -20,13 +20,13 @@ from tenders.documents import DocumentMetadata, document_fields, latest_versions
 
 class DocumentOut(Out):
     def represent(self, version):
-        base = links.base_url(self.context["request"])
+        request = self.context["request"]
         return {
             "id": version.document_id,
             "title": version.title,
             "format": version.format,
             "hash": version.hash,
-            "url": links.permanent_url(base, version.key, version.md5),
+            "url": links.registry_url(request, version.key, version.md5),
             "author": version.author,
             "documentOf": "tender",
             **version.metadata,
@@ -76,7 +76,7 @@ class DocumentViewSet(viewsets.ViewSet):
         if key is not None:
             if key not in {version.key for version in versions}:
                 raise NotFound("download")
-            return HttpResponseRedirect(links.temporary_url(links.base_url(request), key))
+            return HttpResponseRedirect(links.registry_download_url(request, key))
         data = self._out(request, versions[-1])
         data["previousVersions"] = [self._out(request, version) for version in versions[:-1]]
         return ok(data)

@@ -1,5 +1,6 @@
 import hashlib
 from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.request import urlopen
 
 from tests.helpers import basic
 
@@ -67,3 +68,14 @@ class DocService:
 
 def body_of(response) -> bytes:
     return b"".join(response.streaming_content) if response.streaming else response.content
+
+
+def fetched(ds, url) -> tuple[bytes, str]:
+    """What a document-service URL gives: the bytes and their Content-Disposition. Object
+    storage answers with a redirect to its own short-lived URL, which is followed over HTTP."""
+    response = ds.get(url)
+    if response.status_code == 302 and response["Location"].startswith("http://127.0.0.1"):
+        with urlopen(response["Location"], timeout=10) as stored:
+            return stored.read(), stored.headers.get("Content-Disposition", "")
+    assert response.status_code == 200, response.content
+    return body_of(response), response["Content-Disposition"]

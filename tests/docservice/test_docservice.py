@@ -9,7 +9,7 @@ from nacl.encoding import HexEncoder
 from nacl.signing import SigningKey
 
 from docservice.models import StoredFile
-from tests.docservice.helpers import CONTENT, NAME, DocService, body_of, md5, with_query
+from tests.docservice.helpers import CONTENT, NAME, DocService, body_of, fetched, md5, with_query
 from tests.helpers import single_error
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +80,7 @@ def test_uploading_needs_a_broker_key(client, brokers):
     assert single_error(DocService(client, key="nobody").register(), 403)["name"] == "permission"
 
 
-def test_upload_then_get_returns_the_same_bytes_and_name(ds):
+def test_upload_then_get_returns_the_same_bytes_and_name(ds, store):
     registered = ds.register().json()
     response = ds.upload(registered["upload_url"])
     assert response.status_code == 200
@@ -89,19 +89,16 @@ def test_upload_then_get_returns_the_same_bytes_and_name(ds):
     assert body["data"]["format"] == "application/pdf"
     assert body["data"]["url"] == registered["data"]["url"]
     for url in (registered["data"]["url"], body["get_url"]):
-        got = ds.get(url)
-        assert got.status_code == 200
-        assert body_of(got) == CONTENT
-        assert got["Content-Type"] == "application/pdf"
-        assert got["Content-Disposition"] == (
-            "attachment; filename*=utf-8''%D0%A1%D0%BA%D0%B0%D1%80%D0%B3%D0%B0%20%E2%84%961.pdf"
+        assert fetched(ds, url) == (
+            CONTENT,
+            "attachment; filename*=utf-8''%D0%A1%D0%BA%D0%B0%D1%80%D0%B3%D0%B0%20%E2%84%961.pdf",
         )
     stored = StoredFile.objects.get()
     assert stored.sha256 and stored.size == len(CONTENT)
     assert stored_names() == [stored.id]  # stored under its id, never its name
 
 
-def test_upload_with_another_md5_is_refused_and_nothing_kept(ds):
+def test_upload_with_another_md5_is_refused_and_nothing_kept(ds, store):
     registered = ds.register().json()
     response = ds.upload(registered["upload_url"], content=b"other content")
     assert single_error(response, 403) == {
@@ -114,7 +111,7 @@ def test_upload_with_another_md5_is_refused_and_nothing_kept(ds):
     assert single_error(ds.get(registered["data"]["url"]), 404)["name"] == "doc_id"
 
 
-def test_content_cannot_be_replaced(ds):
+def test_content_cannot_be_replaced(ds, store):
     registered = ds.register().json()
     assert ds.upload(registered["upload_url"]).status_code == 200
     again = ds.upload(registered["upload_url"])
@@ -192,7 +189,7 @@ def test_upload_without_a_file_part(ds, client):
     }
 
 
-def test_file_over_the_limit_is_413_and_nothing_kept(ds, settings):
+def test_file_over_the_limit_is_413_and_nothing_kept(ds, settings, store):
     settings.DOCUMENT_MAX_BYTES = 1000
     registered = ds.register(md5(b"x" * 5000)).json()
     response = ds.upload(registered["upload_url"], content=b"x" * 5000)

@@ -1,0 +1,39 @@
+"""The registry with the document service on another host (DOCSERVICE_URL): uploads go to it
+over HTTP, and the URLs shown point at it."""
+
+from urllib.request import urlopen
+
+import pytest
+
+from tests.docservice.helpers import CONTENT, md5, multipart
+from tests.helpers import create_tender, single_error
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_registry_uploads_through_a_remote_document_service(api, live_server, settings):
+    settings.DOCSERVICE_URL = f"{live_server.url}/ds"
+    settings.DOCSERVICE_UPLOAD_KEY = "broker"
+    tender = create_tender(api)
+    body, content_type = multipart("Оголошення.pdf", CONTENT)
+    response = api.post(
+        f"{tender.path}/documents", body=body, content_type=content_type, token=tender.token
+    )
+    assert response.status_code == 201, response.content
+    data = response.json()["data"]
+    assert data["url"].startswith(f"{live_server.url}/ds/get/") and data["hash"] == md5()
+    with urlopen(data["url"], timeout=10) as got:
+        assert got.read() == CONTENT
+
+
+def test_unreachable_document_service_is_a_clear_error(api, settings):
+    settings.DOCSERVICE_URL = "http://127.0.0.1:9/ds"
+    tender = create_tender(api)
+    body, content_type = multipart("x.pdf", CONTENT)
+    response = api.post(
+        f"{tender.path}/documents", body=body, content_type=content_type, token=tender.token
+    )
+    assert (
+        single_error(response, 422)["description"] == "Can't upload document to document service."
+    )
+    assert "documents" not in tender.read()
