@@ -41,7 +41,12 @@ def fields_of_every_endpoint(tender):
         f"{tender.path}/cancellations": ["reason", "status", "cancellationOf"],
         f"{tender.path}/awards/{tender.award()['id']}": ["status", "title", "value", "suppliers"],
         f"{tender.path}/documents": ["title", "url", "hash", "format", "documentOf", "relatedItem"],
-        f"{tender.path}/awards/{tender.award()['id']}/complaints": ["title", "author", "status", "description"],
+        f"{tender.path}/awards/{tender.award()['id']}/complaints": [
+            "title",
+            "author",
+            "status",
+            "description",
+        ],
     }
 
 

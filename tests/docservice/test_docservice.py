@@ -9,7 +9,16 @@ from nacl.encoding import HexEncoder
 from nacl.signing import SigningKey
 
 from docservice.models import StoredFile
-from tests.docservice.helpers import CONTENT, NAME, DocService, body_of, fetched, md5, with_query
+from tests.docservice.helpers import (
+    CONTENT,
+    NAME,
+    DocService,
+    body_of,
+    fetched,
+    md5,
+    multipart,
+    with_query,
+)
 from tests.helpers import single_error
 
 pytestmark = pytest.mark.django_db
@@ -251,3 +260,16 @@ def test_storage_keys_never_come_from_names(ds, tmp_path):
     ds.upload_unregistered(name="../../escape.txt")
     assert not os.path.exists(tmp_path / "escape.txt")
     assert not os.path.exists(tmp_path.parent / "escape.txt")
+
+
+def test_standalone_deployment_serves_at_the_root(client, brokers, settings):
+    settings.ROOT_URLCONF = "docservice.standalone_urls"
+    headers = DocService(client).headers()
+    registered = client.post("/register", {"hash": md5()}, **headers).json()
+    assert registered["upload_url"].startswith("http://testserver/upload/")
+    body, content_type = multipart(NAME, CONTENT)
+    upload_path = registered["upload_url"].replace("http://testserver", "")
+    assert client.post(upload_path, body, content_type=content_type, **headers).status_code == 200
+    got = client.get(registered["data"]["url"].replace("http://testserver", ""))
+    assert body_of(got) == CONTENT
+    assert client.get("/api/2.3/tenders").status_code == 404
