@@ -2,10 +2,12 @@
 through the public API, then every way a claim can go. Only HTTP; the clock is moved."""
 
 from datetime import timedelta
+from urllib.parse import quote, urlsplit
 
 import pytest
 
 from portal.schema import iso, parse_iso
+from tests.docservice.helpers import DocService, download, fetched, md5
 from tests.helpers import bid_data, organization, tender_data
 
 pytestmark = pytest.mark.django_db
@@ -13,6 +15,10 @@ pytestmark = pytest.mark.django_db
 QUICK = "quick, accelerator=1440"  # a day is a minute
 CLAIM = {"title": "Рішення про визначення переможця", "description": "Переможець не мав ліцензії.",
          "author": organization("ТОВ «Будмайстер»", "38012345")}  # fmt: skip
+# A real (if small) PDF: what a claimant attaches to a claim.
+FILE = (b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>"
+        b"endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n")  # fmt: skip
+FILE_NAME = "Ліцензія переможця.pdf"
 ANSWER = {"status": "answered", "resolutionType": "resolved", "resolution": "Рішення переглянуто, ліцензію перевірено.",
           "tendererAction": "Проведено повторну перевірку"}  # fmt: skip
 
@@ -73,14 +79,42 @@ def sandbox(api, api2, anonymous, clock, settings):
     return Sandbox(api, api2, anonymous, clock)
 
 
-def test_claim_in_three_steps_then_answered_and_accepted(sandbox):
+def test_claim_in_three_steps_then_answered_and_accepted(sandbox, client):
+    """Service description, "Document upload procedure": the claimant registers the file's MD5
+    at the document service, attaches the document to the draft claim, uploads the content to
+    the upload URL and submits the claim; the owner answers, the claimant accepts the answer."""
     claim, token = sandbox.file()
     assert sandbox.read(claim)["status"] == "draft"
-    # (documents are uploaded here once the document service exists)
-    assert sandbox.claimant(claim, {"status": "claim"}, token).json()["data"]["status"] == "claim"
+    ds = DocService(client, key="broker2")  # the claimant's broker
+    registered = ds.register(md5(FILE)).json()
+    attach = {"title": FILE_NAME, "format": "application/pdf", "hash": md5(FILE)}
+    attach["url"] = registered["data"]["url"]
+    documents = f"{sandbox.complaints}/{claim}/documents"
+    response = sandbox.api2.post(documents, attach, token=token)
+    assert response.status_code == 201, response.content
+    attached = response.json()["data"]
+    assert (attached["title"], attached["hash"], attached["author"]) == (
+        FILE_NAME,
+        md5(FILE),
+        "complaint_owner",
+    )
+    assert ds.upload(registered["upload_url"], FILE, FILE_NAME).status_code == 200
+    submitted = sandbox.claimant(claim, {"status": "claim"}, token).json()["data"]
+    assert submitted["status"] == "claim" and submitted["documents"] == [attached]
     assert sandbox.owner(claim, ANSWER).json()["data"]["status"] == "answered"
     data = sandbox.claimant(claim, {"status": "resolved", "satisfied": True}, token).json()["data"]
     assert (data["status"], data["satisfied"]) == ("resolved", True)
+    assert data["documents"] == [attached]
+    assert sandbox.anonymous.get(documents).json()["data"] == [attached]
+    # The registry's URL of the document, and its ?download= redirect, give the same bytes.
+    assert download(sandbox.anonymous, ds, data["documents"][0]["url"])[0] == FILE
+    key = urlsplit(attached["url"]).path.rsplit("/", 1)[1]
+    redirect = sandbox.anonymous.get(f"{documents}/{attached['id']}", {"download": key})
+    assert redirect.status_code == 302
+    assert fetched(ds, redirect["Location"]) == (
+        FILE,
+        f"attachment; filename*=utf-8''{quote(FILE_NAME)}",
+    )
 
 
 def test_claim_in_one_step_answered_and_rejected(sandbox):

@@ -4,6 +4,7 @@ sends for it; refused cells assert the status code and the 2.3 description."""
 import pytest
 
 from complaints.models import Complaint
+from portal.schema import iso
 from tenders.models import AuditEvent
 from tests.complaints.test_api import ANSWER
 from tests.complaints.test_transitions import STATUSES
@@ -36,6 +37,44 @@ MOVES = {
 }
 # Where a party may send a PATCH at all (2.3's roles); elsewhere it is "role" Forbidden.
 PATCHING = {("draft", "claimant"), ("claim", "tender_owner"), ("answered", "claimant")}
+# The transition an allowed cell performs: (status, action) -> model method, and the dates it
+# sets to the moment of the request (`date` always moves with a change).
+PERFORMED = {
+    ("draft", "edit"): "edit",
+    ("draft", "submit"): "submit",
+    ("draft", "cancel"): "cancel",
+    ("claim", "prepare_answer"): "prepare_answer",
+    ("claim", "answer"): "answer",
+    ("claim", "cancel"): "cancel",
+    ("answered", "rate_answer"): "rate_answer",
+    ("answered", "resolve"): "resolve",
+    ("answered", "cancel"): "cancel",
+}
+DATES_SET = {
+    "edit": {"date"},
+    "submit": {"date", "dateSubmitted"},
+    "prepare_answer": {"date"},  # its body has no tendererAction, so no tendererActionDate
+    "answer": {"date", "dateAnswered", "tendererActionDate"},
+    "rate_answer": {"date"},
+    "resolve": {"date"},
+    "cancel": {"date", "dateCanceled"},
+}
+DATES = ("date", "dateSubmitted", "dateAnswered", "tendererActionDate", "dateCanceled")
+# Allowed cells that change nothing, hence no audit event and no date moved. The body asks for
+# the status the claim already has, or for none, and carries only fields of another party's
+# action (2.3 clients send back what they read, and a PATCH ignores what its own transition
+# does not take): the party's own transition in that status - the claimant's edit of a draft
+# or rating of an answer, the owner's draft answer - then has nothing new to record.
+UNCHANGED = {
+    ("draft", "prepare_answer"),
+    ("draft", "rate_answer"),
+    ("claim", "edit"),
+    ("claim", "submit"),  # {"status": "claim"} from the owner: the same status again
+    ("claim", "rate_answer"),
+    ("answered", "edit"),
+    ("answered", "prepare_answer"),
+    ("answered", "answer"),  # {"status": "answered", ...} from the claimant: the same again
+}
 
 
 def expected(status, body, who):
@@ -74,17 +113,32 @@ def test_http_cell(client, brokers, clock, status, action, who):
         "anonymous": (None, None),
     }[who]
     path = f"/tenders/{world.tender.pk}/awards/{world.award.pk}/complaints/{complaint.pk}"
+    before = Api(client, None).get(path).json()["data"]
     events = AuditEvent.objects.count()
     clock.advance(seconds=1)
+    now = iso(clock.now())
     response = Api(client, key).patch(path, BODIES[action], token=token)
     code, outcome = expected(status, BODIES[action], who)
     assert response.status_code == code, response.content
     stored = Complaint.objects.get(pk=complaint.pk)
-    if code == 200:
-        data = response.json()["data"]
-        assert data["status"] == stored.status == outcome
-        assert AuditEvent.objects.count() - events <= 1
-    else:
+    after = Api(client, None).get(path).json()["data"]
+    if code != 200:
         assert error(response) == [outcome]
         assert stored.status == status and stored.date == complaint.date
+        assert after == before
         assert AuditEvent.objects.count() == events
+        return
+    data = response.json()["data"]
+    assert data == after and data["status"] == stored.status == outcome
+    new_events = list(AuditEvent.objects.order_by("id")[events:])
+    if (status, action) in UNCHANGED:
+        assert after == before and new_events == []
+        return
+    performed = PERFORMED[(status, action)]
+    assert [(e.action, e.subject_id, e.from_status, e.to_status, e.at) for e in new_events] == [
+        (performed, complaint.pk, status, outcome, clock.now())
+    ]
+    assert {name: after.get(name) for name in DATES} == {
+        name: now if name in DATES_SET[performed] else before.get(name) for name in DATES
+    }
+    assert before["date"] != now  # `date` moved

@@ -1,8 +1,13 @@
 import hashlib
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit
 from urllib.request import urlopen
 
-from tests.helpers import basic
+from django.conf import settings
+from django.core.files.storage import storages
+
+from complaints.models import ComplaintDocument
+from docservice.models import StoredFile
+from tests.helpers import basic, single_error
 
 CONTENT = "Скарга на рішення про визначення переможця.\n".encode() * 50
 NAME = "Скарга №1.pdf"
@@ -70,12 +75,79 @@ def body_of(response) -> bytes:
     return b"".join(response.streaming_content) if response.streaming else response.content
 
 
+def object_store() -> dict | None:
+    """The options of the object store documents are kept in (the `store` fixture's S3 run),
+    or None when they are on the filesystem."""
+    documents = settings.STORAGES["documents"]
+    if documents["BACKEND"] == "storages.backends.s3.S3Storage":
+        return documents["OPTIONS"]
+    return None
+
+
 def fetched(ds, url) -> tuple[bytes, str]:
-    """What a document-service URL gives: the bytes and their Content-Disposition. Object
-    storage answers with a redirect to its own short-lived URL, which is followed over HTTP."""
+    """What a document-service URL gives: the bytes and their Content-Disposition. On the
+    filesystem the service answers 200 with the bytes; object storage must answer with a
+    redirect to its own short-lived signed URL for this document's id, followed over HTTP."""
     response = ds.get(url)
-    if response.status_code == 302 and response["Location"].startswith("http://127.0.0.1"):
-        with urlopen(response["Location"], timeout=10) as stored:
-            return stored.read(), stored.headers.get("Content-Disposition", "")
-    assert response.status_code == 200, response.content
-    return body_of(response), response["Content-Disposition"]
+    s3 = object_store()
+    if s3 is None:
+        assert response.status_code == 200, (response.status_code, response.content)
+        return body_of(response), response["Content-Disposition"]
+    assert response.status_code == 302, (response.status_code, response.content)
+    location = urlsplit(response["Location"])
+    doc_id = urlsplit(url).path.rsplit("/", 1)[1]
+    assert f"{location.scheme}://{location.netloc}" == s3["endpoint_url"]
+    assert location.path == f"/{s3['bucket_name']}/{s3['location']}/{doc_id}"
+    assert {"Signature", "Expires"} <= set(parse_qs(location.query))
+    with urlopen(response["Location"], timeout=10) as stored:
+        return stored.read(), stored.headers.get("Content-Disposition", "")
+
+
+def download(api, ds, url) -> tuple[bytes, str]:
+    """Follow a registry document URL (or a ?download= redirect) to the bytes and their name."""
+    if "/api/" in url:
+        response = api.client.get(url.replace("http://testserver", ""))
+        assert response.status_code == 302
+        url = response["Location"]
+    return fetched(ds, url)
+
+
+def stored_names() -> list[str]:
+    """The files in the document store (S3: under this test's prefix)."""
+    try:
+        return storages["documents"].listdir("")[1]
+    except FileNotFoundError:
+        return []
+
+
+def document(ds, content=CONTENT, name=NAME, upload=True, **extra):
+    """Register (and upload) a file; the JSON a broker then posts to the registry."""
+    registered = ds.register(md5(content)).json()
+    if upload:
+        assert ds.upload(registered["upload_url"], content, name).status_code == 200
+    return {
+        "title": name,
+        "format": "application/pdf",
+        "url": registered["data"]["url"],
+        "hash": md5(content),
+        **extra,
+    }
+
+
+def store_state() -> tuple:
+    """What a refused claim-document request must leave as it was: the document versions, the
+    document service's files and the content in the store."""
+    return ComplaintDocument.objects.count(), StoredFile.objects.count(), sorted(stored_names())
+
+
+def with_file(api, method, path, token, name="Додаток.pdf", content=b"%PDF-1.4 refused"):
+    """A multipart POST or PUT: the registry would store the file through the document service."""
+    body, content_type = multipart(name, content)
+    return getattr(api, method)(path, body=body, content_type=content_type, token=token)
+
+
+def refused(send, expected: dict, status: int = 403) -> None:
+    """`send()` is refused with exactly `expected`, and nothing is stored."""
+    before = store_state()
+    assert single_error(send(), status) == expected
+    assert store_state() == before

@@ -1,13 +1,15 @@
 """The document service: register, upload (once, with the registered MD5), get (signed)."""
 
+import hashlib
 import os
 import time
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from django.core.files.storage import storages
 from nacl.encoding import HexEncoder
 from nacl.signing import SigningKey
 
+from docservice import links
 from docservice.models import StoredFile
 from tests.docservice.helpers import (
     CONTENT,
@@ -17,6 +19,7 @@ from tests.docservice.helpers import (
     fetched,
     md5,
     multipart,
+    stored_names,
     with_query,
 )
 from tests.helpers import single_error
@@ -27,14 +30,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def ds(client, brokers):
     return DocService(client)
-
-
-def stored_names() -> list[str]:
-    storage = storages["documents"]
-    try:
-        return storage.listdir("")[1]
-    except FileNotFoundError:
-        return []
 
 
 def test_register_answers_the_upload_url_and_the_url_to_attach(ds):
@@ -103,7 +98,7 @@ def test_upload_then_get_returns_the_same_bytes_and_name(ds, store):
             "attachment; filename*=utf-8''%D0%A1%D0%BA%D0%B0%D1%80%D0%B3%D0%B0%20%E2%84%961.pdf",
         )
     stored = StoredFile.objects.get()
-    assert stored.sha256 and stored.size == len(CONTENT)
+    assert stored.sha256 == hashlib.sha256(CONTENT).hexdigest() and stored.size == len(CONTENT)
     assert stored_names() == [stored.id]  # stored under its id, never its name
 
 
@@ -161,6 +156,33 @@ def test_permanent_url_is_bound_to_the_registered_md5(ds, client):
     signature = dict(p.split("=", 1) for p in other.split("?")[1].split("&"))["Signature"]
     forged = with_query(url, Signature=__import__("urllib.parse").parse.unquote(signature))
     assert single_error(ds.get(forged), 403)["description"] == "Signature does not match"
+
+
+def test_permanent_url_signed_for_another_md5_is_refused(ds):
+    """The same document id, a genuine signature of the document service's key, but over
+    another MD5: the URL does not open the document registered with this one."""
+    url = ds.registered_and_uploaded()
+    doc_id = urlsplit(url).path.rsplit("/", 1)[1]
+    base = url.split("/get/", 1)[0]
+    forged = links.permanent_url(base, doc_id, hashlib.md5(b"other content").hexdigest())
+    assert urlsplit(forged).path == urlsplit(url).path
+    assert parse_qs(urlsplit(forged).query)["KeyID"] == parse_qs(urlsplit(url).query)["KeyID"]
+    assert single_error(ds.get(forged), 403) == {
+        "location": "url",
+        "name": "Signature",
+        "description": "Signature does not match",
+    }
+    assert ds.get(url).status_code == 200  # signed over the registered MD5, it opens
+
+
+def test_stored_sha256_is_that_of_the_content(ds, store):
+    content = b"%PDF-1.4 sha256 of what was received"
+    ds.registered_and_uploaded(content)
+    unregistered = b"uploaded without registration"
+    ds.upload_unregistered(unregistered)
+    assert sorted(StoredFile.objects.values_list("sha256", flat=True)) == sorted(
+        hashlib.sha256(c).hexdigest() for c in (content, unregistered)
+    )
 
 
 def test_temporary_url_expires(ds, time_machine):

@@ -9,7 +9,19 @@ from complaints.models import ComplaintDocument
 from docservice.models import StoredFile
 from tenders.models import TenderDocument
 from tests.complaints.test_api import ANSWER, Claims
-from tests.docservice.helpers import CONTENT, NAME, DocService, fetched, md5, multipart, with_query
+from tests.docservice.helpers import (
+    CONTENT,
+    NAME,
+    DocService,
+    document,
+    download,
+    fetched,
+    md5,
+    multipart,
+    refused,
+    with_file,
+    with_query,
+)
 from tests.helpers import create_tender, error, open_for_bids, single_error
 
 pytestmark = pytest.mark.django_db
@@ -18,29 +30,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def ds(client, brokers):
     return DocService(client)
-
-
-def document(ds, content=CONTENT, name=NAME, upload=True, **extra):
-    """Register (and upload) a file; the JSON a broker then posts to the registry."""
-    registered = ds.register(md5(content)).json()
-    if upload:
-        assert ds.upload(registered["upload_url"], content, name).status_code == 200
-    return {
-        "title": name,
-        "format": "application/pdf",
-        "url": registered["data"]["url"],
-        "hash": md5(content),
-        **extra,
-    }
-
-
-def download(api, ds, url) -> tuple[bytes, str]:
-    """Follow a registry document URL (or a ?download= redirect) to the bytes and their name."""
-    if "/api/" in url:
-        response = api.client.get(url.replace("http://testserver", ""))
-        assert response.status_code == 302
-        url = response["Location"]
-    return fetched(ds, url)
 
 
 def test_tender_document_is_attached_by_its_url(api, ds, store):
@@ -317,52 +306,58 @@ def test_claim_in_three_steps_with_a_real_file(api, api2, clock, client, brokers
     assert claims.tender.read()["awards"][0]["complaints"][0]["documents"] == [attached]
 
 
-def test_claim_document_status_rules(api, api2, clock, client, brokers):
+def status_refusal(status: str) -> dict:
+    return {
+        "location": "body",
+        "name": "data",
+        "description": f"Can't add document in current ({status}) complaint status",
+    }
+
+
+def test_claim_document_status_rules(api, api2, clock, client, brokers, store):
     claims = Claims(api, api2, clock)
     ds2, ds1 = DocService(client, key="broker2"), DocService(client, key="broker")
     claim, token = claims.filed(status="claim")
     documents = f"{claims.path}/{claim['id']}/documents"
-    response = api2.post(documents, document(ds2), token=token)
-    assert (
-        single_error(response, 403)["description"]
-        == "Can't add document in current (claim) complaint status"
-    )
+    sent = document(ds2)
+    refused(lambda: api2.post(documents, sent, token=token), status_refusal("claim"))
+    refused(lambda: with_file(api2, "post", documents, token), status_refusal("claim"))
     owners = api.post(documents, document(ds1), token=claims.tender.token)
     assert owners.status_code == 201 and owners.json()["data"]["author"] == "tender_owner"
     owner_doc = owners.json()["data"]["id"]
     claims.owner_patch(claim, ANSWER)
     # Answered: the claimant may add, the owner no longer; and nobody replaces another's document.
     assert api2.post(documents, document(ds2), token=token).status_code == 201
-    response = api.post(documents, document(ds1), token=claims.tender.token)
-    assert (
-        single_error(response, 403)["description"]
-        == "Can't add document in current (answered) complaint status"
+    sent = document(ds1)
+    refused(
+        lambda: api.post(documents, sent, token=claims.tender.token), status_refusal("answered")
     )
-    response = api2.put(f"{documents}/{owner_doc}", document(ds2), token=token)
-    assert single_error(response, 403) == {
+    refused(
+        lambda: with_file(api, "post", documents, claims.tender.token), status_refusal("answered")
+    )
+    not_author = {
         "location": "url",
         "name": "role",
         "description": "Can update document only author",
     }
-    assert (
-        single_error(api2.post(documents, document(ds2), token=claims.bid_token), 403)["name"]
-        == "permission"
-    )
+    sent = document(ds2)
+    refused(lambda: api2.put(f"{documents}/{owner_doc}", sent, token=token), not_author)
+    refused(lambda: with_file(api2, "put", f"{documents}/{owner_doc}", token), not_author)
+    forbidden = {"location": "url", "name": "permission", "description": "Forbidden"}
+    sent = document(ds2)
+    refused(lambda: api2.post(documents, sent, token=claims.bid_token), forbidden)
+    refused(lambda: with_file(api2, "post", documents, claims.bid_token), forbidden)
     assert ComplaintDocument.objects.count() == 2
 
 
-def test_draft_claim_refuses_the_tender_owner(api, api2, clock, client, brokers):
+def test_draft_claim_refuses_the_tender_owner(api, api2, clock, client, brokers, store):
     claims = Claims(api, api2, clock)
     draft, _ = claims.filed()
-    response = api.post(
-        f"{claims.path}/{draft['id']}/documents",
-        document(DocService(client)),
-        token=claims.tender.token,
-    )
-    assert (
-        single_error(response, 403)["description"]
-        == "Can't add document in current (draft) complaint status"
-    )
+    documents = f"{claims.path}/{draft['id']}/documents"
+    sent = document(DocService(client))
+    refused(lambda: api.post(documents, sent, token=claims.tender.token), status_refusal("draft"))
+    refused(lambda: with_file(api, "post", documents, claims.tender.token), status_refusal("draft"))
+    assert not ComplaintDocument.objects.exists()
 
 
 def test_tender_read_with_documents_costs_the_same(api, ds, anonymous, query_count):
