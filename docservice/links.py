@@ -27,7 +27,9 @@ def permanent_url(base: str, doc_id: str, md5: str, *, party: str = DOCSERVICE) 
 
 def temporary_url(base: str, doc_id: str, *, party: str = DOCSERVICE) -> str:
     expires = int(time.time()) + settings.DOCUMENT_URL_SECONDS
-    return _signed(f"{base}/get/{doc_id}", temporary_message(doc_id, expires), party, Expires=expires)
+    return _signed(
+        f"{base}/get/{doc_id}", temporary_message(doc_id, expires), party, Expires=expires
+    )
 
 
 def upload_url(base: str, doc_id: str) -> str:

@@ -40,9 +40,13 @@ class Keyring:
     def __init__(self, signers: dict[str, list[str]], trusted: list[str] = ()):
         if not all(signers.values()):
             raise ValueError("every signing party needs at least one key")
-        self.signers = {party: SigningKey(seeds[0], encoder=HexEncoder) for party, seeds in signers.items()}
+        self.signers = {
+            party: SigningKey(seeds[0], encoder=HexEncoder) for party, seeds in signers.items()
+        }
         verify_keys = [
-            SigningKey(seed, encoder=HexEncoder).verify_key for seeds in signers.values() for seed in seeds
+            SigningKey(seed, encoder=HexEncoder).verify_key
+            for seeds in signers.values()
+            for seed in seeds
         ]
         verify_keys += [VerifyKey(hex_key, encoder=HexEncoder) for hex_key in trusted]
         self.verify_keys = {key_id(key): key for key in verify_keys}
