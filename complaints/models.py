@@ -12,12 +12,14 @@ read the same table.
 """
 
 from datetime import timedelta
+from functools import partial
 
 from django.db import models, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from complaints import notifications
 from portal.actors import Actor, Role
 from portal.errors import InvalidData, NotAllowed, PermissionDenied, RoleNotAllowed
 from tenders.documents import DocumentVersion, HasDocuments
@@ -97,13 +99,7 @@ class ComplaintQuerySet(models.QuerySet):
         with transaction.atomic():
             now = award._lock_tender()
             tender = award.tender
-            Complaint.check_filer(by, tender)
-            if tender.status not in TenderStatus.deciding():
-                raise NotAllowed(f"Can't add complaint in current ({tender.status}) tender status")
-            if award.status == AwardStatus.PENDING:
-                raise NotAllowed("Claim submission is not allowed on pending award")
-            if not award.accepts_claims_at(now):
-                raise NotAllowed("Can add complaint only in complaintPeriod")
+            Complaint.check_filing(award, by, now)
             number = Counter.next(f"complaints:{tender.pk}")
             complaint = self.model(
                 id=new_id(),
@@ -111,6 +107,7 @@ class ComplaintQuerySet(models.QuerySet):
                 award=award,
                 bid=by.subject,
                 broker=by.broker,
+                organization=by.organization,
                 number=number,
                 complaint_id=f"{tender.tender_id}.{number}",
                 status=S.CLAIM if submit else S.DRAFT,
@@ -124,6 +121,7 @@ class ComplaintQuerySet(models.QuerySet):
             complaint.save(force_insert=True)
             tender._record(complaint, "file", by, now, to_status=complaint.status)
             tender._touch(now)
+            complaint._notify_after_commit()
         return complaint, token
 
 
@@ -193,6 +191,26 @@ class Complaint(HasDocuments, Owned):
         bid = by.subject if by.role is Role.BID_OWNER else None
         if bid is None or bid.tender_id != tender.pk or bid.status != BidStatus.ACTIVE:
             raise PermissionDenied()
+
+    @classmethod
+    def check_filing(cls, award, by: Actor, now) -> None:
+        """May `by` file a claim against `award` now? Raises the 2.3 refusal if not."""
+        tender = award.tender
+        cls.check_filer(by, tender)
+        if tender.status not in TenderStatus.deciding():
+            raise NotAllowed(f"Can't add complaint in current ({tender.status}) tender status")
+        if award.status == AwardStatus.PENDING:
+            raise NotAllowed("Claim submission is not allowed on pending award")
+        if not award.accepts_claims_at(now):
+            raise NotAllowed("Can add complaint only in complaintPeriod")
+
+    @classmethod
+    def may_file(cls, award, by: Actor, now=None) -> bool:
+        try:
+            cls.check_filing(award, by, now or timezone.now())
+        except (NotAllowed, PermissionDenied):
+            return False
+        return True
 
     def _role_of(self, by: Actor) -> Role | None:
         if by.acts_as(Role.COMPLAINT_OWNER, self):
@@ -282,6 +300,11 @@ class Complaint(HasDocuments, Owned):
             self, action, by, now, from_status=before, to_status=self.status, fields=sorted(fields)
         )
         self.tender._touch(now)
+        if self.status != before:
+            self._notify_after_commit()
+
+    def _notify_after_commit(self) -> None:
+        transaction.on_commit(partial(notifications.notify, self))
 
     @staticmethod
     def _changes(current: "Complaint", **proposed) -> dict:
@@ -388,6 +411,13 @@ class Complaint(HasDocuments, Owned):
         if document_id:
             self._check_author(role, document_id)
         return role
+
+    def may_add_documents(self, by: Actor) -> bool:
+        try:
+            self.check_document_change(by, "add")
+        except (NotAllowed, PermissionDenied):
+            return False
+        return True
 
     def _lock_for_change(self):
         tender = self.tender

@@ -14,7 +14,7 @@ from portal.errors import DomainError
 
 from . import links
 from .models import StoredFile
-from .uploads import clean_filename, guess_format, read_upload
+from .uploads import clean_filename, guess_format, hash_file, read_upload
 
 
 class UploadFailed(DomainError):
@@ -50,7 +50,13 @@ class Stored:
 
 
 def store_upload(request, actor) -> Stored:
-    upload = read_upload(getattr(request, "_request", request))
+    return store_file(read_upload(getattr(request, "_request", request)), actor)
+
+
+def store_file(upload, actor) -> Stored:
+    """Keep an uploaded file's content in the document service on behalf of `actor`."""
+    if not hasattr(upload, "md5"):
+        hash_file(upload)
     title = clean_filename(upload.name)
     format_ = guess_format(title, upload.content_type)
     if settings.DOCSERVICE_URL:

@@ -102,6 +102,19 @@ def read_upload(request) -> TemporaryUploadedFile:
     return upload
 
 
+def hash_file(upload) -> None:
+    """Give a file that arrived otherwise (a portal form's) the `.md5` and `.sha256` that
+    HashingUploadHandler computes while streaming; refuse it past DOCUMENT_MAX_BYTES."""
+    if upload.size > settings.DOCUMENT_MAX_BYTES:
+        raise FileTooLarge()
+    md5, sha256 = hashlib.md5(), hashlib.sha256()
+    for chunk in upload.chunks():
+        md5.update(chunk)
+        sha256.update(chunk)
+    upload.seek(0)
+    upload.md5, upload.sha256 = md5.hexdigest(), sha256.hexdigest()
+
+
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f]")
 
 

@@ -13,7 +13,8 @@ class Role(StrEnum):
     TENDER_OWNER = "tender_owner"
     BID_OWNER = "bid_owner"
     COMPLAINT_OWNER = "complaint_owner"
-    # Authenticated, but owning nothing relevant: a broker key without a matching token.
+    # Authenticated, but owning nothing relevant: a broker key without a matching token, or a
+    # signed-in portal user whose organization owns none of the objects at hand.
     BROKER = "broker"
     ANONYMOUS = "anonymous"
     # Time-driven changes (the chronograph, or a read that finds a deadline passed).
@@ -34,6 +35,11 @@ class Actor:
     @classmethod
     def system(cls) -> "Actor":
         return cls(Role.SYSTEM)
+
+    @property
+    def organization(self):
+        """The portal user's organization (what the objects it creates belong to)."""
+        return getattr(self.user, "organization", None)
 
     @property
     def is_authenticated(self) -> bool:
@@ -59,3 +65,15 @@ class Actor:
         if self.user is not None:
             return self.user.get_username()
         return str(self.role)
+
+
+def portal_actor(user, *candidates) -> Actor:
+    """The actor behind a signed-in portal user: the first (role, object) its organization owns,
+    else an authenticated account owning nothing here, else anonymous."""
+    if user is None or not user.is_authenticated:
+        return Actor.anonymous()
+    organization = user.organization
+    for role, subject in candidates:
+        if subject is not None and subject.is_owned_by_organization(organization):
+            return Actor(role, user=user, subject=subject)
+    return Actor(Role.BROKER, user=user)

@@ -59,3 +59,15 @@ class Broker(models.Model):
         if not key:
             return None
         return cls.objects.filter(key_digest=tokens.digest(key), is_active=True).first()
+
+
+class FormSubmission(models.Model):
+    """A portal form's one-time token, spent by the change it made: the same form sent twice
+    (a double click, a resend) changes nothing the second time."""
+
+    token = models.CharField(primary_key=True, max_length=32)
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.token

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -56,6 +57,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "django_htmx",
     "portal",
     "tenders",
     "complaints",
@@ -66,13 +68,15 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
+    "portal.middleware.PortalLanguageMiddleware",
     "portal.middleware.MachineFacesInEnglishMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
 ]
 
 # docservice.urls serves the document service alone, at the root of its own host.
@@ -90,6 +94,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "django.template.context_processors.csp",
+                "portal.views.api_version",
             ],
         },
     },
@@ -178,6 +184,22 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+# Everything the portal loads is its own (htmx is vendored); no inline script or style.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "object-src": [CSP.NONE],
+}
+
+# The portal's accounts
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "dashboard"
+LOGOUT_REDIRECT_URL = "home"
 
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["portal.api.envelope.JSONRenderer"],
@@ -221,6 +243,28 @@ DOCSERVICE_UPLOAD_KEY = env("DOCSERVICE_UPLOAD_KEY")
 # Largest file accepted (413 above), and how long a download URL stays valid.
 DOCUMENT_MAX_BYTES = int(env("DOCUMENT_MAX_BYTES", str(50 * 1024 * 1024)))
 DOCUMENT_URL_SECONDS = int(env("DOCUMENT_URL_SECONDS", "300"))
+
+# The portal's own address, for links in e-mail.
+SITE_URL = env("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# E-mail: printed to the console in development (DEBUG=1) unless EMAIL_HOST names an SMTP
+# server; in production always SMTP (EMAIL_HOST, default localhost).
+MAILERS = {
+    "default": (
+        {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": env("EMAIL_HOST", "localhost"),
+                "port": int(env("EMAIL_PORT", "587")),
+                "username": env("EMAIL_HOST_USER"),
+                "password": env("EMAIL_HOST_PASSWORD"),
+                "use_tls": env_bool("EMAIL_USE_TLS", True),
+            },
+        }
+        if env("EMAIL_HOST") or not DEBUG
+        else {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    )
+}
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "registry@localhost")
 
 LOGGING = {
     "version": 1,

@@ -1,12 +1,42 @@
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
+from complaints import views as claims
 from portal import views
 from portal.api import views as api_views
+from tenders import views as tenders
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("tenders/<str:tender_id>/", tenders.tender_detail, name="tender"),
+    path(
+        "tenders/<str:tender_id>/awards/<str:award_id>/claims/new/",
+        claims.claim_new,
+        name="claim-new",
+    ),
+    path("claims/<str:complaint_id>/", claims.claim_detail, name="claim"),
+    path("claims/<str:complaint_id>/draft/", claims.claim_draft, name="claim-draft"),
+    path("claims/<str:complaint_id>/documents/", claims.claim_documents, name="claim-documents"),
+    path("claims/<str:complaint_id>/answer/", claims.claim_answer, name="claim-answer"),
+    path("claims/<str:complaint_id>/decision/", claims.claim_decision, name="claim-decision"),
+    path("claims/<str:complaint_id>/cancel/", claims.claim_cancel, name="claim-cancel"),
+    path("dashboard/", views.dashboard, name="dashboard"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password/",
+        auth_views.PasswordChangeView.as_view(),
+        name="password_change",
+    ),
+    path(
+        "accounts/password/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path(f"api/{settings.API_VERSION}/", include("portal.api.urls")),
     path("ds/", include("docservice.urls")),

@@ -21,6 +21,10 @@ class Owned(models.Model):
     broker = models.ForeignKey(
         "portal.Broker", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # Created in the portal: the signed-in user's organization owns it (any of its users acts).
+    organization = models.ForeignKey(
+        "portal.Organization", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     token_digest = models.CharField(max_length=64, editable=False)
 
     class Meta:
@@ -37,6 +41,9 @@ class Owned(models.Model):
             and self.broker_id == broker.pk
             and tokens.matches(token, self.token_digest)
         )
+
+    def is_owned_by_organization(self, organization) -> bool:
+        return organization is not None and self.organization_id == organization.pk
 
     def require(self, by: Actor, role: Role) -> None:
         if not by.acts_as(role, self):

@@ -15,6 +15,7 @@ from tenders.schema import (
     CancellationSchema,
     TenderSchema,
 )
+from tenders.search import fold, search_columns
 
 from .base import AuditEvent, Counter, Owned, new_id
 from .statuses import AwardStatus, BidStatus, CancellationStatus, TenderStatus
@@ -67,6 +68,30 @@ class TenderQuerySet(models.QuerySet):
     def published(self):
         return self.exclude(status=TenderStatus.DRAFT)
 
+    def public(self):
+        """What the portal lists: published, not test tenders."""
+        return self.published().exclude(mode="test")
+
+    def matching(self, *, q="", tender_id="", cpv="", buyer="", status="", published_from=None,
+                 published_to=None):  # fmt: skip
+        """The portal's search; every criterion given must hold."""
+        found = self
+        for word in fold(q).split():
+            found = found.filter(search_text__contains=word)
+        if tender_id:
+            found = found.filter(tender_id__iexact=tender_id.strip())
+        if cpv:
+            found = found.filter(cpv_codes__contains=f" {cpv} " if "-" in cpv else f" {cpv}-")
+        if buyer:
+            found = found.filter(buyer_identifier=buyer.strip())
+        if status:
+            found = found.filter(status=status)
+        if published_from:
+            found = found.filter(date__date__gte=published_from)
+        if published_to:
+            found = found.filter(date__date__lte=published_to)
+        return found
+
     def find(self, pk: str) -> "Tender":
         """The tender, for a write (which applies due changes itself), or 404 tender_id."""
         tender = self.select_related("broker").filter(pk=pk).first()
@@ -96,6 +121,7 @@ class TenderQuerySet(models.QuerySet):
             tender = self.model(
                 id=new_id(),
                 broker=by.broker,
+                organization=by.organization,
                 status=status,
                 date=now,
                 tender_id=Tender.next_tender_id(now),
@@ -148,6 +174,10 @@ class Tender(HasDocuments, Owned):
     data = models.JSONField(default=dict)
     date = models.DateTimeField(editable=False)
     date_modified = models.DateTimeField(editable=False)
+    # Derived from the document by _store() for the portal's search (tenders/search.py).
+    search_text = models.TextField(blank=True, editable=False)
+    cpv_codes = models.TextField(blank=True, editable=False)
+    buyer_identifier = models.CharField(max_length=64, blank=True, editable=False)
     # When a time-driven change is next due; the chronograph looks for tenders past it.
     next_check = models.DateTimeField(null=True, blank=True, editable=False)
 
@@ -209,6 +239,8 @@ class Tender(HasDocuments, Owned):
     def _store(self, document: dict) -> None:
         """Write a validated document into the columns and `data`."""
         document = dict(document)
+        for column, value in search_columns(document).items():
+            setattr(self, column, value)
         if document.get("mode") == "test":
             for field, prefix in TEST_TITLE_PREFIXES.items():
                 if field in document and not document[field].startswith(prefix):
@@ -519,6 +551,7 @@ class Tender(HasDocuments, Owned):
                 number=self.bids.count() + 1,
                 tender=self,
                 broker=by.broker,
+                organization=by.organization,
                 status=fields["status"],
                 date=now,
                 value=fields["value"],

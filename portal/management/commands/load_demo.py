@@ -10,6 +10,7 @@ from datetime import timedelta
 import time_machine
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.test.utils import override_settings
 from django.utils import timezone
 
 from complaints.models import Complaint
@@ -20,11 +21,17 @@ from tenders.models import Tender
 
 BROKERS = {"broker": "broker", "broker2": "broker2"}
 PASSWORD = "demo-password"
+QUIET = {"default": {"BACKEND": "django.core.mail.backends.dummy.EmailBackend"}}
+# user name, (first, last name), organization, its identifier, its kind
 USERS = [
-    ("buyer", "Київська міська клінічна лікарня №3", "01993913", Organization.Kind.PROCURING),
-    ("bidder", "ТОВ «Медтехсервіс»", "38012345", Organization.Kind.BIDDER),
-    ("bidder2", "ФОП Коваленко Олена Петрівна", "2894512345", Organization.Kind.BIDDER),
-]
+    ("buyer", ("Олег", "Мельник"), "Київська міська клінічна лікарня №3", "01993913",
+     Organization.Kind.PROCURING),
+    ("bidder", ("Ірина", "Бондар"), "ТОВ «Медтехсервіс»", "38012345", Organization.Kind.BIDDER),
+    ("bidder2", ("Олена", "Коваленко"), "ФОП Коваленко Олена Петрівна", "2894512345",
+     Organization.Kind.BIDDER),
+]  # fmt: skip
+# Suppliers bidding from the portal (their users'), the others bid through a broker.
+PORTAL_BIDDERS = {0: "bidder", 1: "bidder2"}
 
 PROCURING_ENTITY = {
     "name": "Київська міська клінічна лікарня №3",
@@ -107,9 +114,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         brokers = self._brokers()
-        self._users()
+        users = self._users()
         if not Tender.objects.exists():
-            self._tenders(brokers)
+            # The demo's past needs no e-mail about it.
+            with override_settings(MAILERS=QUIET):
+                self._tenders(brokers, users)
         self._print()
 
     def _brokers(self) -> dict[str, Broker]:
@@ -123,40 +132,51 @@ class Command(BaseCommand):
             brokers[name] = broker
         return brokers
 
-    def _users(self) -> None:
-        for username, name, identifier, kind in USERS:
+    def _users(self) -> dict[str, User]:
+        users = {}
+        for username, (first, last), name, identifier, kind in USERS:
             organization, _ = Organization.objects.get_or_create(
                 identifier_scheme="UA-EDR",
                 identifier=identifier,
                 defaults={"name": name, "kind": kind},
             )
-            if not User.objects.filter(username=username).exists():
-                User.objects.create_user(username, password=PASSWORD, organization=organization)
+            users[username] = User.objects.filter(username=username).first()
+            if users[username] is None:
+                users[username] = User.objects.create_user(
+                    username,
+                    password=PASSWORD,
+                    email=f"{username}@example.org",
+                    first_name=first,
+                    last_name=last,
+                    organization=organization,
+                )
         if not User.objects.filter(username="admin").exists():
             User.objects.create_superuser("admin", password=PASSWORD)
+        return users
 
     @transaction.atomic
-    def _tenders(self, brokers) -> None:
+    def _tenders(self, brokers, users) -> None:
+        """The buyer's tenders, made in the portal; bids from the portal and through a broker."""
         now = timezone.now().replace(microsecond=0)
-        owner_broker, bidder_brokers = brokers["broker"], [brokers["broker2"], brokers["broker"]]
+        buyer = users["buyer"]
         day = timedelta(days=1)
 
         def register(number, start, enquiry_days, tender_days):
             with time_machine.travel(start, tick=False):
                 data = tender_data(number, start + enquiry_days * day, start + tender_days * day)
-                tender, _ = Tender.objects.register(
-                    by=Actor(Role.BROKER, broker=owner_broker), data=data
-                )
+                tender, _ = Tender.objects.register(by=Actor(Role.BROKER, user=buyer), data=data)
             return tender
 
         def bid(tender, at, supplier, amount):
             with time_machine.travel(at, tick=False):
-                broker = bidder_brokers[supplier % 2]
+                if supplier in PORTAL_BIDDERS:
+                    by = Actor(Role.BROKER, user=users[PORTAL_BIDDERS[supplier]])
+                else:
+                    by = Actor(Role.BROKER, broker=brokers["broker2"])
                 placed, _ = tender.place_bid(
-                    by=Actor(Role.BROKER, broker=broker),
-                    data={"tenderers": [SUPPLIERS[supplier]], "value": {"amount": amount}},
+                    by=by, data={"tenderers": [SUPPLIERS[supplier]], "value": {"amount": amount}}
                 )
-            return Actor(Role.BID_OWNER, broker=broker, subject=placed)
+            return Actor(Role.BID_OWNER, broker=by.broker, user=by.user, subject=placed)
 
         def claim(award, bidder, at, supplier, title, description):
             with time_machine.travel(at, tick=False):
@@ -168,10 +188,12 @@ class Command(BaseCommand):
                     author=SUPPLIERS[supplier],
                     submit=True,
                 )
-            return complaint, Actor(Role.COMPLAINT_OWNER, broker=bidder.broker, subject=complaint)
+            return complaint, Actor(
+                Role.COMPLAINT_OWNER, broker=bidder.broker, user=bidder.user, subject=complaint
+            )
 
         def owner(tender):
-            return Actor(Role.TENDER_OWNER, broker=owner_broker, subject=tender)
+            return Actor(Role.TENDER_OWNER, user=buyer, subject=tender)
 
         def first_award(tender, at):
             with time_machine.travel(at, tick=False):
@@ -250,4 +272,6 @@ class Command(BaseCommand):
             "    curl -u broker: http://127.0.0.1:8000/api/2.3/tenders\n"
             f"  Portal users (password {PASSWORD}): "
             f"{', '.join(username for username, *_ in USERS)}; admin for /admin/\n"
+            "  Portal: http://127.0.0.1:8000/ (the buyer owns the demo tenders; bidder has a\n"
+            "  claim awaiting the buyer's answer on the awarded tender)\n"
         )

@@ -1,0 +1,325 @@
+"""Claims in the portal: file, read, and act on them. Each POST calls one model method with the
+signed-in user's organization as the actor; the model decides, and its refusal is shown next to
+the form in the words the API uses."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import Http404
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
+
+from complaints.forms import (
+    AnswerForm,
+    CancelForm,
+    ClaimForm,
+    DecisionForm,
+    DocumentsForm,
+    DraftForm,
+)
+from complaints.models import Complaint
+from docservice import client
+from portal.actors import Actor, Role, portal_actor
+from portal.errors import DomainError
+from portal.forms import add_domain_error
+from portal.htmx import render_page_or_partial
+from tenders.views import bid_actor, current_tender
+
+CLAIM_TEMPLATE = "complaints/claim_detail.html"
+PANEL = "claim-panel"
+
+
+def _award(tender, award_id):
+    award = next((a for a in tender.awards.all() if a.pk == award_id), None)
+    if award is None:
+        raise Http404
+    award.tender = tender
+    return award
+
+
+def _claim(complaint_id, user) -> Complaint:
+    """The claim, its tender brought up to date first (time may have moved the claim on)."""
+    tender_id = (
+        Complaint.objects.filter(pk=complaint_id).values_list("tender_id", flat=True).first()
+    )
+    if tender_id is None:
+        raise Http404
+    tender = current_tender(tender_id, user)
+    complaint = (
+        Complaint.objects.select_related("award").prefetch_related("documents").get(pk=complaint_id)
+    )
+    complaint.tender = complaint.award.tender = tender
+    return complaint
+
+
+def claim_actor(user, complaint) -> Actor:
+    return portal_actor(
+        user, (Role.COMPLAINT_OWNER, complaint), (Role.TENDER_OWNER, complaint.tender)
+    )
+
+
+def _store_all(files, actor) -> list:
+    stored = []
+    try:
+        for upload in files:
+            stored.append(client.store_file(upload, actor))
+    except DomainError:
+        _discard(stored)
+        raise
+    return stored
+
+
+def _discard(stored) -> None:
+    for item in stored:
+        item.discard()
+
+
+def _attach(complaint, actor, stored) -> None:
+    for item in stored:
+        complaint.add_document(by=actor, **item.fields())
+
+
+# --- filing ------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def claim_new(request, tender_id, award_id):
+    """File a claim: saved as a draft, or submitted at once. With attachments, the three steps
+    of the 2.3 procedure run behind the form: create the draft, attach, submit."""
+    tender = current_tender(tender_id, request.user)
+    award = _award(tender, award_id)
+    bidder = bid_actor(request.user, tender)
+    refusal = None
+    try:
+        Complaint.check_filing(award, bidder, timezone.now())
+    except DomainError as error:
+        refusal = error
+    form = ClaimForm(request.POST or None, request.FILES or None)
+    status = 200
+    if request.method == "POST":
+        if refusal is not None:
+            add_domain_error(form, refusal)
+        elif form.is_valid():
+            try:
+                complaint = _file(request.user, award, bidder, form)
+            except DomainError as error:
+                add_domain_error(form, error)
+            else:
+                url = reverse("claim", args=[complaint.pk])
+                messages.success(
+                    request,
+                    _("Your claim has been submitted.")
+                    if complaint.status == "claim"
+                    else _("Your claim is saved as a draft."),
+                )
+                return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+        status = 422
+    context = {
+        "tender": tender,
+        "award": award,
+        "form": form,
+        "refusal": _(refusal.description) if refusal else None,
+    }
+    return render_page_or_partial(
+        request, "complaints/claim_new.html", context, partials={"claim-form"}, status=status
+    )
+
+
+def _file(user, award, bidder: Actor, form) -> Complaint:
+    data = form.cleaned_data
+    submit = "submit" in form.data
+    stored = _store_all(data["documents"], bidder)
+    try:
+        with transaction.atomic():
+            form.spend(user)
+            complaint, _token = Complaint.objects.file(
+                award=award,
+                by=bidder,
+                title=data["title"],
+                description=data["description"],
+                author=bidder.subject.tenderers[0],
+                submit=submit and not stored,
+            )
+            claimant = Actor(Role.COMPLAINT_OWNER, user=user, subject=complaint)
+            _attach(complaint, claimant, stored)
+            if submit and stored:
+                complaint.submit(by=claimant)
+    except DomainError:
+        _discard(stored)
+        raise
+    return complaint
+
+
+# --- reading -----------------------------------------------------------------------------
+
+
+def _forms_for(complaint, actor, bound: dict) -> dict:
+    """A form for each thing `actor` may do now (the model says what), or the bound one that
+    just failed."""
+    actions = set(complaint.available_actions(actor))
+    forms = {}
+    if actions & {"edit", "submit"}:
+        forms["draft"] = DraftForm(
+            initial={"title": complaint.title, "description": complaint.description}
+        )
+    if actions & {"prepare_answer", "answer"}:
+        forms["answer"] = AnswerForm(
+            initial={
+                "resolution_type": complaint.resolution_type,
+                "resolution": complaint.resolution,
+                "tenderer_action": complaint.tenderer_action,
+            }
+        )
+    # The tender owner's documents go with the answer; the claimant attaches them on their own.
+    if "answer" not in forms and complaint.may_add_documents(actor):
+        forms["documents"] = DocumentsForm()
+    if "resolve" in actions:
+        forms["decision"] = DecisionForm()
+    if "cancel" in actions:
+        forms["cancel"] = CancelForm()
+    forms.update(bound)
+    return forms
+
+
+def _render_claim(request, complaint, actor, *, bound=None, status=200):
+    context = {
+        "complaint": complaint,
+        "tender": complaint.tender,
+        "award": complaint.award,
+        "role": actor.role if actor.subject is not None else None,
+        "forms": _forms_for(complaint, actor, bound or {}),
+    }
+    return render_page_or_partial(request, CLAIM_TEMPLATE, context, partials={PANEL}, status=status)
+
+
+@require_GET
+def claim_detail(request, complaint_id):
+    complaint = _claim(complaint_id, request.user)
+    if (
+        complaint.status == "draft"
+        and claim_actor(request.user, complaint).role is not Role.COMPLAINT_OWNER
+    ):
+        raise Http404  # a draft is its author's alone
+    return _render_claim(request, complaint, claim_actor(request.user, complaint))
+
+
+# --- acting ------------------------------------------------------------------------------
+
+
+def _act(request, complaint_id, form_class, key: str, change):
+    """The frame of every action on a claim: bind the form, make the change (with the form's
+    token spent in the same transaction), answer 422 with the errors in place, or the fresh
+    claim (htmx, plus a `claim-changed` event) or a redirect to it."""
+    complaint = _claim(complaint_id, request.user)
+    actor = claim_actor(request.user, complaint)
+    form = form_class(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            notice = change(complaint, actor, form)
+        except DomainError as error:
+            add_domain_error(form, error)
+        else:
+            if not request.htmx:
+                messages.success(request, notice)
+                return redirect("claim", complaint.pk)
+            complaint = _claim(complaint_id, request.user)
+            response = _render_claim(request, complaint, claim_actor(request.user, complaint))
+            return trigger_client_event(response, "claim-changed", {"notice": notice})
+    return _render_claim(request, complaint, actor, bound={key: form}, status=422)
+
+
+def _spend_and(form, user, change) -> None:
+    with transaction.atomic():
+        form.spend(user)
+        change()
+
+
+@require_POST
+@login_required
+def claim_draft(request, complaint_id):
+    """Save the draft's edits, or submit it."""
+
+    def change(complaint, actor, form):
+        data = {k: form.cleaned_data[k] for k in ("title", "description")}
+        if "submit" in request.POST:
+            _spend_and(form, request.user, lambda: complaint.submit(by=actor, **data))
+            return _("Your claim has been submitted.")
+        _spend_and(form, request.user, lambda: complaint.edit(by=actor, **data))
+        return _("The draft is saved.")
+
+    return _act(request, complaint_id, DraftForm, "draft", change)
+
+
+@require_POST
+@login_required
+def claim_documents(request, complaint_id):
+    def change(complaint, actor, form):
+        complaint.check_document_change(actor, "add")
+        stored = _store_all(form.cleaned_data["documents"], actor)
+        try:
+            _spend_and(form, request.user, lambda: _attach(complaint, actor, stored))
+        except DomainError:
+            _discard(stored)
+            raise
+        return _("The documents are attached.")
+
+    return _act(request, complaint_id, DocumentsForm, "documents", change)
+
+
+@require_POST
+@login_required
+def claim_answer(request, complaint_id):
+    """Save the answer being written, or send it (with its documents, attached first)."""
+
+    def change(complaint, actor, form):
+        data = {
+            k: form.cleaned_data[k] for k in ("resolution_type", "resolution", "tenderer_action")
+        }
+        final = "answer" in request.POST
+        documents = form.cleaned_data["documents"]
+        if documents:
+            complaint.check_document_change(actor, "add")
+        stored = _store_all(documents, actor)
+
+        def answer():
+            _attach(complaint, actor, stored)
+            if final:
+                complaint.answer(by=actor, **data)
+            else:
+                complaint.prepare_answer(by=actor, **data)
+
+        try:
+            _spend_and(form, request.user, answer)
+        except DomainError:
+            _discard(stored)
+            raise
+        return _("Your answer has been sent.") if final else _("Your answer is saved as a draft.")
+
+    return _act(request, complaint_id, AnswerForm, "answer", change)
+
+
+@require_POST
+@login_required
+def claim_decision(request, complaint_id):
+    def change(complaint, actor, form):
+        satisfied = form.cleaned_data["satisfied"]
+        _spend_and(form, request.user, lambda: complaint.resolve(by=actor, satisfied=satisfied))
+        return _("You accepted the answer.") if satisfied else _("You rejected the answer.")
+
+    return _act(request, complaint_id, DecisionForm, "decision", change)
+
+
+@require_POST
+@login_required
+def claim_cancel(request, complaint_id):
+    def change(complaint, actor, form):
+        reason = form.cleaned_data["reason"]
+        _spend_and(form, request.user, lambda: complaint.cancel(by=actor, reason=reason))
+        return _("The claim is withdrawn.")
+
+    return _act(request, complaint_id, CancelForm, "cancel", change)

@@ -1,0 +1,151 @@
+import re
+import uuid
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from portal.errors import DomainError, InvalidData
+from portal.models import FormSubmission, Organization, User
+from tenders.models import TenderStatus
+
+
+class SignUpForm(UserCreationForm):
+    first_name = forms.CharField(label=_("First name"), max_length=150)
+    last_name = forms.CharField(label=_("Last name"), max_length=150)
+    email = forms.EmailField(label=_("E-mail"), help_text=_("Notices about claims come here."))
+    organization_name = forms.CharField(label=_("Organization name"), max_length=255)
+    organization_identifier = forms.RegexField(
+        label=_("EDRPOU or tax number"),
+        regex=r"^\d{8,10}$",
+        error_messages={"invalid": _("8 digits (EDRPOU) or 10 digits (tax number).")},
+    )
+    organization_kind = forms.ChoiceField(
+        label=_("My organization"),
+        choices=[
+            (Organization.Kind.PROCURING, _("procures (publishes tenders, answers claims)")),
+            (Organization.Kind.BIDDER, _("bids (takes part in tenders, files claims)")),
+        ],
+        widget=forms.RadioSelect,
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ["username", "first_name", "last_name", "email"]
+
+    def clean(self):
+        cleaned = super().clean()
+        identifier = cleaned.get("organization_identifier")
+        kind = cleaned.get("organization_kind")
+        existing = Organization.objects.filter(identifier=identifier).first()
+        if existing is not None and kind and existing.kind != kind:
+            self.add_error(
+                "organization_kind",
+                _("This organization is registered as a %(kind)s.")
+                % {"kind": existing.get_kind_display()},
+            )
+        return cleaned
+
+    @transaction.atomic
+    def save(self, commit=True):
+        """The user joins the organization with this identifier, which is created if new."""
+        user = super().save(commit=False)
+        data = self.cleaned_data
+        user.organization, _created = Organization.objects.get_or_create(
+            identifier_scheme="UA-EDR",
+            identifier=data["organization_identifier"],
+            defaults={"name": data["organization_name"], "kind": data["organization_kind"]},
+        )
+        user.save()
+        return user
+
+
+class SearchForm(forms.Form):
+    q = forms.CharField(label=_("Keywords"), required=False, max_length=200)
+    tender_id = forms.CharField(label=_("Tender ID"), required=False, max_length=40)
+    cpv = forms.RegexField(
+        label=_("CPV code"),
+        required=False,
+        regex=r"^\d{8}(-\d)?$",
+        error_messages={"invalid": _("A CPV code looks like 30197630-1.")},
+    )
+    buyer = forms.CharField(label=_("Procuring entity identifier"), required=False, max_length=64)
+    status = forms.ChoiceField(
+        label=_("Status"),
+        required=False,
+        choices=[("", _("any"))]
+        + [(value, label) for value, label in TenderStatus.choices if value != "draft"],
+    )
+    published_from = forms.DateField(
+        label=_("Published from"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    published_to = forms.DateField(
+        label=_("Published to"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        start, end = cleaned.get("published_from"), cleaned.get("published_to")
+        if start and end and start > end:
+            self.add_error("published_to", _("The end of the range is before its start."))
+        return cleaned
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Any number of files (none when not required), each checked as a FileField does."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", MultipleFileInput())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None):
+        files = data if isinstance(data, list | tuple) else [data] if data else []
+        return [super(MultipleFileField, self).clean(file, initial) for file in files]
+
+
+class OnceForm(forms.Form):
+    """A form that may change something only once: its token is spent with the change."""
+
+    once = forms.CharField(widget=forms.HiddenInput, max_length=32)
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("initial", {}).setdefault("once", uuid.uuid4().hex)
+        super().__init__(*args, **kwargs)
+
+    def spend(self, user) -> None:
+        """Call inside the transaction that makes the change."""
+        try:
+            with transaction.atomic():
+                FormSubmission.objects.create(token=self.cleaned_data["once"], user=user)
+        except IntegrityError:
+            raise AlreadySent() from None
+
+
+class AlreadySent(DomainError):
+    http_status = 409
+    code = "already_sent"
+
+    def __init__(self):
+        super().__init__(_("This form has already been sent; the page shows what it did."))
+
+
+def add_domain_error(form, error: DomainError) -> None:
+    """Show a refusal of the model next to the field it is about (else above the form), in the
+    words the API uses, translated where the portal has a translation."""
+    if isinstance(error, InvalidData):
+        for name, messages in error.errors.items():
+            field = snake_case(name)
+            for message in messages if isinstance(messages, list) else [messages]:
+                form.add_error(field if field in form.fields else None, gettext(str(message)))
+        return
+    form.add_error(error.field if error.field in form.fields else None, gettext(error.description))
+
+
+def snake_case(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()

@@ -1,0 +1,21 @@
+// Small enhancements on top of pages that work without JavaScript.
+"use strict";
+
+// Upload progress: forms marked data-upload-progress show a bar while htmx sends their files.
+document.addEventListener("htmx:xhr:progress", (event) => {
+  const form = event.target.closest("[data-upload-progress]");
+  const bar = form && form.querySelector(".upload-progress");
+  if (!bar || !event.detail.lengthComputable) return;
+  bar.hidden = false;
+  bar.value = Math.round((event.detail.loaded / event.detail.total) * 100);
+});
+
+// A change made through htmx announces itself where the page's messages are.
+document.body.addEventListener("claim-changed", (event) => {
+  const region = document.getElementById("messages");
+  if (!region || !event.detail || !event.detail.notice) return;
+  const message = document.createElement("p");
+  message.className = "message success";
+  message.textContent = event.detail.notice;
+  region.replaceChildren(message);
+});

@@ -1,0 +1,336 @@
+"""Claims in the portal: each action through its form, as a person (post, redirect, get) and
+through htmx (422 fragment on errors, fragment plus event on success); forged posts refused with
+the API's words; nothing half-saved."""
+
+import pytest
+from django.core import mail
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from complaints.models import Complaint, ComplaintDocument
+from docservice.models import StoredFile
+from portal.models import FormSubmission
+from tenders.models import AuditEvent
+from tests.factories import RESOLUTION
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "claim-panel"}
+
+
+@pytest.fixture(autouse=True)
+def _in_english(client):
+    """The API's words are English; the portal shows them untranslated in English."""
+    client.cookies["django_language"] = "en"
+
+
+def new_claim_url(world):
+    return reverse("claim-new", args=[world.tender.pk, world.award.pk])
+
+
+def claim_form(**extra):
+    return {
+        "title": "Переможець не підтвердив досвід",
+        "description": "Пропозиція переможця не відповідає пункту 4.2 документації.",
+        "once": extra.pop("once", "a" * 32),
+        **extra,
+    }
+
+
+def upload(name="довідка.pdf", content=b"%PDF-1.4 claim evidence"):
+    return SimpleUploadedFile(name, content, content_type="application/pdf")
+
+
+def file_claim(client, world, *, submit=True, files=(), once="a" * 32):
+    data = claim_form(once=once, documents=list(files))
+    data["submit" if submit else "draft"] = "1"
+    return client.post(new_claim_url(world), data)
+
+
+def test_bidder_files_a_claim_at_once_and_the_buyer_is_told(
+    world, as_user, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = file_claim(as_user(world.bidder), world)
+
+    complaint = Complaint.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("claim", args=[complaint.pk])
+    assert complaint.status == "claim"
+    assert complaint.date_submitted is not None
+    assert complaint.organization == world.bidder.organization
+    assert complaint.author["name"] == world.bidder.organization.name
+    assert [m.to for m in mail.outbox] == [["buyer@example.org"]]
+    assert complaint.complaint_id in mail.outbox[0].subject
+
+
+def test_claim_with_two_attachments_is_filed_in_three_steps_behind_the_form(world, as_user):
+    client = as_user(world.bidder)
+    file_claim(client, world, files=[upload("а.pdf", b"one"), upload("б.pdf", b"two")])
+
+    complaint = Complaint.objects.get()
+    assert complaint.status == "claim"
+    assert sorted(d.title for d in complaint.documents.all()) == ["а.pdf", "б.pdf"]
+    assert {d.author for d in complaint.documents.all()} == {"complaint_owner"}
+    actions = list(
+        AuditEvent.objects.filter(subject_id=complaint.pk).values_list("action", flat=True)
+    )
+    assert actions == ["file", "add_document", "add_document", "submit"]
+
+
+def test_draft_then_documents_then_submit(world, as_user, django_capture_on_commit_callbacks):
+    client = as_user(world.bidder)
+    with django_capture_on_commit_callbacks(execute=True):
+        file_claim(client, world, submit=False)
+    complaint = Complaint.objects.get()
+    assert complaint.status == "draft"
+    assert mail.outbox == []
+
+    response = client.post(
+        reverse("claim-documents", args=[complaint.pk]),
+        {"once": "b" * 32, "documents": [upload()]},
+    )
+    assert response.status_code == 302
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("claim-draft", args=[complaint.pk]),
+            {"once": "c" * 32, "title": "Новий заголовок", "description": "Опис", "submit": "1"},
+        )
+
+    complaint.refresh_from_db()
+    assert response.status_code == 302
+    assert (complaint.status, complaint.title) == ("claim", "Новий заголовок")
+    assert complaint.documents.count() == 1
+    assert len(mail.outbox) == 1
+
+
+def test_a_draft_is_shown_to_its_author_only(world, as_user):
+    file_claim(as_user(world.bidder), world, submit=False)
+    url = reverse("claim", args=[Complaint.objects.get().pk])
+
+    assert as_user(world.bidder).get(url).status_code == 200
+    assert as_user(world.buyer).get(url).status_code == 404
+    assert as_user(None).get(url).status_code == 404
+
+
+def test_buyer_answers_through_htmx_and_the_claimant_is_told(
+    world, as_user, django_capture_on_commit_callbacks
+):
+    file_claim(as_user(world.bidder), world)
+    complaint = Complaint.objects.get()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = as_user(world.buyer).post(
+            reverse("claim-answer", args=[complaint.pk]),
+            {
+                "once": "d" * 32,
+                "resolution_type": "resolved",
+                "resolution": RESOLUTION,
+                "tenderer_action": "Рішення переглянуто",
+                "documents": [upload("відповідь.pdf")],
+                "answer": "1",
+            },
+            **HTMX,
+        )
+
+    complaint.refresh_from_db()
+    assert response.status_code == 200
+    assert b"<html" not in response.content
+    assert b'id="claim-panel"' in response.content
+    assert "claim-changed" in response["HX-Trigger"]
+    assert complaint.status == "answered"
+    assert complaint.date_answered and complaint.tenderer_action_date
+    assert [d.author for d in complaint.documents.all()] == ["tender_owner"]
+    assert [m.to for m in mail.outbox] == [["bidder@example.org"]]
+
+
+def test_answer_too_short_is_422_next_to_the_field_and_changes_nothing(world, as_user):
+    file_claim(as_user(world.bidder), world)
+    complaint = Complaint.objects.get()
+
+    response = as_user(world.buyer).post(
+        reverse("claim-answer", args=[complaint.pk]),
+        {"once": "d" * 32, "resolution_type": "resolved", "resolution": "Коротко", "answer": "1"},
+        **HTMX,
+    )
+
+    complaint.refresh_from_db()
+    assert response.status_code == 422
+    assert "Коротко" in response.content.decode()  # what was typed is kept
+    assert "Can&#x27;t update complaint" in response.content.decode()
+    assert complaint.status == "claim"
+    assert not FormSubmission.objects.filter(token="d" * 32).exists()
+
+
+def test_buyer_may_save_a_draft_answer(world, as_user):
+    file_claim(as_user(world.bidder), world)
+    complaint = Complaint.objects.get()
+
+    as_user(world.buyer).post(
+        reverse("claim-answer", args=[complaint.pk]),
+        {"once": "d" * 32, "resolution": "Чернетка відповіді", "prepare": "1"},
+    )
+
+    complaint.refresh_from_db()
+    assert (complaint.status, complaint.resolution) == ("claim", "Чернетка відповіді")
+
+
+@pytest.mark.parametrize("satisfied", [True, False])
+def test_claimant_accepts_or_rejects_the_answer(world, as_user, satisfied):
+    file_claim(as_user(world.bidder), world)
+    complaint = Complaint.objects.get()
+    complaint.tender = world.tender
+    complaint.answer(by=world.owner(), resolution=RESOLUTION, resolution_type="declined")
+
+    response = as_user(world.bidder).post(
+        reverse("claim-decision", args=[complaint.pk]),
+        {"once": "e" * 32, "satisfied": "true" if satisfied else "false"},
+    )
+
+    complaint.refresh_from_db()
+    assert response.status_code == 302
+    assert (complaint.status, complaint.satisfied) == ("resolved", satisfied)
+
+
+def test_claimant_withdraws_with_a_reason(world, as_user):
+    client = as_user(world.bidder)
+    file_claim(client, world)
+    complaint = Complaint.objects.get()
+
+    refused = client.post(reverse("claim-cancel", args=[complaint.pk]), {"once": "f" * 32})
+    assert refused.status_code == 422
+    client.post(
+        reverse("claim-cancel", args=[complaint.pk]), {"once": "f" * 32, "reason": "Помилка"}
+    )
+
+    complaint.refresh_from_db()
+    assert (complaint.status, complaint.cancellation_reason) == ("cancelled", "Помилка")
+
+
+@pytest.mark.parametrize(
+    ("who", "view", "data", "message"),
+    [
+        # The claimant may not answer its own claim, the buyer may not judge its answer: the
+        # same 403 descriptions the API gives.
+        (
+            "bidder",
+            "claim-answer",
+            {"resolution_type": "resolved", "resolution": RESOLUTION, "answer": "1"},
+            "Forbidden",
+        ),
+        ("buyer", "claim-cancel", {"reason": "Не хочу"}, "Forbidden"),
+        (
+            "stranger",
+            "claim-answer",
+            {"resolution_type": "resolved", "resolution": RESOLUTION, "answer": "1"},
+            "Forbidden",
+        ),
+        (
+            "bidder",
+            "claim-draft",
+            {"title": "x", "description": "y", "submit": "1"},
+            "Can&#x27;t update complaint",
+        ),
+    ],
+)
+def test_forged_post_is_refused_with_the_api_message(world, as_user, who, view, data, message):
+    file_claim(as_user(world.bidder), world)
+    complaint = Complaint.objects.get()
+    before = (complaint.status, complaint.date)
+
+    response = as_user(getattr(world, who)).post(
+        reverse(view, args=[complaint.pk]), {"once": "9" * 32, **data}
+    )
+
+    complaint.refresh_from_db()
+    assert response.status_code == 422
+    assert message in response.content.decode()
+    assert (complaint.status, complaint.date) == before
+
+
+def test_actions_shown_are_the_available_actions(world, as_user):
+    file_claim(as_user(world.bidder), world)
+    url = reverse("claim", args=[Complaint.objects.get().pk])
+
+    buyer_page = as_user(world.buyer).get(url).content.decode()
+    bidder_page = as_user(world.bidder).get(url).content.decode()
+    visitor_page = as_user(None).get(url).content.decode()
+
+    assert reverse("claim-answer", args=[Complaint.objects.get().pk]) in buyer_page
+    assert "claim-cancel" not in buyer_page and "/cancel/" not in buyer_page
+    assert "/cancel/" in bidder_page and "/answer/" not in bidder_page
+    assert "<form" not in visitor_page.split('id="claim-panel"')[1].split("Back to")[0]
+
+
+def test_the_same_form_sent_twice_changes_nothing_the_second_time(world, as_user):
+    client = as_user(world.bidder)
+    file_claim(client, world, once="1" * 32)
+    again = file_claim(client, world, once="1" * 32)
+
+    assert again.status_code == 422
+    assert "already been sent" in again.content.decode()
+    assert Complaint.objects.count() == 1
+
+
+def test_refused_filing_keeps_no_attachment(world, as_user, clock):
+    clock.move_to(world.award.complaint_period_end)  # the period is over
+
+    response = file_claim(as_user(world.bidder), world, files=[upload()])
+
+    assert response.status_code == 422
+    assert "Can add complaint only in complaintPeriod" in response.content.decode()
+    assert not Complaint.objects.exists()
+    assert not ComplaintDocument.objects.exists()
+    assert not StoredFile.objects.exists()
+
+
+def test_empty_attachment_is_refused_next_to_the_field(world, as_user):
+    response = file_claim(as_user(world.bidder), world, files=[upload(content=b"")])
+
+    assert response.status_code == 422
+    assert not Complaint.objects.exists()
+
+
+def test_oversized_attachment_is_refused_and_nothing_kept(world, as_user, settings):
+    settings.DOCUMENT_MAX_BYTES = 10
+
+    response = file_claim(as_user(world.bidder), world, files=[upload(content=b"x" * 11)])
+
+    assert response.status_code == 422
+    assert not Complaint.objects.exists()
+    assert not StoredFile.objects.exists()
+
+
+def test_only_a_bidder_of_the_tender_sees_the_claim_form(world, as_user):
+    url = new_claim_url(world)
+    tender_url = reverse("tender", args=[world.tender.pk])
+
+    assert url in as_user(world.bidder).get(tender_url).content.decode()
+    assert url not in as_user(world.stranger).get(tender_url).content.decode()
+    assert as_user(None).get(url).status_code == 302  # to sign in
+    response = as_user(world.stranger).post(url, claim_form(submit="1"))
+    assert response.status_code == 422
+    assert "Forbidden" in response.content.decode()
+    assert not Complaint.objects.exists()
+
+
+def test_user_text_is_escaped(world, as_user):
+    client = as_user(world.bidder)
+    client.post(new_claim_url(world), claim_form(title="<script>alert(1)</script>", submit="1"))
+
+    page = client.get(reverse("claim", args=[Complaint.objects.get().pk])).content.decode()
+
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_claim_made_in_the_portal_is_the_one_the_api_shows(world, as_user, client):
+    file_claim(as_user(world.bidder), world, files=[upload()])
+    complaint = Complaint.objects.get()
+
+    data = client.get(
+        f"/api/2.3/tenders/{world.tender.pk}/awards/{world.award.pk}/complaints/{complaint.pk}"
+    ).json()["data"]
+
+    assert (data["status"], data["complaintID"]) == ("claim", complaint.complaint_id)
+    assert data["documents"][0]["title"] == "довідка.pdf"

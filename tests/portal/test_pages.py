@@ -1,0 +1,278 @@
+"""Public pages, search, accounts and dashboards."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+
+from complaints.models import Complaint
+from portal.actors import Actor, Role
+from portal.models import Organization, User
+from portal.schema import KYIV
+from tenders.models import Tender
+from tests.helpers import tender_data
+
+pytestmark = pytest.mark.django_db
+
+
+def publish(user, clock, **overrides) -> Tender:
+    tender, _ = Tender.objects.register(
+        by=Actor(Role.BROKER, user=user), data=tender_data(clock.now(), **overrides)
+    )
+    return tender
+
+
+def titles(response) -> list[str]:
+    return [t.title for t in response.context["page"].object_list]
+
+
+@pytest.fixture
+def buyer(db):
+    organization = Organization.objects.create(
+        name="Лікарня", identifier="01993913", kind=Organization.Kind.PROCURING
+    )
+    return User.objects.create_user("buyer", password="x", organization=organization)
+
+
+def test_search_matches_cyrillic_keywords_whatever_their_case(client, buyer, clock):
+    publish(buyer, clock, title="Папір офісний А4")
+    publish(buyer, clock, title="Ремонт покрівлі")
+
+    assert titles(client.get("/", {"q": "ПАПІР"})) == ["Папір офісний А4"]
+    assert titles(client.get("/", {"q": "покрівлі ремонт"})) == ["Ремонт покрівлі"]
+
+
+def test_search_by_items_cpv_buyer_id_status_and_dates(client, buyer, clock):
+    paper = publish(buyer, clock, title="Папір")
+    clock.advance(days=3)
+    publish(buyer, clock, title="Інше")
+    item = paper.data["items"][0]
+    cpv = item["classification"]["id"]
+
+    assert titles(client.get("/", {"q": item["description"].split()[0]}))[-1] == "Папір"
+    assert "Папір" in titles(client.get("/", {"cpv": cpv}))
+    assert titles(client.get("/", {"cpv": "11111111-1"})) == []
+    assert titles(client.get("/", {"tender_id": paper.tender_id.lower()})) == ["Папір"]
+    assert len(titles(client.get("/", {"buyer": paper.buyer_identifier}))) == 2
+    assert titles(client.get("/", {"buyer": "00000000"})) == []
+    assert len(titles(client.get("/", {"status": "active.enquiries"}))) == 2
+    assert titles(client.get("/", {"status": "complete"})) == []
+    day = paper.date.date()
+    assert titles(client.get("/", {"published_to": day.isoformat()})) == ["Папір"]
+    later = (day + timedelta(days=1)).isoformat()
+    assert titles(client.get("/", {"published_from": later})) == ["Інше"]
+
+
+def test_search_refuses_bad_filters_next_to_the_field(client, buyer, clock):
+    publish(buyer, clock)
+
+    response = client.get(
+        "/", {"cpv": "paper", "published_from": "2026-02-01", "published_to": "2026-01-01"}
+    )
+
+    assert response.context["form"].errors.keys() == {"cpv", "published_to"}
+    assert titles(response) == []
+
+
+def test_search_results_swap_alone_for_htmx_and_page(client, buyer, clock):
+    for number in range(25):
+        publish(buyer, clock, title=f"Закупівля {number}")
+
+    first = client.get("/", {"q": "закупівля"}, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="results")
+    second = client.get("/", {"q": "закупівля", "page": 2})
+
+    assert first.status_code == 200
+    assert b"<html" not in first.content and b'id="results"' in first.content
+    assert len(titles(first)) == 20 and len(titles(second)) == 5
+    assert "Vary" in first and "HX-Request" in first["Vary"]
+
+
+def test_drafts_and_test_tenders_are_not_listed(client, buyer, clock):
+    publish(buyer, clock, title="Чернетка", status="draft")
+    publish(buyer, clock, title="Пробна", mode="test")
+    publish(buyer, clock, title="Справжня")
+
+    assert titles(client.get("/")) == ["Справжня"]
+
+
+def test_search_costs_the_same_for_few_and_many_tenders(client, buyer, clock, query_count):
+    publish(buyer, clock)
+    with query_count() as few:
+        client.get("/", {"q": "футляри"})
+    for _ in range(15):
+        publish(buyer, clock)
+    with query_count() as many:
+        client.get("/", {"q": "футляри"})
+
+    assert len(many) == len(few)
+
+
+def test_tender_page_shows_lifecycle_dates_bids_awards_and_claims(client, world):
+    complaint, _ = Complaint.objects.file(
+        award=world.award,
+        by=Actor(
+            Role.BID_OWNER,
+            user=world.bidder,
+            subject=world.tender.bids.get(organization=world.bidder.organization),
+        ),
+        title="Скарга <b>жирна</b>",
+        description="Опис",
+        author={"name": "ТОВ «Медтехсервіс»"},
+        submit=True,
+    )
+
+    page = client.get(reverse("tender", args=[world.tender.pk])).content.decode()
+
+    assert 'aria-current="step"' in page
+    assert "ПП «Чисто»" in page  # the bids are public now
+    assert complaint.complaint_id in page
+    assert "Скарга &lt;b&gt;жирна&lt;/b&gt;" in page
+    assert world.award.complaint_period_end.astimezone(KYIV).strftime("%d.%m.%Y %H:%M") in page
+
+
+def test_tender_page_keeps_bids_sealed_while_tendering(client, buyer, clock):
+    tender = publish(buyer, clock)
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+
+    page = client.get(reverse("tender", args=[tender.pk]))
+
+    assert page.context["bids"] is None
+
+
+def test_tender_page_costs_the_same_with_more_claims(client, world, query_count):
+    url = reverse("tender", args=[world.tender.pk])
+    bid = world.tender.bids.get(organization=world.bidder.organization)
+    by = Actor(Role.BID_OWNER, user=world.bidder, subject=bid)
+
+    def file():
+        Complaint.objects.file(
+            award=world.award, by=by, title="t", author={"name": "n"}, submit=True
+        )
+
+    file()
+    with query_count() as one:
+        client.get(url)
+    for _ in range(10):
+        file()
+    with query_count() as eleven:
+        client.get(url)
+
+    assert len(eleven) == len(one)
+
+
+def test_a_draft_tender_is_its_organizations_alone(client, buyer, clock):
+    tender = publish(buyer, clock, status="draft")
+    url = reverse("tender", args=[tender.pk])
+
+    assert client.get(url).status_code == 404
+    client.force_login(buyer)
+    assert client.get(url).status_code == 200
+
+
+def test_unknown_tender_is_a_404_page(client, db):
+    response = client.get(reverse("tender", args=["0" * 32]))
+
+    assert response.status_code == 404
+    assert b"<html" in response.content
+
+
+def test_sign_up_creates_the_user_in_its_organization_and_signs_in(client, db):
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "olena",
+            "first_name": "Олена",
+            "last_name": "Коваленко",
+            "email": "olena@example.org",
+            "organization_name": "ФОП Коваленко",
+            "organization_identifier": "2894512345",
+            "organization_kind": "bidder",
+            "password1": "Tr1cky-passphrase",
+            "password2": "Tr1cky-passphrase",
+        },
+    )
+
+    user = User.objects.get(username="olena")
+    assert response.status_code == 302
+    assert (user.organization.identifier, user.organization.kind) == ("2894512345", "bidder")
+    assert client.get(reverse("dashboard")).status_code == 200
+
+
+def test_sign_up_with_bad_fields_keeps_what_was_typed(client, db):
+    response = client.post(
+        reverse("signup"),
+        {"username": "olena", "organization_identifier": "12", "password1": "a", "password2": "b"},
+    )
+
+    assert response.status_code == 422
+    assert {"organization_identifier", "password2", "email"} <= response.context[
+        "form"
+    ].errors.keys()
+    assert 'value="olena"' in response.content.decode()
+    assert not User.objects.exists()
+
+
+def test_sign_up_cannot_change_an_organizations_kind(client, buyer):
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "x", "first_name": "X", "last_name": "Y", "email": "x@example.org",
+            "organization_name": "Лікарня", "organization_identifier": "01993913",
+            "organization_kind": "bidder", "password1": "Tr1cky-passphrase",
+            "password2": "Tr1cky-passphrase",
+        },
+    )  # fmt: skip
+
+    assert response.status_code == 422
+    assert "organization_kind" in response.context["form"].errors
+
+
+def test_dashboard_needs_sign_in(client, db):
+    response = client.get(reverse("dashboard"))
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+def test_dashboards_show_claims_to_answer_and_my_claims(client, world):
+    bid = world.tender.bids.get(organization=world.bidder.organization)
+    complaint, _ = Complaint.objects.file(
+        award=world.award, by=Actor(Role.BID_OWNER, user=world.bidder, subject=bid),
+        title="Моя скарга", author={"name": "n"}, submit=True,
+    )  # fmt: skip
+
+    client.force_login(world.buyer)
+    buyer_page = client.get(reverse("dashboard"))
+    client.force_login(world.bidder)
+    bidder_page = client.get(reverse("dashboard"))
+    client.force_login(world.other_bidder)
+    other_page = client.get(reverse("dashboard"))
+
+    assert list(buyer_page.context["to_answer"]) == [complaint]
+    assert list(bidder_page.context["my_claims"]) == [complaint]
+    assert list(other_page.context["my_claims"]) == []
+    assert list(other_page.context["to_answer"]) == []
+
+
+def test_pages_are_ukrainian_unless_english_is_chosen(client, db):
+    assert 'lang="uk"' in client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+
+    assert 'lang="en"' in client.get("/").content.decode()
+
+
+def test_the_api_stays_english_and_untouched_by_the_language_switch(client, db):
+    client.cookies["django_language"] = "uk"
+
+    response = client.get("/api/2.3/tenders/" + "0" * 32)
+
+    assert response.json()["errors"][0]["description"] == "Not Found"
+    assert "Content-Language" not in response
+
+
+def test_pages_forbid_inline_and_foreign_scripts(client, db):
+    policy = client.get("/")["Content-Security-Policy"]
+
+    assert "script-src 'self'" in policy
+    assert "unsafe-inline" not in policy
