@@ -4,7 +4,7 @@ import uuid
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.db import IntegrityError, transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from portal.errors import DomainError, InvalidData
@@ -133,6 +133,17 @@ class AlreadySent(DomainError):
 
     def __init__(self):
         super().__init__(_("This form has already been sent; the page shows what it did."))
+
+
+# The 2.3 descriptions people meet in the portal, marked for the translators (the API sends them
+# untranslated; add_domain_error translates what the catalog has).
+REFUSALS_TO_TRANSLATE = (
+    gettext_noop("Forbidden"),
+    gettext_noop("Can't update complaint"),
+    gettext_noop("Can add complaint only in complaintPeriod"),
+    gettext_noop("Can update complaint only in complaintPeriod"),
+    gettext_noop("Claim submission is not allowed on pending award"),
+)
 
 
 def add_domain_error(form, error: DomainError) -> None:

@@ -37,7 +37,15 @@ class AuditEventInline(admin.TabularInline):
 
 @admin.register(Tender)
 class TenderAdmin(ReadOnlyAdmin):
-    list_display = ["tender_id", "title", "status", "mode", "broker", "date_modified"]
+    list_display = [
+        "tender_id",
+        "title",
+        "status",
+        "mode",
+        "broker",
+        "organization",
+        "date_modified",
+    ]
     list_filter = ["status", "mode"]
     search_fields = ["tender_id", "title", "id"]
     inlines = [AuditEventInline]

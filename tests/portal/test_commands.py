@@ -110,3 +110,17 @@ def test_admin_lists_tenders_and_their_audit_trail(admin_client):
     assert page.status_code == 200 and "sign" in page.content.decode()
     assert admin_client.get("/admin/portal/broker/").status_code == 200
     assert admin_client.get("/admin/tenders/auditevent/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_admin_shows_claims_read_only_with_their_audit_trail(admin_client):
+    from complaints.models import Complaint
+
+    call_command("load_demo")
+    complaint = Complaint.objects.get(status="resolved")
+
+    assert admin_client.get("/admin/complaints/complaint/").status_code == 200
+    page = admin_client.get(f"/admin/complaints/complaint/{complaint.pk}/change/").content.decode()
+    assert "answered → resolved" in page
+    assert 'name="_save"' not in page  # nothing to save: read-only
+    assert admin_client.get("/admin/portal/organization/").status_code == 200

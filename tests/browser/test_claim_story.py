@@ -1,0 +1,124 @@
+"""The whole story of a claim as people live it, in a real browser: a bidder files a claim with
+two attachments as a draft and submits it, the buyer answers, the bidder rejects the answer, and
+a visitor reads the timeline and downloads an attachment. Once with JavaScript (htmx swapping
+fragments), once without (plain forms, post-redirect-get)."""
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from complaints.models import Complaint
+from tests.factories import RESOLUTION
+from tests.portal.world import PASSWORD, portal_world
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+EVIDENCE = (
+    ("договір-1.pdf", b"%PDF-1.4 first piece of evidence"),
+    (
+        "акт виконаних робіт.txt",
+        "Акт не підписано".encode(),
+    ),
+)
+
+
+def sign_in(page, user):
+    page.goto("/accounts/login/")
+    page.fill("#id_username", user.username)
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/dashboard/")
+
+
+def serious_violations(page) -> list[str]:
+    results = Axe().run(page)
+    return [
+        f"{v['id']}: {v['help']} ({len(v['nodes'])})"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def walk_the_story(people, world, tmp_path, *, javascript: bool, check=lambda page: None):
+    files = []
+    for name, content in EVIDENCE:
+        path = tmp_path / name
+        path.write_bytes(content)
+        files.append(path)
+
+    # The bidder files a draft with two attachments, then submits it.
+    bidder = people(javascript=javascript)
+    sign_in(bidder, world.bidder)
+    bidder.goto(f"/tenders/{world.tender.pk}/")
+    check(bidder)
+    bidder.get_by_role("link", name="Подати вимогу").click()
+    bidder.get_by_label("Предмет вимоги").fill("Переможець не підтвердив досвід")
+    bidder.get_by_label("Що не так з рішенням").fill("Учасник не надав договорів, п. 4.2.")
+    bidder.get_by_label("Вкладення").set_input_files(files)
+    check(bidder)
+    bidder.get_by_role("button", name="Зберегти чернетку").click()
+    bidder.wait_for_url(re.compile(r"/claims/[0-9a-f]{32}/$"))
+    complaint = Complaint.objects.get()
+    assert complaint.status == "draft"
+    assert complaint.documents.count() == 2
+    bidder.get_by_role("button", name="Подати вимогу").click()
+    bidder.locator("#claim-panel .badge", has_text="подана").wait_for()
+    complaint.refresh_from_db()
+    assert complaint.status == "claim"
+
+    # The buyer finds it on the dashboard and answers.
+    buyer = people(javascript=javascript)
+    sign_in(buyer, world.buyer)
+    check(buyer)
+    buyer.get_by_role("link", name="Переможець не підтвердив досвід").click()
+    buyer.get_by_label("Рішення").select_option("declined")
+    buyer.get_by_label("Відповідь скаржнику").fill(RESOLUTION)
+    buyer.get_by_role("button", name="Надіслати відповідь").click()
+    buyer.locator("#claim-panel .badge", has_text="є відповідь").wait_for()
+    check(buyer)
+
+    # The bidder rejects the answer.
+    bidder.goto(f"/claims/{complaint.pk}/")
+    bidder.get_by_label("Я не погоджуюся з відповіддю").check()
+    bidder.get_by_role("button", name="Надіслати моє рішення").click()
+    bidder.locator("#claim-panel .badge", has_text="вирішена").wait_for()
+    complaint.refresh_from_db()
+    assert (complaint.status, complaint.satisfied) == ("resolved", False)
+
+    # A visitor reads the story and downloads an attachment.
+    visitor = people(javascript=javascript)
+    visitor.goto(f"/claims/{complaint.pk}/")
+    timeline = visitor.locator(".timeline")
+    assert "Подано" in timeline.inner_text()
+    assert "Скаржник не погодився з відповіддю" in timeline.inner_text()
+    assert RESOLUTION in timeline.inner_text()
+    check(visitor)
+    with visitor.expect_download() as download:
+        visitor.get_by_role("link", name=EVIDENCE[0][0]).click()
+    saved = tmp_path / "downloaded"
+    download.value.save_as(saved)
+    assert download.value.suggested_filename == EVIDENCE[0][0]
+    assert saved.read_bytes() == EVIDENCE[0][1]
+    return bidder, buyer, visitor
+
+
+def test_claim_story_with_javascript(people, brokers, clock, tmp_path):
+    world = portal_world(brokers, clock)
+    checked = []
+
+    def check(page):
+        assert serious_violations(page) == [], page.url
+        checked.append(page.url)
+
+    pages = walk_the_story(people, world, tmp_path, javascript=True, check=check)
+
+    assert len(checked) == 5
+    for page in pages:
+        assert page.errors == []
+
+
+def test_claim_story_without_javascript(people, brokers, clock, tmp_path):
+    world = portal_world(brokers, clock)
+
+    walk_the_story(people, world, tmp_path, javascript=False)

@@ -1,0 +1,74 @@
+"""The pages people see, in both languages and on a phone: screenshots (build/screenshots/) for
+a person to look at, and an accessibility check (axe-core) with no serious violation."""
+
+import pytest
+
+from complaints.models import Complaint
+from portal.actors import Actor, Role
+from tests.browser.test_claim_story import serious_violations, sign_in
+from tests.portal.world import portal_world
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def world(brokers, clock):
+    world = portal_world(brokers, clock)
+    bid = world.tender.bids.get(organization=world.bidder.organization)
+    Complaint.objects.file(
+        award=world.award,
+        by=Actor(Role.BID_OWNER, user=world.bidder, subject=bid),
+        title="Переможець не підтвердив досвід аналогічних поставок",
+        description="Учасник не надав жодного договору, чого вимагає пункт 4.2 документації.",
+        author=bid.tenderers[0],
+        submit=True,
+    )
+    return world
+
+
+def in_language(page, language: str, server):
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": server.url}])
+    return page
+
+
+@pytest.mark.parametrize("language", ["uk", "en"])
+def test_pages_in_each_language(people, world, screenshot, live_server, language):
+    visitor = in_language(people(), language, live_server)
+    pages = {
+        "home": "/",
+        "tender": f"/tenders/{world.tender.pk}/",
+        "claim": f"/claims/{Complaint.objects.get().pk}/",
+        "sign-up": "/accounts/signup/",
+    }
+    for name, url in pages.items():
+        visitor.goto(url)
+        assert visitor.locator("html").get_attribute("lang") == language
+        assert serious_violations(visitor) == [], name
+        screenshot(visitor, f"{language}-{name}")
+
+    bidder = in_language(people(), language, live_server)
+    sign_in(bidder, world.bidder)
+    bidder.goto(f"/tenders/{world.tender.pk}/awards/{world.award.pk}/claims/new/")
+    assert serious_violations(bidder) == []
+    screenshot(bidder, f"{language}-claim-form")
+
+    buyer = in_language(people(), language, live_server)
+    sign_in(buyer, world.buyer)
+    assert serious_violations(buyer) == []
+    screenshot(buyer, f"{language}-owner-dashboard")
+    buyer.goto(f"/claims/{Complaint.objects.get().pk}/")
+    assert serious_violations(buyer) == []
+    screenshot(buyer, f"{language}-answer-form")
+
+    for page in (visitor, bidder, buyer):
+        assert page.errors == []
+
+
+def test_tender_page_on_a_phone(people, world, screenshot):
+    phone = people(width=390)
+    phone.goto(f"/tenders/{world.tender.pk}/")
+
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390  # nothing forces sideways scrolling
+    assert serious_violations(phone) == []
+    screenshot(phone, "uk-tender-phone")
