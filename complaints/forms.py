@@ -28,18 +28,6 @@ class AttachmentsField(MultipleFileField):
             )
 
 
-class ClaimForm(OnceForm):
-    """A new claim: saved as a draft, or submitted at once (its attachments first)."""
-
-    title = forms.CharField(label=_("Subject of the claim"), max_length=500)
-    description = forms.CharField(
-        label=_("What is wrong with the decision, and what you ask for"),
-        widget=forms.Textarea(attrs={"rows": 8}),
-        max_length=20000,
-    )
-    documents = AttachmentsField()
-
-
 class DraftForm(OnceForm):
     title = forms.CharField(label=_("Subject of the claim"), max_length=500)
     description = forms.CharField(
@@ -47,6 +35,12 @@ class DraftForm(OnceForm):
         widget=forms.Textarea(attrs={"rows": 8}),
         max_length=20000,
     )
+
+
+class ClaimForm(DraftForm):
+    """A new claim: saved as a draft, or submitted at once (its attachments first)."""
+
+    documents = AttachmentsField()
 
 
 class DocumentsForm(OnceForm):

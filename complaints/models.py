@@ -246,6 +246,10 @@ class Complaint(HasDocuments, Owned):
         if action in WITHIN_COMPLAINT_PERIOD and not self.award.accepts_claims_at(now):
             raise NotAllowed("Can update complaint only in complaintPeriod")
 
+    def shown_to(self, by: Actor) -> bool:
+        """The portal shows a draft to its author alone (the 2.3 API lists drafts to all)."""
+        return self.status != S.DRAFT or by.acts_as(Role.COMPLAINT_OWNER, self)
+
     def available_actions(self, by: Actor, now=None) -> list[str]:
         """What `by` may do to this claim now, from the same checks the methods make."""
         now = now or timezone.now()

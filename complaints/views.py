@@ -200,12 +200,10 @@ def _render_claim(request, complaint, actor, *, bound=None, status=200):
 @require_GET
 def claim_detail(request, complaint_id):
     complaint = _claim(complaint_id, request.user)
-    if (
-        complaint.status == "draft"
-        and claim_actor(request.user, complaint).role is not Role.COMPLAINT_OWNER
-    ):
-        raise Http404  # a draft is its author's alone
-    return _render_claim(request, complaint, claim_actor(request.user, complaint))
+    actor = claim_actor(request.user, complaint)
+    if not complaint.shown_to(actor):
+        raise Http404
+    return _render_claim(request, complaint, actor)
 
 
 # --- acting ------------------------------------------------------------------------------

@@ -85,7 +85,11 @@ def tender_detail(request, tender_id):
         awards.append(
             {
                 "award": award,
-                "claims": [c for c in award.complaints.all() if c.status != "draft"],
+                "claims": [
+                    claim
+                    for claim in award.complaints.all()
+                    if claim.shown_to(portal_actor(request.user, (Role.COMPLAINT_OWNER, claim)))
+                ],
                 "may_file": Complaint.may_file(award, bidder, now),
             }
         )

@@ -334,3 +334,12 @@ def test_claim_made_in_the_portal_is_the_one_the_api_shows(world, as_user, clien
 
     assert (data["status"], data["complaintID"]) == ("claim", complaint.complaint_id)
     assert data["documents"][0]["title"] == "довідка.pdf"
+
+
+def test_a_draft_is_listed_on_the_tender_page_for_its_author_only(world, as_user):
+    file_claim(as_user(world.bidder), world, submit=False)
+    complaint = Complaint.objects.get()
+    tender_url = reverse("tender", args=[world.tender.pk])
+
+    assert complaint.complaint_id in as_user(world.bidder).get(tender_url).content.decode()
+    assert complaint.complaint_id not in as_user(world.buyer).get(tender_url).content.decode()
