@@ -12,6 +12,16 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("tenders/<str:tender_id>/", tenders.tender_detail, name="tender"),
     path(
+        "tenders/<str:tender_id>/awards/<str:award_id>/decision/",
+        tenders.award_decision,
+        name="award-decision",
+    ),
+    path(
+        "tenders/<str:tender_id>/awards/<str:award_id>/contract/",
+        tenders.contract_sign,
+        name="contract-sign",
+    ),
+    path(
         "tenders/<str:tender_id>/awards/<str:award_id>/claims/new/",
         claims.claim_new,
         name="claim-new",

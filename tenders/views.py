@@ -1,16 +1,23 @@
 """The tender page: everything about one tender, for anyone, with what the visitor may do."""
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404
+from django.shortcuts import redirect
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import trigger_client_event
 
 from complaints.models import Complaint
 from portal.actors import Role, portal_actor
-from portal.errors import NotFound
+from portal.errors import DomainError, InvalidData, NotFound
 from portal.htmx import render_page_or_partial
 from tenders.documents import latest_versions
-from tenders.models import AwardStatus, BidStatus, Tender, TenderStatus
+from tenders.forms import AwardDecisionForm, ContractSignForm
+from tenders.models import BidStatus, Tender, TenderStatus
 
 # The road a tender takes, and what moves it on.
 STAGES = [
@@ -20,6 +27,13 @@ STAGES = [
     (TenderStatus.AWARDED, _("Winner chosen: claims may be filed, then the contract signed")),
     (TenderStatus.COMPLETE, _("Contract signed")),
 ]
+
+
+DECISION_NOTICES = {
+    "activate": _("The bid is chosen as the winner; claims may be filed against the decision."),
+    "disqualify": _("The bid is disqualified; the next lowest bid is now considered."),
+    "cancel": _("The decision is taken back; qualification starts over."),
+}
 
 
 def current_tender(tender_id: str, user) -> Tender:
@@ -74,17 +88,31 @@ def bid_actor(user, tender):
     return portal_actor(user, *((Role.BID_OWNER, bid) for bid in bids))
 
 
-@require_GET
-def tender_detail(request, tender_id):
-    tender = current_tender(tender_id, request.user)
+def _tender_page(request, tender, *, errors=None, status=200):
+    """The tender page; `errors` maps an award's id to the refusal of a decision on it."""
     now = timezone.now()
     bidder = bid_actor(request.user, tender)
+    owner = portal_actor(request.user, (Role.TENDER_OWNER, tender))
+    contracts = {contract.award_id: contract for contract in tender.contracts.all()}
     awards = []
     for award in tender.awards.all():
         award.tender = tender
+        contract = contracts.get(award.pk)
+        if contract is not None:
+            contract.tender, contract.award = tender, award
         awards.append(
             {
                 "award": award,
+                "decisions": award.available_actions(owner) if owner.subject else [],
+                "contract": contract,
+                "signing_refusal": (
+                    contract.signing_refusal(owner, now)
+                    if contract is not None and owner.subject
+                    else None
+                ),
+                "error": (errors or {}).get(award.pk),
+                "decision_form": AwardDecisionForm(),
+                "sign_form": ContractSignForm(),
                 "claims": [
                     claim
                     for claim in award.complaints.all()
@@ -108,7 +136,69 @@ def tender_detail(request, tender_id):
             else None
         ),
         "awards": awards,
-        "AwardStatus": AwardStatus,
-        "now": now,
+        "is_owner": owner.subject is not None,
     }
-    return render_page_or_partial(request, "tenders/tender_detail.html", context)
+    return render_page_or_partial(
+        request, "tenders/tender_detail.html", context, partials={"awards"}, status=status
+    )
+
+
+@require_GET
+def tender_detail(request, tender_id):
+    return _tender_page(request, current_tender(tender_id, request.user))
+
+
+def _decide(request, tender_id, form_class, award_id, change):
+    """The frame of the owner's decisions on the tender page: the form's token is spent with
+    the change; a refusal is shown at the award (422), success is shown on the fresh page."""
+    tender = current_tender(tender_id, request.user)
+    owner = portal_actor(request.user, (Role.TENDER_OWNER, tender))
+    form = form_class(request.POST)
+    try:
+        if not form.is_valid():
+            raise InvalidData.field("action", "Invalid data")
+        with transaction.atomic():
+            form.spend(request.user)
+            notice = change(tender, owner, form.cleaned_data)
+    except DomainError as error:
+        message = gettext(error.description)
+        return _tender_page(request, tender, errors={award_id: message}, status=422)
+    if not request.htmx:
+        messages.success(request, notice)
+        return redirect("tender", tender.pk)
+    response = _tender_page(request, current_tender(tender_id, request.user))
+    return trigger_client_event(response, "tender-changed", {"notice": notice})
+
+
+def _award_of(tender, award_id):
+    award = next((a for a in tender.awards.all() if a.pk == award_id), None)
+    if award is None:
+        raise NotFound("award_id")
+    award.tender = tender
+    return award
+
+
+@require_POST
+@login_required
+def award_decision(request, tender_id, award_id):
+    def change(tender, owner, data):
+        award = _award_of(tender, award_id)
+        getattr(award, data["action"])(by=owner)
+        return DECISION_NOTICES[data["action"]]
+
+    return _decide(request, tender_id, AwardDecisionForm, award_id, change)
+
+
+@require_POST
+@login_required
+def contract_sign(request, tender_id, award_id):
+    def change(tender, owner, data):
+        award = _award_of(tender, award_id)
+        contract = next((c for c in tender.contracts.all() if c.award_id == award.pk), None)
+        if contract is None:
+            raise NotFound("contract_id")
+        contract.tender, contract.award = tender, award
+        contract.sign(by=owner)
+        return _("The contract is signed; the tender is complete.")
+
+    return _decide(request, tender_id, ContractSignForm, award_id, change)

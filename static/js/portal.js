@@ -11,11 +11,13 @@ document.addEventListener("htmx:xhr:progress", (event) => {
 });
 
 // A change made through htmx announces itself where the page's messages are.
-document.body.addEventListener("claim-changed", (event) => {
+function announce(event) {
   const region = document.getElementById("messages");
   if (!region || !event.detail || !event.detail.notice) return;
   const message = document.createElement("p");
   message.className = "message success";
   message.textContent = event.detail.notice;
   region.replaceChildren(message);
-});
+}
+document.body.addEventListener("claim-changed", announce);
+document.body.addEventListener("tender-changed", announce);

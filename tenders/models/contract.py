@@ -70,18 +70,32 @@ class Contract(PartOfTender):
                 f"({iso(end)})",
             )
 
+    def _check_signing(self, now) -> None:
+        award = self.award
+        if award.status != AwardStatus.ACTIVE:
+            raise NotAllowed(f"Can't update contract in current ({award.status}) award status")
+        end = award.complaint_period_end
+        if end and end > now:
+            raise NotAllowed(f"Can't sign contract before stand-still period end ({iso(end)})")
+        if award.complaints.answered().exists():
+            raise NotAllowed("Can't sign contract before reviewing all complaints")
+
+    def signing_refusal(self, by: Actor, now) -> str | None:
+        """Why `by` may not sign this contract now (the 2.3 description), or None if it may."""
+        tender = self.tender
+        if not by.acts_as(Role.TENDER_OWNER, tender) or self.status != ContractStatus.PENDING:
+            return "Forbidden"
+        try:
+            self._check_signing(now)
+        except NotAllowed as refusal:
+            return refusal.description
+        return None
+
     def sign(self, *, by: Actor, date_signed=None) -> None:
         """Sign once the award's complaint period is over; the tender is then complete."""
         with transaction.atomic():
             now = self._begin(by)
-            award = self.award
-            if award.status != AwardStatus.ACTIVE:
-                raise NotAllowed(f"Can't update contract in current ({award.status}) award status")
-            end = award.complaint_period_end
-            if end and end > now:
-                raise NotAllowed(f"Can't sign contract before stand-still period end ({iso(end)})")
-            if award.complaints.answered().exists():
-                raise NotAllowed("Can't sign contract before reviewing all complaints")
+            self._check_signing(now)
             if date_signed is not None:
                 self._check_date_signed(date_signed, now)
             self.status = ContractStatus.ACTIVE

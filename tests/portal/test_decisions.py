@@ -1,0 +1,128 @@
+"""The tender owner's decisions on the tender page: choose or disqualify the bid, take a
+decision back, sign the contract when the model allows it, refusals in the API's words."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+
+from complaints.models import Complaint
+from portal.actors import Actor, Role
+from tests.factories import RESOLUTION
+from tests.portal.world import portal_world
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "awards"}
+
+
+@pytest.fixture(autouse=True)
+def _in_english(client):
+    client.cookies["django_language"] = "en"
+
+
+@pytest.fixture
+def pending(brokers, clock):
+    """The lowest bid awaits the owner's decision."""
+    return portal_world(brokers, clock, decision=None)
+
+
+def decide(client, world, action, award=None, **headers):
+    award = award or world.award
+    url = reverse("award-decision", args=[world.tender.pk, award.pk])
+    return client.post(url, {"once": action[:1] * 32, "action": action}, **headers)
+
+
+def sign(client, world, once="s" * 32):
+    url = reverse("contract-sign", args=[world.tender.pk, world.award.pk])
+    return client.post(url, {"once": once})
+
+
+def test_owner_chooses_the_winner_and_the_complaint_period_runs(pending, as_user):
+    response = decide(as_user(pending.buyer), pending, "activate")
+
+    pending.refresh()
+    assert response.status_code == 302
+    assert pending.award.status == "active"
+    assert pending.award.complaint_period_end is not None
+    assert pending.tender.status == "active.awarded"
+
+
+def test_owner_disqualifies_through_htmx_and_the_next_bid_is_considered(pending, as_user):
+    response = decide(as_user(pending.buyer), pending, "disqualify", **HTMX)
+
+    pending.refresh()
+    assert response.status_code == 200
+    assert b'id="awards"' in response.content and b"<html" not in response.content
+    assert "tender-changed" in response["HX-Trigger"]
+    awards = list(pending.tender.awards.order_by("number"))
+    assert [a.status for a in awards] == ["unsuccessful", "pending"]
+
+
+@pytest.mark.parametrize("who", ["bidder", "stranger"])
+def test_others_cannot_decide(pending, as_user, who):
+    page = as_user(getattr(pending, who)).get(reverse("tender", args=[pending.tender.pk]))
+    response = decide(as_user(getattr(pending, who)), pending, "activate")
+
+    pending.refresh()
+    assert (
+        "award-decision" not in page.content.decode() and "/decision/" not in page.content.decode()
+    )
+    assert response.status_code == 422
+    assert "Forbidden" in response.content.decode()
+    assert pending.award.status == "pending"
+
+
+def test_contract_waits_for_the_complaint_period_then_completes_the_tender(world, as_user, clock):
+    client = as_user(world.buyer)
+    page = client.get(reverse("tender", args=[world.tender.pk])).content.decode()
+    early = sign(client, world)
+
+    assert "Can&#x27;t sign contract before stand-still period end" in page
+    assert early.status_code == 422
+    assert "Can&#x27;t sign contract before stand-still period end" in early.content.decode()
+    clock.move_to(world.award.complaint_period_end + timedelta(minutes=1))
+    response = sign(client, world, once="t" * 32)
+
+    world.refresh()
+    assert response.status_code == 302
+    assert world.tender.status == "complete"
+
+
+def test_contract_waits_for_answered_claims(world, as_user, clock):
+    bid = world.tender.bids.get(organization=world.bidder.organization)
+    complaint, _ = Complaint.objects.file(
+        award=world.award, by=Actor(Role.BID_OWNER, user=world.bidder, subject=bid),
+        title="t", author={"name": "n"}, submit=True,
+    )  # fmt: skip
+    complaint.answer(by=world.owner(), resolution=RESOLUTION, resolution_type="declined")
+    clock.move_to(world.award.complaint_period_end + timedelta(minutes=1))
+
+    response = sign(as_user(world.buyer), world)
+
+    world.refresh()
+    assert response.status_code == 422
+    assert "Can&#x27;t sign contract before reviewing all complaints" in response.content.decode()
+    assert world.tender.status == "active.awarded"
+
+
+def test_a_decision_sent_twice_is_made_once(pending, as_user):
+    client = as_user(pending.buyer)
+    decide(client, pending, "disqualify")
+    second = decide(client, pending, "disqualify")
+
+    pending.refresh()
+    assert second.status_code == 422
+    assert "already been sent" in second.content.decode()
+    assert [a.status for a in pending.tender.awards.order_by("number")] == [
+        "unsuccessful",
+        "pending",
+    ]
+
+
+def test_unknown_action_is_refused(pending, as_user):
+    response = decide(as_user(pending.buyer), pending, "promote")
+
+    pending.refresh()
+    assert response.status_code == 422
+    assert pending.award.status == "pending"

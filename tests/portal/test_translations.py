@@ -1,0 +1,43 @@
+"""The Ukrainian catalog is complete, and the compiled catalog the site loads is the same one."""
+
+import re
+from pathlib import Path
+
+from django.conf import settings
+from django.utils import translation
+
+CATALOG = Path(settings.BASE_DIR) / "locale" / "uk" / "LC_MESSAGES" / "django.po"
+
+
+def unescape(text: str) -> str:
+    return text.replace("\\n", "\n").replace('\\"', '"').replace("\\\\", "\\")
+
+
+def entries():
+    """(msgid, msgstr) of each singular entry, the header left out."""
+    text = CATALOG.read_text(encoding="utf-8")
+    for block in text.split("\n\n"):
+        if "msgid_plural" in block or block.lstrip().startswith("#~"):
+            continue
+        match = re.search(r'^msgid ((?:".*"\n)+)msgstr ((?:".*"\n?)+)', block, re.MULTILINE)
+        if match:
+            msgid, msgstr = ("".join(re.findall(r'"(.*)"', part)) for part in match.groups())
+            if msgid:
+                yield unescape(msgid), unescape(msgstr)
+
+
+def test_every_message_is_translated_and_none_is_fuzzy():
+    text = CATALOG.read_text(encoding="utf-8")
+
+    assert "#, fuzzy" not in text
+    assert [msgid for msgid, msgstr in entries() if not msgstr] == []
+
+
+def test_the_compiled_catalog_matches_the_source():
+    stale = []
+    with translation.override("uk"):
+        for msgid, msgstr in entries():
+            if "%" not in msgid and msgstr != msgid and translation.gettext(msgid) == msgid:
+                stale.append(msgid)
+
+    assert stale == []  # run: cd locale/uk/LC_MESSAGES && msgfmt -o django.mo django.po
