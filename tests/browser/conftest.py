@@ -26,8 +26,10 @@ def _chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.fixture(scope="session")
-def browser():
+@pytest.fixture
+def browser(monkeypatch):
+    """One chromium per test: Playwright's sync API keeps an event loop running while it is
+    open, so it is closed with the test, and the ORM is allowed beside it only meanwhile."""
     executable = _chromium()
     if executable is None:
         if os.environ.get("REQUIRE_BROWSER"):
@@ -35,8 +37,7 @@ def browser():
         pytest.skip("needs Debian's chromium (apt-get install chromium; .ci/run installs it)")
     from playwright.sync_api import sync_playwright
 
-    # Playwright's sync API runs an event loop; Django must still allow its ORM in this thread.
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield browser
