@@ -11,6 +11,7 @@ from tenders import views as tenders
 urlpatterns = [
     path("", views.home, name="home"),
     path("tenders/<str:tender_id>/", tenders.tender_detail, name="tender"),
+    path("tenders/<str:tender_id>/bids/", tenders.bid_place, name="bid-place"),
     path(
         "tenders/<str:tender_id>/awards/<str:award_id>/decision/",
         tenders.award_decision,

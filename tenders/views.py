@@ -13,10 +13,11 @@ from django_htmx.http import trigger_client_event
 
 from complaints.models import Complaint
 from portal.actors import Role, portal_actor
-from portal.errors import DomainError, InvalidData, NotFound
+from portal.errors import DomainError, InvalidData, NotFound, PermissionDenied
+from portal.forms import add_domain_error
 from portal.htmx import render_page_or_partial
 from tenders.documents import latest_versions
-from tenders.forms import AwardDecisionForm, ContractSignForm
+from tenders.forms import AwardDecisionForm, BidForm, ContractSignForm
 from tenders.models import BidStatus, Tender, TenderStatus
 
 # The road a tender takes, and what moves it on.
@@ -88,7 +89,7 @@ def bid_actor(user, tender):
     return portal_actor(user, *((Role.BID_OWNER, bid) for bid in bids))
 
 
-def _tender_page(request, tender, *, errors=None, status=200):
+def _tender_page(request, tender, *, errors=None, bid_form=None, status=200):
     """The tender page; `errors` maps an award's id to the refusal of a decision on it."""
     now = timezone.now()
     bidder = bid_actor(request.user, tender)
@@ -121,8 +122,21 @@ def _tender_page(request, tender, *, errors=None, status=200):
                 "may_file": Complaint.may_file(award, bidder, now),
             }
         )
+    my_bids = [
+        bid
+        for bid in tender.bids.all()
+        if bid.status == BidStatus.ACTIVE and bid.is_owned_by_organization(owner.organization)
+    ]
     context = {
         "tender": tender,
+        # A form that was refused stays in place with its errors; else one while bids are taken.
+        "bid_form": bid_form
+        or (
+            _new_bid_form(request.user)
+            if owner.organization and not my_bids and tender.accepts_bids_at(now)
+            else None
+        ),
+        "my_bids": my_bids,
         "stages": lifecycle(tender),
         "ended_early": tender.status in (TenderStatus.UNSUCCESSFUL, TenderStatus.CANCELLED),
         "items": tender.data.get("items", []),
@@ -139,7 +153,7 @@ def _tender_page(request, tender, *, errors=None, status=200):
         "is_owner": owner.subject is not None,
     }
     return render_page_or_partial(
-        request, "tenders/tender_detail.html", context, partials={"awards"}, status=status
+        request, "tenders/tender_detail.html", context, partials={"awards", "bid"}, status=status
     )
 
 
@@ -202,3 +216,59 @@ def contract_sign(request, tender_id, award_id):
         return _("The contract is signed; the tender is complete.")
 
     return _decide(request, tender_id, ContractSignForm, award_id, change)
+
+
+def _new_bid_form(user) -> BidForm:
+    return BidForm(
+        initial={"contact_name": user.get_full_name() or user.username, "email": user.email}
+    )
+
+
+@require_POST
+@login_required
+def bid_place(request, tender_id):
+    """Bid as the signed-in user's organization, the bid's tenderer."""
+    tender = current_tender(tender_id, request.user)
+    form = BidForm(request.POST)
+    organization = request.user.organization
+    if organization is None:
+        add_domain_error(form, PermissionDenied())  # the bidder is an organization
+    elif form.is_valid():
+        data = form.cleaned_data
+        value = tender.data.get("value", {})
+        bid = {
+            "value": {
+                "amount": float(data["amount"]),
+                "currency": value.get("currency", "UAH"),
+                "valueAddedTaxIncluded": value.get("valueAddedTaxIncluded", True),
+            },
+            "tenderers": [
+                {
+                    "name": organization.name,
+                    "identifier": {
+                        "scheme": organization.identifier_scheme,
+                        "id": organization.identifier,
+                    },
+                    "address": {"countryName": "Україна", "locality": data["locality"]},
+                    "contactPoint": {
+                        "name": data["contact_name"],
+                        "email": data["email"],
+                        **({"telephone": data["telephone"]} if data["telephone"] else {}),
+                    },
+                }
+            ],
+        }
+        try:
+            with transaction.atomic():
+                form.spend(request.user)
+                tender.place_bid(by=portal_actor(request.user), data=bid)
+        except DomainError as error:
+            add_domain_error(form, error)
+        else:
+            notice = _("Your bid is placed. It stays sealed until bidding closes.")
+            if not request.htmx:
+                messages.success(request, notice)
+                return redirect("tender", tender.pk)
+            response = _tender_page(request, current_tender(tender_id, request.user))
+            return trigger_client_event(response, "tender-changed", {"notice": notice})
+    return _tender_page(request, tender, bid_form=form, status=422)

@@ -522,6 +522,13 @@ class Tender(HasDocuments, Owned):
             period = f"from ({iso(self.tender_start)}) to ({iso(self.tender_end)})"
             raise NotAllowed(f"Bid can be {past} only during the tendering period: {period}.")
 
+    def accepts_bids_at(self, now) -> bool:
+        try:
+            self.require_tendering("add", now)
+        except NotAllowed:
+            return False
+        return True
+
     def check_bid_value(self, value: dict) -> None:
         mine = self.data["value"]
         if value["amount"] > mine["amount"]:

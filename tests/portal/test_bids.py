@@ -1,0 +1,103 @@
+"""Bidding in the portal: the user's organization bids while tendering is open."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+
+from portal.actors import Actor, Role
+from tenders.models import Bid, Tender
+from tests.helpers import tender_data
+from tests.portal.world import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _in_english(client):
+    client.cookies["django_language"] = "en"
+
+
+@pytest.fixture
+def tender(db, clock):
+    buyer = make_user("buyer", "Лікарня", "01993913", "procuring")
+    tender, _ = Tender.objects.register(
+        by=Actor(Role.BROKER, user=buyer), data=tender_data(clock.now())
+    )
+    return tender
+
+
+@pytest.fixture
+def bidder(db):
+    return make_user("bidder", "ТОВ «Медтехсервіс»", "38012345", "bidder")
+
+
+def bid_form(amount="420.50", **extra):
+    return {
+        "once": "b" * 32,
+        "amount": amount,
+        "contact_name": "Ірина Бондар",
+        "email": "iryna@example.org",
+        "locality": "Київ",
+        **extra,
+    }
+
+
+def test_bidder_bids_while_tendering_and_sees_its_bid(client, tender, bidder, clock):
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(bidder)
+    url = reverse("tender", args=[tender.pk])
+    assert reverse("bid-place", args=[tender.pk]) in client.get(url).content.decode()
+
+    response = client.post(reverse("bid-place", args=[tender.pk]), bid_form())
+
+    bid = Bid.objects.get()
+    assert response.status_code == 302
+    assert bid.organization == bidder.organization
+    assert bid.value["amount"] == 420.5
+    assert bid.tenderers[0]["identifier"]["id"] == "38012345"
+    page = client.get(url)
+    assert page.context["my_bids"] == [bid] and page.context["bid_form"] is None
+
+
+def test_no_bid_before_tendering_and_a_forged_one_is_refused(client, tender, bidder):
+    client.force_login(bidder)
+    page = client.get(reverse("tender", args=[tender.pk]))
+
+    response = client.post(reverse("bid-place", args=[tender.pk]), bid_form())
+
+    assert page.context["bid_form"] is None
+    assert response.status_code == 422
+    assert (
+        "Can&#x27;t add bid in current (active.enquiries) tender status"
+        in response.content.decode()
+    )
+    assert not Bid.objects.exists()
+
+
+def test_bid_above_the_expected_value_is_refused_keeping_the_form(client, tender, bidder, clock):
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(bidder)
+
+    response = client.post(
+        reverse("bid-place", args=[tender.pk]),
+        bid_form(amount="99999"),
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TARGET="bid",
+    )
+
+    assert response.status_code == 422
+    assert b"<html" not in response.content
+    assert 'value="99999"' in response.content.decode()
+    assert not Bid.objects.exists()
+
+
+def test_negative_price_is_refused_next_to_the_field(client, tender, bidder, clock):
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(bidder)
+
+    response = client.post(reverse("bid-place", args=[tender.pk]), bid_form(amount="-1"))
+
+    assert response.status_code == 422
+    assert "amount" in response.context["bid_form"].errors
+    assert not Bid.objects.exists()
