@@ -43,9 +43,7 @@ def current_tender(tender_id: str, user) -> Tender:
         tender = Tender.objects.current(tender_id)
     except NotFound:
         raise Http404 from None
-    if tender.status == TenderStatus.DRAFT and not (
-        user.is_authenticated and tender.is_owned_by_organization(user.organization)
-    ):
+    if not tender.shown_to(portal_actor(user, (Role.TENDER_OWNER, tender))):
         raise Http404
     return tender
 

@@ -208,6 +208,10 @@ class Tender(HasDocuments, Owned):
             return False
         return self.status != TenderStatus.CANCELLED or self.award_period_start is not None
 
+    def shown_to(self, by: Actor) -> bool:
+        """The portal shows a draft tender to its owner alone."""
+        return self.status != TenderStatus.DRAFT or by.acts_as(Role.TENDER_OWNER, self)
+
     def check_bids_visible(self, noun: str = "bids") -> None:
         if not self.bids_are_public:
             raise NotAllowed(f"Can't view {noun} in current ({self.status}) tender status")
