@@ -27,18 +27,10 @@ from portal.actors import Actor, Role, portal_actor
 from portal.errors import DomainError
 from portal.forms import add_domain_error
 from portal.htmx import render_page_or_partial
-from tenders.views import bid_actor, current_tender
+from tenders.views import award_of, bid_actor, current_tender
 
 CLAIM_TEMPLATE = "complaints/claim_detail.html"
 PANEL = "claim-panel"
-
-
-def _award(tender, award_id):
-    award = next((a for a in tender.awards.all() if a.pk == award_id), None)
-    if award is None:
-        raise Http404
-    award.tender = tender
-    return award
 
 
 def _claim(complaint_id, user) -> Complaint:
@@ -92,7 +84,7 @@ def claim_new(request, tender_id, award_id):
     """File a claim: saved as a draft, or submitted at once. With attachments, the three steps
     of the 2.3 procedure run behind the form: create the draft, attach, submit."""
     tender = current_tender(tender_id, request.user)
-    award = _award(tender, award_id)
+    award = award_of(tender, award_id)
     bidder = bid_actor(request.user, tender)
     refusal = None
     try:

@@ -182,10 +182,11 @@ def _decide(request, tender_id, form_class, award_id, change):
     return trigger_client_event(response, "tender-changed", {"notice": notice})
 
 
-def _award_of(tender, award_id):
+def award_of(tender, award_id: str):
+    """One of the tender's awards (from what is prefetched), or a 404 page."""
     award = next((a for a in tender.awards.all() if a.pk == award_id), None)
     if award is None:
-        raise NotFound("award_id")
+        raise Http404
     award.tender = tender
     return award
 
@@ -194,7 +195,7 @@ def _award_of(tender, award_id):
 @login_required
 def award_decision(request, tender_id, award_id):
     def change(tender, owner, data):
-        award = _award_of(tender, award_id)
+        award = award_of(tender, award_id)
         getattr(award, data["action"])(by=owner)
         return DECISION_NOTICES[data["action"]]
 
@@ -205,7 +206,7 @@ def award_decision(request, tender_id, award_id):
 @login_required
 def contract_sign(request, tender_id, award_id):
     def change(tender, owner, data):
-        award = _award_of(tender, award_id)
+        award = award_of(tender, award_id)
         contract = next((c for c in tender.contracts.all() if c.award_id == award.pk), None)
         if contract is None:
             raise NotFound("contract_id")

@@ -126,3 +126,11 @@ def test_unknown_action_is_refused(pending, as_user):
     pending.refresh()
     assert response.status_code == 422
     assert pending.award.status == "pending"
+
+
+def test_a_decision_on_an_unknown_award_is_a_404(pending, as_user):
+    url = reverse("award-decision", args=[pending.tender.pk, "0" * 32])
+
+    response = as_user(pending.buyer).post(url, {"once": "u" * 32, "action": "activate"})
+
+    assert response.status_code == 404
