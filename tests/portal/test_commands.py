@@ -124,3 +124,16 @@ def test_admin_shows_claims_read_only_with_their_audit_trail(admin_client):
     assert "answered → resolved" in page
     assert 'name="_save"' not in page  # nothing to save: read-only
     assert admin_client.get("/admin/portal/organization/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_demo_leaves_a_tender_open_to_a_portal_bidder(client):
+    from portal.models import User
+
+    call_command("load_demo")
+    tender = Tender.objects.get(status=TenderStatus.TENDERING)
+    client.force_login(User.objects.get(username="bidder2"))
+
+    page = client.get(f"/tenders/{tender.pk}/")
+
+    assert page.context["bid_form"] is not None

@@ -203,10 +203,10 @@ class Command(BaseCommand):
         # Enquiries: questions may be asked, bids not yet.
         register(0, now - 1 * day, 6, 12)
 
-        # Tendering: bids are coming in, sealed.
+        # Tendering: bids are coming in, sealed (from bidder and through a broker).
         tender = register(1, now - 8 * day, 5, 12)
         bid(tender, now - 2 * day, 0, 870_000)
-        bid(tender, now - 1 * day, 1, 905_500)
+        bid(tender, now - 1 * day, 2, 905_500)  # bidder2 may still bid here in the portal
 
         # Qualification: tendering closed yesterday, the lowest bid awaits the owner's decision.
         tender = register(2, now - 15 * day, 7, 14)
