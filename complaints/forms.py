@@ -2,30 +2,10 @@
 of the model methods they feed; every rule about the values stays in the model."""
 
 from django import forms
-from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from complaints.models import MIN_RESOLUTION_LENGTH, ResolutionType
-from portal.forms import MultipleFileField, OnceForm
-
-
-class AttachmentsField(MultipleFileField):
-    def __init__(self, **kwargs):
-        super().__init__(
-            label=_("Attachments"),
-            required=False,
-            help_text=_("Any number of files, up to %(size)s MB each.")
-            % {"size": settings.DOCUMENT_MAX_BYTES // (1024 * 1024)},
-            **kwargs,
-        )
-
-    def validate(self, value):
-        super().validate(value)
-        if value and value.size > settings.DOCUMENT_MAX_BYTES:
-            raise forms.ValidationError(
-                _("%(name)s is larger than %(size)s MB.")
-                % {"name": value.name, "size": settings.DOCUMENT_MAX_BYTES // (1024 * 1024)}
-            )
+from portal.forms import AttachmentsField, OnceForm
 
 
 class DraftForm(OnceForm):
@@ -41,16 +21,6 @@ class ClaimForm(DraftForm):
     """A new claim: saved as a draft, or submitted at once (its attachments first)."""
 
     documents = AttachmentsField()
-
-
-class DocumentsForm(OnceForm):
-    documents = AttachmentsField()
-
-    def clean_documents(self):
-        documents = self.cleaned_data["documents"]
-        if not documents:
-            raise forms.ValidationError(_("Choose at least one file."))
-        return documents
 
 
 class AnswerForm(OnceForm):

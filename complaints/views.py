@@ -18,14 +18,13 @@ from complaints.forms import (
     CancelForm,
     ClaimForm,
     DecisionForm,
-    DocumentsForm,
     DraftForm,
 )
 from complaints.models import Complaint
 from docservice import client
 from portal.actors import Actor, Role, portal_actor
 from portal.errors import DomainError
-from portal.forms import add_domain_error
+from portal.forms import DocumentsForm, add_domain_error
 from portal.htmx import render_page_or_partial
 from tenders.views import award_of, bid_actor, current_tender
 
@@ -52,22 +51,6 @@ def claim_actor(user, complaint) -> Actor:
     return portal_actor(
         user, (Role.COMPLAINT_OWNER, complaint), (Role.TENDER_OWNER, complaint.tender)
     )
-
-
-def _store_all(files, actor) -> list:
-    stored = []
-    try:
-        for upload in files:
-            stored.append(client.store_file(upload, actor))
-    except DomainError:
-        _discard(stored)
-        raise
-    return stored
-
-
-def _discard(stored) -> None:
-    for item in stored:
-        item.discard()
 
 
 def _attach(complaint, actor, stored) -> None:
@@ -125,25 +108,21 @@ def claim_new(request, tender_id, award_id):
 def _file(user, award, bidder: Actor, form) -> Complaint:
     data = form.cleaned_data
     submit = "submit" in form.data
-    stored = _store_all(data["documents"], bidder)
-    try:
-        with transaction.atomic():
-            form.spend(user)
-            complaint, _token = Complaint.objects.file(
-                award=award,
-                by=bidder,
-                title=data["title"],
-                description=data["description"],
-                author=bidder.subject.tenderers[0],
-                submit=submit and not stored,
-            )
-            claimant = Actor(Role.COMPLAINT_OWNER, user=user, subject=complaint)
-            _attach(complaint, claimant, stored)
-            if submit and stored:
-                complaint.submit(by=claimant)
-    except DomainError:
-        _discard(stored)
-        raise
+    stored = client.store_files(data["documents"], bidder)
+    with client.discarded_on_refusal(stored), transaction.atomic():
+        form.spend(user)
+        complaint, _token = Complaint.objects.file(
+            award=award,
+            by=bidder,
+            title=data["title"],
+            description=data["description"],
+            author=bidder.subject.tenderers[0],
+            submit=submit and not stored,
+        )
+        claimant = Actor(Role.COMPLAINT_OWNER, user=user, subject=complaint)
+        _attach(complaint, claimant, stored)
+        if submit and stored:
+            complaint.submit(by=claimant)
     return complaint
 
 
@@ -250,12 +229,9 @@ def claim_draft(request, complaint_id):
 def claim_documents(request, complaint_id):
     def change(complaint, actor, form):
         complaint.check_document_change(actor, "add")
-        stored = _store_all(form.cleaned_data["documents"], actor)
-        try:
+        stored = client.store_files(form.cleaned_data["documents"], actor)
+        with client.discarded_on_refusal(stored):
             _spend_and(form, request.user, lambda: _attach(complaint, actor, stored))
-        except DomainError:
-            _discard(stored)
-            raise
         return _("The documents are attached.")
 
     return _act(request, complaint_id, DocumentsForm, "documents", change)
@@ -274,7 +250,7 @@ def claim_answer(request, complaint_id):
         documents = form.cleaned_data["documents"]
         if documents:
             complaint.check_document_change(actor, "add")
-        stored = _store_all(documents, actor)
+        stored = client.store_files(documents, actor)
 
         def answer():
             _attach(complaint, actor, stored)
@@ -283,11 +259,8 @@ def claim_answer(request, complaint_id):
             else:
                 complaint.prepare_answer(by=actor, **data)
 
-        try:
+        with client.discarded_on_refusal(stored):
             _spend_and(form, request.user, answer)
-        except DomainError:
-            _discard(stored)
-            raise
         return _("Your answer has been sent.") if final else _("Your answer is saved as a draft.")
 
     return _act(request, complaint_id, AnswerForm, "answer", change)

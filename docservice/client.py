@@ -4,6 +4,7 @@ into the embedded document service, or over HTTP to the document service at DOCS
 import base64
 import json
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from urllib.error import URLError
 from urllib.request import Request, urlopen
@@ -65,6 +66,26 @@ def store_file(upload, actor) -> Stored:
         broker=actor.broker, upload=upload, title=title, content_type=format_
     )
     return Stored(stored.id, stored.md5, title, format_, stored)
+
+
+def store_files(uploads, actor) -> list[Stored]:
+    """Store every upload, or none: what was stored before a failure is discarded."""
+    stored = []
+    with discarded_on_refusal(stored):
+        for upload in uploads:
+            stored.append(store_file(upload, actor))
+    return stored
+
+
+@contextmanager
+def discarded_on_refusal(stored: list[Stored]):
+    """Discard the stored files when the change they were for is refused."""
+    try:
+        yield
+    except DomainError:
+        for item in stored:
+            item.discard()
+        raise
 
 
 def _store_remotely(upload, title: str, format_: str) -> Stored:

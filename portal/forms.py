@@ -2,6 +2,7 @@ import re
 import uuid
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext, gettext_noop
@@ -109,6 +110,30 @@ class MultipleFileField(forms.FileField):
         return [super(MultipleFileField, self).clean(file, initial) for file in files]
 
 
+def check_size(file) -> None:
+    """A file the document service would refuse as too large is refused by the form."""
+    if file and file.size > settings.DOCUMENT_MAX_BYTES:
+        raise forms.ValidationError(
+            _("%(name)s is larger than %(size)s MB.")
+            % {"name": file.name, "size": settings.DOCUMENT_MAX_BYTES // (1024 * 1024)}
+        )
+
+
+class AttachmentsField(MultipleFileField):
+    def __init__(self, **kwargs):
+        super().__init__(
+            label=_("Attachments"),
+            required=False,
+            help_text=_("Any number of files, up to %(size)s MB each.")
+            % {"size": settings.DOCUMENT_MAX_BYTES // (1024 * 1024)},
+            **kwargs,
+        )
+
+    def validate(self, value):
+        super().validate(value)
+        check_size(value)
+
+
 class OnceForm(forms.Form):
     """A form that may change something only once: its token is spent with the change."""
 
@@ -127,6 +152,16 @@ class OnceForm(forms.Form):
             raise AlreadySent() from None
 
 
+class DocumentsForm(OnceForm):
+    documents = AttachmentsField()
+
+    def clean_documents(self):
+        documents = self.cleaned_data["documents"]
+        if not documents:
+            raise forms.ValidationError(_("Choose at least one file."))
+        return documents
+
+
 class AlreadySent(DomainError):
     http_status = 409
     code = "already_sent"
@@ -143,6 +178,12 @@ REFUSALS_TO_TRANSLATE = (
     gettext_noop("Can add complaint only in complaintPeriod"),
     gettext_noop("Can update complaint only in complaintPeriod"),
     gettext_noop("Claim submission is not allowed on pending award"),
+    gettext_noop("Only users of a procuring entity can publish tenders"),
+    gettext_noop("value should be less than value of tender"),
+    gettext_noop("enquiryPeriod should end in the future"),
+    gettext_noop("period should begin after enquiryPeriod"),
+    gettext_noop("period should begin before its end"),
+    gettext_noop("CPV group of items be identical"),
 )
 
 
@@ -151,11 +192,20 @@ def add_domain_error(form, error: DomainError) -> None:
     words the API uses, translated where the portal has a translation."""
     if isinstance(error, InvalidData):
         for name, messages in error.errors.items():
-            field = snake_case(name)
-            for message in messages if isinstance(messages, list) else [messages]:
-                form.add_error(field if field in form.fields else None, gettext(str(message)))
+            field = getattr(form, "api_fields", {}).get(name) or snake_case(name)
+            for message in flat_messages(messages):
+                form.add_error(field if field in form.fields else None, gettext(message))
         return
     form.add_error(error.field if error.field in form.fields else None, gettext(error.description))
+
+
+def flat_messages(messages) -> list[str]:
+    """The messages of a 2.3 error, however deep ({"endDate": ["..."]}, one per item...)."""
+    if isinstance(messages, dict):
+        return [m for value in messages.values() for m in flat_messages(value)]
+    if isinstance(messages, list):
+        return [m for value in messages for m in flat_messages(value)]
+    return [str(messages)]
 
 
 def snake_case(name: str) -> str:

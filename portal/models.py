@@ -28,6 +28,10 @@ class Organization(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.identifier_scheme} {self.identifier})"
 
+    @property
+    def publishes_tenders(self) -> bool:
+        return self.kind == self.Kind.PROCURING
+
 
 class User(AbstractUser):
     organization = models.ForeignKey(

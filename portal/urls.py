@@ -10,7 +10,16 @@ from tenders import views as tenders
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("tenders/new/", tenders.tender_new, name="tender-new"),
     path("tenders/<str:tender_id>/", tenders.tender_detail, name="tender"),
+    path("tenders/<str:tender_id>/publish/", tenders.tender_publish, name="tender-publish"),
+    path("tenders/<str:tender_id>/cancel/", tenders.tender_cancel, name="tender-cancel"),
+    path("tenders/<str:tender_id>/documents/", tenders.tender_documents, name="tender-documents"),
+    path(
+        "tenders/<str:tender_id>/documents/<str:document_id>/",
+        tenders.tender_document_version,
+        name="tender-document-version",
+    ),
     path("tenders/<str:tender_id>/bids/", tenders.bid_place, name="bid-place"),
     path(
         "tenders/<str:tender_id>/awards/<str:award_id>/decision/",

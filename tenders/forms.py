@@ -3,7 +3,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from portal.forms import OnceForm
+from portal.forms import OnceForm, check_size
+from portal.schema import iso
 from tenders.models import Award
 
 
@@ -26,3 +27,225 @@ class BidForm(OnceForm):
     email = forms.EmailField(label=_("Contact e-mail"))
     telephone = forms.CharField(label=_("Telephone (optional)"), max_length=50, required=False)
     locality = forms.CharField(label=_("Town or city"), max_length=200)
+
+    def as_bid(self, organization, tender_value: dict) -> dict:
+        """The 2.3 bid: the price in the tender's currency and VAT terms, the organization as
+        the tenderer."""
+        data = self.cleaned_data
+        contact = {"name": data["contact_name"], "email": data["email"]}
+        if data["telephone"]:
+            contact["telephone"] = data["telephone"]
+        return {
+            "value": {
+                "amount": float(data["amount"]),
+                "currency": tender_value.get("currency", "UAH"),
+                "valueAddedTaxIncluded": tender_value.get("valueAddedTaxIncluded", True),
+            },
+            "tenderers": [
+                {
+                    "name": organization.name,
+                    "identifier": {
+                        "scheme": organization.identifier_scheme,
+                        "id": organization.identifier,
+                    },
+                    "address": {"countryName": "Україна", "locality": data["locality"]},
+                    "contactPoint": contact,
+                }
+            ],
+        }
+
+
+# Units of measure (UN/CEFACT codes) a tender's items are counted in: the code, the name the
+# registry stores (Ukrainian, as 2.3 data is written) and the English one.
+UNITS = [
+    ("H87", "штука", _("piece")),
+    ("KGM", "кілограм", _("kilogram")),
+    ("LTR", "літр", _("litre")),
+    ("MTR", "метр", _("metre")),
+    ("MTK", "метр квадратний", _("square metre")),
+    ("TNE", "тонна", _("tonne")),
+    ("E48", "послуга", _("service")),
+    ("LO", "лот", _("lot")),
+]
+UNIT_NAMES = {code: (name, english) for code, name, english in UNITS}
+
+ENTITY_KINDS = [
+    ("general", _("a public authority, local government or their body")),
+    ("special", _("a utility (energy, water, transport, post)")),
+    ("defense", _("a defence purchaser")),
+    ("other", _("a state or municipal enterprise, or another legal person")),
+]
+
+DATETIME_INPUT = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+class ItemForm(forms.Form):
+    description = forms.CharField(label=_("What is bought"), max_length=500)
+    cpv = forms.RegexField(
+        label=_("CPV code"),
+        regex=r"^\d{8}-\d$",
+        error_messages={"invalid": _("A CPV code looks like 30197630-1.")},
+    )
+    cpv_description = forms.CharField(label=_("CPV name"), max_length=500)
+    quantity = forms.DecimalField(label=_("Quantity"), min_value=0, max_digits=15, decimal_places=3)
+    # The first unit is the initial one: a row whose select alone was sent is an empty row.
+    unit = forms.ChoiceField(
+        label=_("Unit"), choices=[(code, english) for code, _name, english in UNITS], initial="H87"
+    )
+
+    def as_item(self) -> dict:
+        data = self.cleaned_data
+        name, english = UNIT_NAMES[data["unit"]]
+        return {
+            "description": data["description"],
+            "classification": {
+                "scheme": "ДК021",
+                "id": data["cpv"],
+                "description": data["cpv_description"],
+            },
+            "quantity": float(data["quantity"]),
+            "unit": {"code": data["unit"], "name": name, "name_en": str(english)},
+        }
+
+
+class ItemRows(forms.BaseFormSet):
+    """A tender's items: rows left empty are skipped; "add an item" sends the form back with
+    one more row."""
+
+    def items(self) -> list[dict]:
+        return [form.as_item() for form in self.forms if form.has_changed()]
+
+
+ItemFormSet = forms.formset_factory(
+    ItemForm, formset=ItemRows, extra=0, min_num=1, validate_min=True, max_num=50
+)
+
+
+class TenderForm(OnceForm):
+    """A new tender, as its organization's procuring entity. The fields become the 2.3
+    tender's value, minimalStep, periods and procuringEntity; the model checks them."""
+
+    # The 2.3 names of what the model may refuse, for its messages to land at these fields.
+    api_fields = {
+        "value": "amount",
+        "minimalStep": "minimal_step",
+        "enquiryPeriod": "enquiry_end",
+        "tenderPeriod": "tender_end",
+    }
+
+    title = forms.CharField(label=_("Title"), max_length=500)
+    description = forms.CharField(
+        label=_("Description (optional)"),
+        widget=forms.Textarea(attrs={"rows": 4}),
+        required=False,
+        max_length=20000,
+    )
+    amount = forms.DecimalField(
+        label=_("Expected value, UAH"), min_value=0, max_digits=15, decimal_places=2
+    )
+    vat_included = forms.BooleanField(
+        label=_("The value includes VAT"), required=False, initial=True
+    )
+    minimal_step = forms.DecimalField(
+        label=_("Minimal step of a price cut, UAH"),
+        help_text=_("Usually 0.5 to 3 per cent of the expected value."),
+        min_value=0,
+        max_digits=15,
+        decimal_places=2,
+    )
+    enquiry_end = forms.DateTimeField(
+        label=_("Questions until"), help_text=_("Kyiv time."), widget=DATETIME_INPUT
+    )
+    tender_end = forms.DateTimeField(
+        label=_("Bids until"),
+        help_text=_("Kyiv time. Bids are accepted from the end of questions until then."),
+        widget=DATETIME_INPUT,
+    )
+    entity_kind = forms.ChoiceField(label=_("Your organization is"), choices=ENTITY_KINDS)
+    locality = forms.CharField(label=_("Town or city"), max_length=200)
+    street_address = forms.CharField(label=_("Street address"), max_length=500)
+    postal_code = forms.CharField(label=_("Postal code (optional)"), max_length=20, required=False)
+    contact_name = forms.CharField(label=_("Contact person"), max_length=200)
+    contact_email = forms.EmailField(label=_("Contact e-mail"))
+    contact_telephone = forms.CharField(
+        label=_("Telephone (optional)"), max_length=50, required=False
+    )
+
+    @classmethod
+    def initial_for(cls, user, last_entity: dict | None) -> dict:
+        """What the organization wrote in its last tender, or the user's own contact."""
+        entity = last_entity or {}
+        address, contact = entity.get("address", {}), entity.get("contactPoint", {})
+        return {
+            "entity_kind": entity.get("kind", "general"),
+            "locality": address.get("locality", ""),
+            "street_address": address.get("streetAddress", ""),
+            "postal_code": address.get("postalCode", ""),
+            "contact_name": contact.get("name") or user.get_full_name() or user.username,
+            "contact_email": contact.get("email") or user.email,
+            "contact_telephone": contact.get("telephone", ""),
+        }
+
+    def as_tender(self, organization, items: list[dict], *, draft: bool) -> dict:
+        data = self.cleaned_data
+        value = {
+            "amount": float(data["amount"]),
+            "currency": "UAH",
+            "valueAddedTaxIncluded": data["vat_included"],
+        }
+        address = {
+            "countryName": "Україна",
+            "locality": data["locality"],
+            "streetAddress": data["street_address"],
+        }
+        if data["postal_code"]:
+            address["postalCode"] = data["postal_code"]
+        contact = {"name": data["contact_name"], "email": data["contact_email"]}
+        if data["contact_telephone"]:
+            contact["telephone"] = data["contact_telephone"]
+        tender = {
+            "title": data["title"],
+            "value": value,
+            "minimalStep": {**value, "amount": float(data["minimal_step"])},
+            "enquiryPeriod": {"endDate": iso(data["enquiry_end"])},
+            "tenderPeriod": {"endDate": iso(data["tender_end"])},
+            "procuringEntity": {
+                "name": organization.name,
+                "kind": data["entity_kind"],
+                "identifier": {
+                    "scheme": organization.identifier_scheme,
+                    "id": organization.identifier,
+                    "legalName": organization.name,
+                },
+                "address": address,
+                "contactPoint": contact,
+            },
+            "items": [{**item, "deliveryAddress": address} for item in items],
+        }
+        if data["description"]:
+            tender["description"] = data["description"]
+        if draft:
+            tender["status"] = "draft"
+        return tender
+
+
+class PublishForm(OnceForm):
+    pass
+
+
+class TenderCancelForm(OnceForm):
+    reason = forms.CharField(
+        label=_("Why the tender is cancelled"),
+        help_text=_("Published with the tender. A cancelled tender cannot be reopened."),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=5000,
+    )
+
+
+class NewVersionForm(OnceForm):
+    """A new version of one document; each document's form has its own field names."""
+
+    document = forms.FileField(label=_("New version"), validators=[check_size])
+
+    def __init__(self, *args, document_id: str, **kwargs):
+        super().__init__(*args, prefix=f"version-{document_id}", **kwargs)

@@ -1,24 +1,37 @@
 """The tender page: everything about one tender, for anyone, with what the visitor may do."""
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import trigger_client_event
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
 from complaints.models import Complaint
+from docservice import client
 from portal.actors import Role, portal_actor
-from portal.errors import DomainError, InvalidData, NotFound, PermissionDenied
-from portal.forms import add_domain_error
+from portal.errors import DomainError, NotFound, PermissionDenied
+from portal.forms import DocumentsForm, add_domain_error
 from portal.htmx import render_page_or_partial
 from tenders.documents import latest_versions
-from tenders.forms import AwardDecisionForm, BidForm, ContractSignForm
-from tenders.models import BidStatus, Tender, TenderStatus
+from tenders.forms import (
+    AwardDecisionForm,
+    BidForm,
+    ContractSignForm,
+    ItemFormSet,
+    NewVersionForm,
+    PublishForm,
+    TenderCancelForm,
+    TenderForm,
+)
+from tenders.models import BidStatus, CancellationStatus, Tender, TenderStatus
 
 # The road a tender takes, and what moves it on.
 STAGES = [
@@ -35,6 +48,9 @@ DECISION_NOTICES = {
     "disqualify": _("The bid is disqualified; the next lowest bid is now considered."),
     "cancel": _("The decision is taken back; qualification starts over."),
 }
+
+
+DRAFT_SAVED = _("The draft is saved. Only your organization sees it: add documents, then publish.")
 
 
 def current_tender(tender_id: str, user) -> Tender:
@@ -87,11 +103,14 @@ def bid_actor(user, tender):
     return portal_actor(user, *((Role.BID_OWNER, bid) for bid in bids))
 
 
-def _tender_page(request, tender, *, errors=None, bid_form=None, status=200):
-    """The tender page; `errors` maps an award's id to the refusal of a decision on it."""
+def _tender_page(request, tender, *, refused=None, status=200):
+    """The tender page with a form for each thing the visitor may do; `refused` holds the
+    forms that were just refused, by where they stand on the page, to show in their place."""
+    refused = refused or {}
     now = timezone.now()
     bidder = bid_actor(request.user, tender)
     owner = portal_actor(request.user, (Role.TENDER_OWNER, tender))
+    actions = tender.available_actions(owner)
     contracts = {contract.award_id: contract for contract in tender.contracts.all()}
     awards = []
     for award in tender.awards.all():
@@ -109,7 +128,7 @@ def _tender_page(request, tender, *, errors=None, bid_form=None, status=200):
                     if contract is not None and owner.subject
                     else None
                 ),
-                "error": (errors or {}).get(award.pk),
+                "errors": form_errors(refused.get(f"award:{award.pk}")),
                 "decision_form": AwardDecisionForm(),
                 "sign_form": ContractSignForm(),
                 "claims": [
@@ -128,12 +147,16 @@ def _tender_page(request, tender, *, errors=None, bid_form=None, status=200):
     context = {
         "tender": tender,
         # A form that was refused stays in place with its errors; else one while bids are taken.
-        "bid_form": bid_form
+        "bid_form": refused.get("bid")
         or (
             _new_bid_form(request.user)
             if owner.organization and not my_bids and tender.accepts_bids_at(now)
             else None
         ),
+        "actions": actions,
+        "publish_form": refused.get("publish") or PublishForm(),
+        "cancel_form": refused.get("cancel") or TenderCancelForm(),
+        "documents_form": refused.get("documents") or DocumentsForm(),
         "my_bids": my_bids,
         "stages": lifecycle(tender),
         "ended_early": tender.status in (TenderStatus.UNSUCCESSFUL, TenderStatus.CANCELLED),
@@ -141,7 +164,17 @@ def _tender_page(request, tender, *, errors=None, bid_form=None, status=200):
         "entity": tender.data.get("procuringEntity", {}),
         "value": tender.data.get("value", {}),
         "minimal_step": tender.data.get("minimalStep", {}),
-        "documents": document_history(tender.documents.all()),
+        "documents": [
+            {
+                **entry,
+                "version_form": refused.get(f"version:{entry['latest'].document_id}")
+                or NewVersionForm(document_id=entry["latest"].document_id),
+            }
+            for entry in document_history(tender.documents.all())
+        ],
+        "cancellation": next(
+            (c for c in tender.cancellations.all() if c.status == CancellationStatus.ACTIVE), None
+        ),
         "bids": (
             [b for b in tender.bids.all() if b.status == BidStatus.ACTIVE]
             if tender.bids_are_public
@@ -151,7 +184,11 @@ def _tender_page(request, tender, *, errors=None, bid_form=None, status=200):
         "is_owner": owner.subject is not None,
     }
     return render_page_or_partial(
-        request, "tenders/tender_detail.html", context, partials={"awards", "bid"}, status=status
+        request,
+        "tenders/tender_detail.html",
+        context,
+        partials={"awards", "bid", "documents"},
+        status=status,
     )
 
 
@@ -160,26 +197,34 @@ def tender_detail(request, tender_id):
     return _tender_page(request, current_tender(tender_id, request.user))
 
 
-def _decide(request, tender_id, form_class, award_id, change):
-    """The frame of the owner's decisions on the tender page: the form's token is spent with
-    the change; a refusal is shown at the award (422), success is shown on the fresh page."""
+def form_errors(form) -> list[str]:
+    """Every message of a refused form whose only inputs are buttons."""
+    if form is None:
+        return []
+    return [message for messages in form.errors.values() for message in messages]
+
+
+def _act(request, tender_id, form_class, change, *, at: str):
+    """The frame of every change made from the tender page: the form's token is spent with
+    the change; a refusal keeps the form `at` its place with the model's words (422), success
+    is shown on the fresh page (htmx: the fragment it targets, and a `tender-changed` event)."""
     tender = current_tender(tender_id, request.user)
     owner = portal_actor(request.user, (Role.TENDER_OWNER, tender))
-    form = form_class(request.POST)
-    try:
-        if not form.is_valid():
-            raise InvalidData.field("action", "Invalid data")
-        with transaction.atomic():
-            form.spend(request.user)
-            notice = change(tender, owner, form.cleaned_data)
-    except DomainError as error:
-        message = gettext(error.description)
-        return _tender_page(request, tender, errors={award_id: message}, status=422)
-    if not request.htmx:
-        messages.success(request, notice)
-        return redirect("tender", tender.pk)
-    response = _tender_page(request, current_tender(tender_id, request.user))
-    return trigger_client_event(response, "tender-changed", {"notice": notice})
+    form = form_class(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            with transaction.atomic():
+                form.spend(request.user)
+                notice = change(tender, owner, form)
+        except DomainError as error:
+            add_domain_error(form, error)
+        else:
+            if not request.htmx:
+                messages.success(request, notice)
+                return redirect("tender", tender.pk)
+            response = _tender_page(request, current_tender(tender_id, request.user))
+            return trigger_client_event(response, "tender-changed", {"notice": notice})
+    return _tender_page(request, tender, refused={at: form}, status=422)
 
 
 def award_of(tender, award_id: str):
@@ -194,18 +239,18 @@ def award_of(tender, award_id: str):
 @require_POST
 @login_required
 def award_decision(request, tender_id, award_id):
-    def change(tender, owner, data):
-        award = award_of(tender, award_id)
-        getattr(award, data["action"])(by=owner)
-        return DECISION_NOTICES[data["action"]]
+    def change(tender, owner, form):
+        action = form.cleaned_data["action"]
+        getattr(award_of(tender, award_id), action)(by=owner)
+        return DECISION_NOTICES[action]
 
-    return _decide(request, tender_id, AwardDecisionForm, award_id, change)
+    return _act(request, tender_id, AwardDecisionForm, change, at=f"award:{award_id}")
 
 
 @require_POST
 @login_required
 def contract_sign(request, tender_id, award_id):
-    def change(tender, owner, data):
+    def change(tender, owner, _form):
         award = award_of(tender, award_id)
         contract = next((c for c in tender.contracts.all() if c.award_id == award.pk), None)
         if contract is None:
@@ -214,7 +259,7 @@ def contract_sign(request, tender_id, award_id):
         contract.sign(by=owner)
         return _("The contract is signed; the tender is complete.")
 
-    return _decide(request, tender_id, ContractSignForm, award_id, change)
+    return _act(request, tender_id, ContractSignForm, change, at=f"award:{award_id}")
 
 
 def _new_bid_form(user) -> BidForm:
@@ -227,47 +272,132 @@ def _new_bid_form(user) -> BidForm:
 @login_required
 def bid_place(request, tender_id):
     """Bid as the signed-in user's organization, the bid's tenderer."""
-    tender = current_tender(tender_id, request.user)
-    form = BidForm(request.POST)
+
+    def change(tender, _owner, form):
+        organization = request.user.organization
+        if organization is None:
+            raise PermissionDenied()  # the bidder is an organization
+        bid = form.as_bid(organization, tender.data.get("value", {}))
+        tender.place_bid(by=portal_actor(request.user), data=bid)
+        return _("Your bid is placed. It stays sealed until bidding closes.")
+
+    return _act(request, tender_id, BidForm, change, at="bid")
+
+
+# --- the tender owner's tender -----------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def tender_new(request):
+    """A new tender of the user's organization, saved as a draft (only the organization sees
+    it until it is published) or published at once. "Add an item" sends the form back with
+    one more item row, keeping what was typed and judging nothing yet."""
+    account = portal_actor(request.user)
+    refusal = None
+    try:
+        Tender.objects.check_registering(account)
+    except DomainError as error:
+        refusal = error
     organization = request.user.organization
-    if organization is None:
-        add_domain_error(form, PermissionDenied())  # the bidder is an organization
-    elif form.is_valid():
-        data = form.cleaned_data
-        value = tender.data.get("value", {})
-        bid = {
-            "value": {
-                "amount": float(data["amount"]),
-                "currency": value.get("currency", "UAH"),
-                "valueAddedTaxIncluded": value.get("valueAddedTaxIncluded", True),
-            },
-            "tenderers": [
-                {
-                    "name": organization.name,
-                    "identifier": {
-                        "scheme": organization.identifier_scheme,
-                        "id": organization.identifier,
-                    },
-                    "address": {"countryName": "Україна", "locality": data["locality"]},
-                    "contactPoint": {
-                        "name": data["contact_name"],
-                        "email": data["email"],
-                        **({"telephone": data["telephone"]} if data["telephone"] else {}),
-                    },
-                }
-            ],
-        }
+    if refusal is not None:
+        context = {"refusal": gettext(refusal.description)}
+        status = 200 if request.method == "GET" else 422
+        return render(request, "tenders/tender_new.html", context, status=status)
+    if request.method == "GET":
+        form = TenderForm(initial=TenderForm.initial_for(request.user, _last_entity(organization)))
+        return _new_tender_page(request, form, ItemFormSet(prefix="items"))
+    form = TenderForm(request.POST)
+    items = ItemFormSet(request.POST, prefix="items")
+    if "add_item" in request.POST:
+        items = ItemFormSet(_with_another_row(request.POST, items), prefix="items")
+        return _new_tender_page(request, form, items, quiet=True)
+    if form.is_valid() and items.is_valid():
+        draft = "publish" not in request.POST
         try:
             with transaction.atomic():
                 form.spend(request.user)
-                tender.place_bid(by=portal_actor(request.user), data=bid)
+                tender, _token = Tender.objects.register(
+                    by=account, data=form.as_tender(organization, items.items(), draft=draft)
+                )
         except DomainError as error:
             add_domain_error(form, error)
         else:
-            notice = _("Your bid is placed. It stays sealed until bidding closes.")
-            if not request.htmx:
-                messages.success(request, notice)
-                return redirect("tender", tender.pk)
-            response = _tender_page(request, current_tender(tender_id, request.user))
-            return trigger_client_event(response, "tender-changed", {"notice": notice})
-    return _tender_page(request, tender, bid_form=form, status=422)
+            messages.success(request, DRAFT_SAVED if draft else _("The tender is published."))
+            url = reverse("tender", args=[tender.pk])
+            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    return _new_tender_page(request, form, items, status=422)
+
+
+def _last_entity(organization) -> dict | None:
+    """The procuring entity as the organization described itself in its latest tender."""
+    if organization is None:
+        return None
+    latest = Tender.objects.filter(organization=organization).order_by("-date").first()
+    return latest.data.get("procuringEntity") if latest else None
+
+
+def _with_another_row(data, items):
+    data = data.copy()
+    data[f"{items.prefix}-TOTAL_FORMS"] = str(min(items.total_form_count() + 1, items.max_num))
+    return data
+
+
+def _new_tender_page(request, form, items, *, quiet=False, status=200):
+    context = {"form": form, "items": items, "quiet": quiet}
+    return render_page_or_partial(
+        request, "tenders/tender_new.html", context, partials={"tender-form"}, status=status
+    )
+
+
+@require_POST
+@login_required
+def tender_publish(request, tender_id):
+    def change(tender, owner, _form):
+        tender.publish(by=owner)
+        return _("The tender is published: questions are taken from now on.")
+
+    return _act(request, tender_id, PublishForm, change, at="publish")
+
+
+@require_POST
+@login_required
+def tender_cancel(request, tender_id):
+    def change(tender, owner, form):
+        reason = form.cleaned_data["reason"]
+        tender.add_cancellation(by=owner, data={"reason": reason, "status": "active"})
+        return _("The tender is cancelled.")
+
+    return _act(request, tender_id, TenderCancelForm, change, at="cancel")
+
+
+@require_POST
+@login_required
+def tender_documents(request, tender_id):
+    """Add documents: the files are stored first, and discarded if the tender refuses them."""
+
+    def change(tender, owner, form):
+        tender.check_document_change(owner, "add")
+        stored = client.store_files(form.cleaned_data["documents"], owner)
+        with client.discarded_on_refusal(stored):
+            for item in stored:
+                tender.add_document(by=owner, **item.fields())
+        return _("The documents are published with the tender.")
+
+    return _act(request, tender_id, DocumentsForm, change, at="documents")
+
+
+@require_POST
+@login_required
+def tender_document_version(request, tender_id, document_id):
+    """A new version of a document; the earlier ones stay listed under it."""
+
+    def change(tender, owner, form):
+        tender.check_document_change(owner, "update", document_id)
+        stored = client.store_files([form.cleaned_data["document"]], owner)
+        with client.discarded_on_refusal(stored):
+            tender.replace_document(by=owner, document_id=document_id, **stored[0].fields())
+        return _("The new version is published; the earlier one stays in the history.")
+
+    form_class = partial(NewVersionForm, document_id=document_id)
+    return _act(request, tender_id, form_class, change, at=f"version:{document_id}")

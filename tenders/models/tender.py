@@ -53,6 +53,15 @@ class MethodNotImplemented(DomainError):
         super().__init__("Not implemented", location="data", name="procurementMethodType")
 
 
+class NotProcuringEntity(DomainError):
+    """A portal account registers tenders only for a procuring entity (2.3 has no accounts)."""
+
+    code = "not_procuring_entity"
+
+    def __init__(self):
+        super().__init__("Only users of a procuring entity can publish tenders")
+
+
 class TenderQuerySet(models.QuerySet):
     def with_related(self):
         return self.select_related("broker").prefetch_related(
@@ -99,10 +108,16 @@ class TenderQuerySet(models.QuerySet):
             raise NotFound("tender_id")
         return tender
 
-    def register(self, *, by: Actor, data: dict) -> tuple["Tender", str]:
-        """Create a tender (as a draft when data.status is "draft"); returns it and its token."""
+    def check_registering(self, by: Actor) -> None:
+        """A broker registers tenders; in the portal, a procuring entity's user."""
         if by.role is not Role.BROKER:
             raise PermissionDenied()
+        if by.user is not None and not getattr(by.organization, "publishes_tenders", False):
+            raise NotProcuringEntity()
+
+    def register(self, *, by: Actor, data: dict) -> tuple["Tender", str]:
+        """Create a tender (as a draft when data.status is "draft"); returns it and its token."""
+        self.check_registering(by)
         if data.get("procurementMethodType", "belowThreshold") != "belowThreshold":
             raise MethodNotImplemented()
         now = timezone.now()
@@ -420,6 +435,34 @@ class Tender(HasDocuments, Owned):
 
     # --- the owner's changes --------------------------------------------------------------
 
+    def available_actions(self, by: Actor) -> list[str]:
+        """What `by` may do to the tender now (the portal's buttons; each method checks again)."""
+        checks = {
+            "publish": self._check_publishing,
+            "add_document": lambda by: self.check_document_change(by, "add"),
+            "cancel": self._check_cancelling,
+        }
+        allowed = []
+        for action, check in checks.items():
+            try:
+                check(by)
+            except (NotAllowed, PermissionDenied):
+                continue
+            allowed.append(action)
+        return allowed
+
+    def publish(self, *, by: Actor) -> None:
+        """A draft becomes public: questions are taken from now on."""
+        with transaction.atomic():
+            now = self._lock()
+            self._check_publishing(by)
+            self._publish(by, now)
+
+    def _check_publishing(self, by: Actor) -> None:
+        self.require(by, Role.TENDER_OWNER)
+        if self.status != TenderStatus.DRAFT:
+            raise NotAllowed(f"Can't update tender in current ({self.status}) status")
+
     def edit(self, *, by: Actor, patch: dict) -> bool:
         """PATCH /tenders/{id}: merge `patch` into the document (2.3 rules); True if it changed."""
         with transaction.atomic():
@@ -467,9 +510,7 @@ class Tender(HasDocuments, Owned):
         fields = validate(CancellationSchema, data)
         with transaction.atomic():
             now = self._lock()
-            self.require(by, Role.TENDER_OWNER)
-            if self.status in TenderStatus.terminal():
-                raise NotAllowed(f"Can't add cancellation in current ({self.status}) tender status")
+            self._check_cancelling(by)
             status = fields.pop("status", CancellationStatus.PENDING)
             cancellation = self.cancellations.create(
                 id=new_id(),
@@ -484,6 +525,11 @@ class Tender(HasDocuments, Owned):
                 cancellation._activate(by, now)
             self._touch(now)
         return cancellation
+
+    def _check_cancelling(self, by: Actor) -> None:
+        self.require(by, Role.TENDER_OWNER)
+        if self.status in TenderStatus.terminal():
+            raise NotAllowed(f"Can't add cancellation in current ({self.status}) tender status")
 
     def _cancel(self, by: Actor, at) -> None:
         before = self.status

@@ -1,0 +1,508 @@
+"""The tender owner's tender in the portal: create it as a draft (or publish at once), publish,
+cancel, add documents and replace them with new versions. The model decides; the forms keep
+what was typed and show its refusals next to the fields."""
+
+from datetime import timedelta
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from docservice.models import StoredFile
+from portal.actors import Actor, Role
+from portal.models import User
+from portal.schema import KYIV
+from tenders.models import AuditEvent, Tender, TenderDocument
+from tests.helpers import tender_data
+from tests.portal.world import make_user
+
+pytestmark = pytest.mark.django_db
+
+HTMX_DOCUMENTS = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "documents"}
+
+
+@pytest.fixture(autouse=True)
+def _in_english(client):
+    client.cookies["django_language"] = "en"
+
+
+@pytest.fixture
+def buyer(db):
+    return make_user("buyer", "Лікарня №3", "01993913", "procuring")
+
+
+@pytest.fixture
+def bidder(db):
+    return make_user("bidder", "ТОВ «Медтехсервіс»", "38012345", "bidder")
+
+
+def kyiv(moment) -> str:
+    return moment.astimezone(KYIV).strftime("%Y-%m-%dT%H:%M")
+
+
+def tender_form(clock, *, once="n" * 32, rows=None, **fields) -> dict:
+    """The new-tender form as a browser sends it: one filled item row and one left empty."""
+    now = clock.now()
+    data = {
+        "once": once,
+        "title": "Папір офісний А4",
+        "description": "Для реєстратури",
+        "amount": "48000",
+        "vat_included": "on",
+        "minimal_step": "480",
+        "enquiry_end": kyiv(now + timedelta(days=7)),
+        "tender_end": kyiv(now + timedelta(days=14)),
+        "entity_kind": "general",
+        "locality": "м. Київ",
+        "street_address": "вул. Саксаганського, 10",
+        "contact_name": "Ірина Бондар",
+        "contact_email": "iryna@example.org",
+        "items-TOTAL_FORMS": "2",
+        "items-INITIAL_FORMS": "0",
+        "items-MIN_NUM_FORMS": "1",
+        "items-MAX_NUM_FORMS": "50",
+        "items-0-description": "Папір А4, 500 аркушів",
+        "items-0-cpv": "30197630-1",
+        "items-0-cpv_description": "Папір для друку",
+        "items-0-quantity": "100",
+        "items-0-unit": "H87",
+        "items-1-unit": "H87",  # an untouched row still sends its select
+        **fields,
+    }
+    for index, row in enumerate(rows or [], start=1):
+        data["items-TOTAL_FORMS"] = str(index + 1)
+        data.update({f"items-{index}-{name}": value for name, value in row.items()})
+    return data
+
+
+def create(client, clock, **fields):
+    return client.post(reverse("tender-new"), tender_form(clock, **fields))
+
+
+def draft_of(user, clock) -> Tender:
+    tender, _ = Tender.objects.register(
+        by=Actor(Role.BROKER, user=user), data=tender_data(clock.now(), status="draft")
+    )
+    return tender
+
+
+def upload(name="умови.pdf", content=b"%PDF-1.4 tender conditions"):
+    return SimpleUploadedFile(name, content, content_type="application/pdf")
+
+
+def downloaded(client, url: str) -> bytes:
+    response = client.get(url)
+    assert response.status_code == 302
+    return b"".join(client.get(response["Location"]).streaming_content)
+
+
+# --- creating --------------------------------------------------------------------------
+
+
+def test_buyer_saves_a_draft_its_organization_alone_sees(client, buyer, clock):
+    client.force_login(buyer)
+    form = tender_form(clock)
+
+    response = client.post(reverse("tender-new"), form)
+
+    tender = Tender.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("tender", args=[tender.pk])
+    assert tender.status == "draft"
+    assert tender.organization == buyer.organization
+    entity = tender.data["procuringEntity"]
+    assert (entity["name"], entity["identifier"]["id"]) == ("Лікарня №3", "01993913")
+    assert entity["contactPoint"] == {"name": "Ірина Бондар", "email": "iryna@example.org"}
+    assert kyiv(tender.enquiry_end) == form["enquiry_end"]
+    assert kyiv(tender.tender_end) == form["tender_end"]
+    assert tender.tender_start == tender.enquiry_end
+    [item] = tender.data["items"]  # the empty row is skipped
+    assert item["classification"]["id"] == "30197630-1"
+    assert item["unit"] == {"code": "H87", "name": "штука", "name_en": "piece"}
+    assert tender.data["value"] == {
+        "amount": 48000.0, "currency": "UAH", "valueAddedTaxIncluded": True
+    }  # fmt: skip
+    assert AuditEvent.objects.filter(action="register", subject_id=tender.pk).count() == 1
+    colleague = User.objects.create_user("colleague", organization=buyer.organization)
+    client.force_login(colleague)
+    assert client.get(response["Location"]).status_code == 200
+    client.logout()
+    assert client.get(response["Location"]).status_code == 404
+
+
+def test_buyer_publishes_at_once_and_the_api_shows_the_same_tender(client, buyer, clock):
+    client.force_login(buyer)
+
+    response = create(client, clock, publish="1")
+
+    tender = Tender.objects.get()
+    assert response.status_code == 302
+    assert tender.status == "active.enquiries"
+    data = client.get(f"/api/2.3/tenders/{tender.pk}").json()["data"]
+    assert data["title"] == "Папір офісний А4"
+    assert data["procuringEntity"]["identifier"]["id"] == "01993913"
+
+
+def test_the_form_is_filled_with_what_the_organization_wrote_last(client, buyer, clock):
+    client.force_login(buyer)
+    create(client, clock, contact_telephone="+380441112233")
+
+    initial = client.get(reverse("tender-new")).context["form"].initial
+
+    assert initial["street_address"] == "вул. Саксаганського, 10"
+    assert initial["contact_telephone"] == "+380441112233"
+
+
+def test_add_an_item_keeps_what_was_typed_and_judges_nothing_yet(client, buyer, clock):
+    client.force_login(buyer)
+    form = tender_form(clock, add_item="1", title="", amount="не число")
+
+    response = client.post(reverse("tender-new"), form)
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert len(response.context["items"].forms) == 3
+    assert 'value="Папір А4, 500 аркушів"' in page and 'value="не число"' in page
+    assert "has-error" not in page and 'role="alert"' not in page
+    assert not Tender.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        ({"minimal_step": "50000"}, "minimal_step", "value should be less than value of tender"),
+        ({"enquiry_end": "2020-01-01T10:00"}, "enquiry_end", "should end in the future"),
+        ({"tender_end": "2020-01-01T10:00"}, "tender_end", "period should begin before its end"),
+        ({"title": ""}, "title", "This field is required."),
+        ({"items-0-cpv": "3019"}, None, "A CPV code looks like 30197630-1."),
+    ],
+)
+def test_refusals_stand_next_to_their_fields_and_keep_the_input(
+    client, buyer, clock, change, field, message
+):
+    client.force_login(buyer)
+
+    response = create(client, clock, description="<script>alert(1)</script>", **change)
+
+    page = response.content.decode()
+    assert response.status_code == 422
+    if field:
+        assert any(message in error for error in response.context["form"].errors[field])
+    else:
+        assert message in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert" not in page
+    assert not Tender.objects.exists()
+
+
+def test_items_of_different_cpv_groups_are_refused(client, buyer, clock):
+    client.force_login(buyer)
+    row = {"description": "Ремонт", "cpv": "45261000-4", "cpv_description": "Покрівлі",
+           "quantity": "1", "unit": "E48"}  # fmt: skip
+
+    response = create(client, clock, rows=[row])
+
+    assert response.status_code == 422
+    assert "CPV group of items be identical" in response.content.decode()
+    assert not Tender.objects.exists()
+
+
+def test_a_tender_needs_one_item(client, buyer, clock):
+    client.force_login(buyer)
+    empty = {f"items-0-{name}": "" for name in ("description", "cpv", "cpv_description")}
+
+    response = create(client, clock, **empty, **{"items-0-quantity": ""})
+
+    assert response.status_code == 422
+    assert not Tender.objects.exists()
+
+
+def test_the_same_form_sent_twice_makes_one_tender(client, buyer, clock):
+    client.force_login(buyer)
+    create(client, clock)
+
+    again = create(client, clock)
+
+    assert again.status_code == 422
+    assert "already been sent" in again.content.decode()
+    assert Tender.objects.count() == 1
+
+
+def test_htmx_goes_to_the_new_tender(client, buyer, clock):
+    client.force_login(buyer)
+
+    response = client.post(
+        reverse("tender-new"),
+        tender_form(clock),
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TARGET="tender-form",
+    )
+
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == reverse("tender", args=[Tender.objects.get().pk])
+
+
+@pytest.mark.parametrize("who", ["bidder", "nobody"])
+def test_only_a_procuring_entity_creates_tenders(client, bidder, clock, who):
+    user = bidder if who == "bidder" else User.objects.create_user("nobody")
+    client.force_login(user)
+
+    page = client.get(reverse("tender-new"))
+    response = create(client, clock)
+
+    assert "Only users of a procuring entity can publish tenders" in page.content.decode()
+    assert "tender-form" not in page.content.decode()
+    assert response.status_code == 422
+    assert not Tender.objects.exists()
+
+
+def test_dashboard_offers_a_new_tender_to_a_procuring_entity_only(client, buyer, bidder):
+    client.force_login(buyer)
+    assert reverse("tender-new") in client.get(reverse("dashboard")).content.decode()
+    client.force_login(bidder)
+    assert reverse("tender-new") not in client.get(reverse("dashboard")).content.decode()
+
+
+# --- publishing and cancelling ----------------------------------------------------------
+
+
+def test_owner_publishes_the_draft(client, buyer, clock):
+    tender = draft_of(buyer, clock)
+    client.force_login(buyer)
+    page = client.get(reverse("tender", args=[tender.pk])).content.decode()
+
+    response = client.post(reverse("tender-publish", args=[tender.pk]), {"once": "p" * 32})
+
+    tender.refresh_from_db()
+    assert reverse("tender-publish", args=[tender.pk]) in page
+    assert response.status_code == 302
+    assert tender.status == "active.enquiries"
+    after = client.get(reverse("tender", args=[tender.pk])).content.decode()
+    assert reverse("tender-publish", args=[tender.pk]) not in after
+
+
+def test_a_published_tender_is_not_published_again(client, buyer, clock):
+    tender = draft_of(buyer, clock)
+    client.force_login(buyer)
+    client.post(reverse("tender-publish", args=[tender.pk]), {"once": "p" * 32})
+
+    response = client.post(reverse("tender-publish", args=[tender.pk]), {"once": "q" * 32})
+
+    assert response.status_code == 422
+    assert "Can&#x27;t update tender in current (active.enquiries) status" in (
+        response.content.decode()
+    )
+
+
+def test_nobody_else_sees_or_publishes_a_draft(client, buyer, bidder, clock):
+    tender = draft_of(buyer, clock)
+    client.force_login(bidder)
+
+    response = client.post(reverse("tender-publish", args=[tender.pk]), {"once": "p" * 32})
+
+    tender.refresh_from_db()
+    assert response.status_code == 404
+    assert tender.status == "draft"
+
+
+def test_owner_cancels_with_a_reason_everyone_reads(client, buyer, clock):
+    tender = draft_of(buyer, clock)
+    tender.publish(by=Actor(Role.TENDER_OWNER, user=buyer, subject=tender))
+    client.force_login(buyer)
+
+    response = client.post(
+        reverse("tender-cancel", args=[tender.pk]),
+        {"once": "c" * 32, "reason": "Потреба відпала <b>зовсім</b>"},
+    )
+
+    tender.refresh_from_db()
+    assert response.status_code == 302
+    assert tender.status == "cancelled"
+    client.logout()
+    page = client.get(reverse("tender", args=[tender.pk])).content.decode()
+    assert "Потреба відпала &lt;b&gt;зовсім&lt;/b&gt;" in page
+    assert reverse("tender-cancel", args=[tender.pk]) not in page
+
+
+def test_a_cancellation_needs_a_reason_and_the_owner(client, buyer, bidder, clock):
+    tender = draft_of(buyer, clock)
+    tender.publish(by=Actor(Role.TENDER_OWNER, user=buyer, subject=tender))
+    url = reverse("tender-cancel", args=[tender.pk])
+    client.force_login(buyer)
+    without_reason = client.post(url, {"once": "c" * 32, "reason": ""})
+    client.force_login(bidder)
+    page = client.get(reverse("tender", args=[tender.pk])).content.decode()
+    forged = client.post(url, {"once": "d" * 32, "reason": "Не подобається"})
+
+    tender.refresh_from_db()
+    assert without_reason.status_code == 422
+    assert without_reason.context["cancel_form"].errors["reason"]
+    assert url not in page
+    assert forged.status_code == 422
+    assert "Forbidden" in forged.content.decode()
+    assert tender.status == "active.enquiries"
+    assert not tender.cancellations.exists()
+
+
+def test_a_cancelled_tender_is_not_cancelled_again(client, buyer, clock):
+    tender = draft_of(buyer, clock)
+    client.force_login(buyer)
+    url = reverse("tender-cancel", args=[tender.pk])
+    client.post(url, {"once": "c" * 32, "reason": "Помилка"})
+
+    response = client.post(url, {"once": "e" * 32, "reason": "Ще раз"})
+
+    assert response.status_code == 422
+    assert "Can&#x27;t add cancellation in current (cancelled) tender status" in (
+        response.content.decode()
+    )
+    assert Tender.objects.get().cancellations.count() == 1
+
+
+# --- documents --------------------------------------------------------------------------
+
+
+def test_owner_adds_documents_anyone_downloads(client, buyer, clock):
+    tender = draft_of(buyer, clock)
+    client.force_login(buyer)
+
+    response = client.post(
+        reverse("tender-documents", args=[tender.pk]),
+        {"once": "a" * 32, "documents": [upload(), upload("кошторис.txt", b"1;2;3")]},
+    )
+
+    versions = list(TenderDocument.objects.order_by("title"))
+    assert response.status_code == 302
+    assert [(v.title, v.version, v.author) for v in versions] == [
+        ("кошторис.txt", 1, "tender_owner"),
+        ("умови.pdf", 1, "tender_owner"),
+    ]
+    tender.publish(by=Actor(Role.TENDER_OWNER, user=buyer, subject=tender))
+    client.logout()
+    page = client.get(reverse("tender", args=[tender.pk])).content.decode()
+    link = f"/api/2.3/tenders/{tender.pk}/documents/{versions[1].document_id}"
+    assert link in page
+    assert downloaded(client, f"{link}?download={versions[1].key}") == b"%PDF-1.4 tender conditions"
+
+
+def test_a_new_version_keeps_the_earlier_one_in_the_history(client, buyer, clock):
+    tender = draft_of(buyer, clock)
+    client.force_login(buyer)
+    client.post(
+        reverse("tender-documents", args=[tender.pk]), {"once": "a" * 32, "documents": [upload()]}
+    )
+    first = TenderDocument.objects.get()
+    url = reverse("tender-document-version", args=[tender.pk, first.document_id])
+
+    response = client.post(
+        url,
+        {
+            f"version-{first.document_id}-once": "v" * 32,
+            f"version-{first.document_id}-document": upload("умови-2.pdf", b"%PDF-1.4 v2"),
+        },
+        **HTMX_DOCUMENTS,
+    )
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="documents"' in page and "<html" not in page
+    assert "tender-changed" in response["HX-Trigger"]
+    versions = list(TenderDocument.objects.order_by("version"))
+    assert [(v.document_id, v.version, v.title) for v in versions] == [
+        (first.document_id, 1, "умови.pdf"),
+        (first.document_id, 2, "умови-2.pdf"),
+    ]
+    assert "Earlier versions" in page
+
+
+@pytest.mark.parametrize(
+    "content", [b"", b"x" * 11], ids=["empty", "larger than DOCUMENT_MAX_BYTES"]
+)
+def test_empty_and_oversized_files_are_refused_and_nothing_kept(
+    client, buyer, clock, settings, content
+):
+    settings.DOCUMENT_MAX_BYTES = 10
+    tender = draft_of(buyer, clock)
+    client.force_login(buyer)
+
+    response = client.post(
+        reverse("tender-documents", args=[tender.pk]),
+        {"once": "a" * 32, "documents": [upload(content=content)]},
+        **HTMX_DOCUMENTS,
+    )
+
+    assert response.status_code == 422
+    assert response.context["documents_form"].errors["documents"]
+    assert not TenderDocument.objects.exists()
+    assert not StoredFile.objects.exists()
+
+
+def test_documents_are_fixed_once_bidding_opens(client, buyer, clock):
+    tender = draft_of(buyer, clock)
+    owner = Actor(Role.TENDER_OWNER, user=buyer, subject=tender)
+    tender.publish(by=owner)
+    client.force_login(buyer)
+    client.post(
+        reverse("tender-documents", args=[tender.pk]), {"once": "a" * 32, "documents": [upload()]}
+    )
+    first = TenderDocument.objects.get()
+    clock.move_to(tender.tender_start + timedelta(minutes=1))
+
+    added = client.post(
+        reverse("tender-documents", args=[tender.pk]), {"once": "b" * 32, "documents": [upload()]}
+    )
+    replaced = client.post(
+        reverse("tender-document-version", args=[tender.pk, first.document_id]),
+        {
+            f"version-{first.document_id}-once": "v" * 32,
+            f"version-{first.document_id}-document": upload(),
+        },
+    )
+
+    assert added.status_code == replaced.status_code == 422
+    assert "Can&#x27;t add document in current (active.tendering) tender status" in (
+        added.content.decode()
+    )
+    assert "Can&#x27;t update document in current (active.tendering) tender status" in (
+        replaced.content.decode()
+    )
+    assert "add_document" not in added.context["actions"]
+    assert TenderDocument.objects.count() == 1
+    assert StoredFile.objects.count() == 1
+
+
+def test_others_cannot_add_documents(client, buyer, bidder, clock):
+    tender = draft_of(buyer, clock)
+    tender.publish(by=Actor(Role.TENDER_OWNER, user=buyer, subject=tender))
+    client.force_login(bidder)
+    page = client.get(reverse("tender", args=[tender.pk])).content.decode()
+
+    response = client.post(
+        reverse("tender-documents", args=[tender.pk]), {"once": "a" * 32, "documents": [upload()]}
+    )
+
+    assert reverse("tender-documents", args=[tender.pk]) not in page
+    assert response.status_code == 422
+    assert "Forbidden" in response.content.decode()
+    assert not StoredFile.objects.exists()
+
+
+def test_owner_page_costs_the_same_with_more_documents(client, buyer, clock, query_count):
+    tender = draft_of(buyer, clock)
+    client.force_login(buyer)
+    url = reverse("tender", args=[tender.pk])
+
+    def add(once):
+        client.post(
+            reverse("tender-documents", args=[tender.pk]),
+            {"once": once * 32, "documents": [upload()]},
+        )
+
+    add("a")
+    with query_count() as one:
+        client.get(url)
+    for once in "bcdef":
+        add(once)
+    with query_count() as six:
+        client.get(url)
+
+    assert len(six) == len(one)
