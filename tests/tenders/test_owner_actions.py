@@ -1,0 +1,86 @@
+"""What a tender's owner may do to it, and when: the rules the portal's buttons come from."""
+
+from datetime import timedelta
+
+import pytest
+
+from portal.actors import Actor, Role
+from portal.errors import NotAllowed, PermissionDenied
+from portal.models import User
+from tenders.models import AuditEvent, Tender
+from tenders.models.tender import NotProcuringEntity
+from tests.helpers import tender_data
+from tests.portal.world import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def buyer(db):
+    return make_user("buyer", "Лікарня", "01993913", "procuring")
+
+
+def draft(buyer, clock) -> tuple[Tender, Actor]:
+    tender, _ = Tender.objects.register(
+        by=Actor(Role.BROKER, user=buyer), data=tender_data(clock.now(), status="draft")
+    )
+    return tender, Actor(Role.TENDER_OWNER, user=buyer, subject=tender)
+
+
+def test_owner_actions_follow_the_status(buyer, clock):
+    tender, owner = draft(buyer, clock)
+    seen = {"draft": tender.available_actions(owner)}
+    tender.publish(by=owner)
+    seen["active.enquiries"] = tender.available_actions(owner)
+    clock.move_to(tender.tender_start + timedelta(minutes=1))
+    tender = Tender.objects.current(tender.pk)
+    seen["active.tendering"] = tender.available_actions(owner)
+    tender.add_cancellation(by=owner, data={"reason": "Потреба відпала", "status": "active"})
+    seen["cancelled"] = tender.available_actions(owner)
+
+    assert seen == {
+        "draft": ["publish", "add_document", "cancel"],
+        "active.enquiries": ["add_document", "cancel"],
+        "active.tendering": ["cancel"],
+        "cancelled": [],
+    }
+
+
+def test_others_may_do_nothing_to_the_tender(buyer, clock):
+    tender, _owner = draft(buyer, clock)
+    colleague_elsewhere = make_user("other", "Інша лікарня", "01993914", "procuring")
+
+    assert tender.available_actions(Actor(Role.BROKER, user=colleague_elsewhere)) == []
+    assert tender.available_actions(Actor.anonymous()) == []
+    with pytest.raises(PermissionDenied):
+        tender.publish(by=Actor(Role.BROKER, user=colleague_elsewhere))
+
+
+def test_publishing_is_once_and_recorded(buyer, clock):
+    tender, owner = draft(buyer, clock)
+    tender.publish(by=owner)
+
+    with pytest.raises(NotAllowed, match=r"current \(active.enquiries\) status"):
+        tender.publish(by=owner)
+    events = AuditEvent.objects.filter(subject_id=tender.pk, action="publish")
+    assert [(e.from_status, e.to_status) for e in events] == [("draft", "active.enquiries")]
+
+
+@pytest.mark.parametrize("kind", ["bidder", None])
+def test_only_a_procuring_entitys_account_registers_tenders(clock, kind):
+    if kind:
+        user = make_user("someone", "ТОВ «Постачальник»", "38012345", kind)
+    else:
+        user = User.objects.create_user("someone")
+
+    with pytest.raises(NotProcuringEntity):
+        Tender.objects.register(by=Actor(Role.BROKER, user=user), data=tender_data(clock.now()))
+    assert not Tender.objects.exists()
+
+
+def test_a_broker_registers_tenders_without_an_account(brokers, clock):
+    tender, token = Tender.objects.register(
+        by=Actor(Role.BROKER, broker=brokers["broker"]), data=tender_data(clock.now())
+    )
+
+    assert tender.broker == brokers["broker"] and tender.organization is None and token
