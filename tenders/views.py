@@ -65,9 +65,13 @@ def current_tender(tender_id: str, user) -> Tender:
 
 
 def lifecycle(tender: Tender) -> list[dict]:
-    """The stages with the one the tender is in marked; an ended-early tender shows where."""
+    """The stages with the one the tender is in marked: all are ahead of a draft, and none is
+    reached by a tender that ended early."""
     order = [status for status, _label in STAGES]
-    position = order.index(tender.status) if tender.status in order else None
+    if tender.status == TenderStatus.DRAFT:
+        position = -1
+    else:
+        position = order.index(tender.status) if tender.status in order else None
     stages = []
     for index, (status, label) in enumerate(STAGES):
         if position is None:

@@ -34,7 +34,7 @@ def sign_in(page, user):
 def serious_violations(page) -> list[str]:
     results = Axe().run(page)
     return [
-        f"{v['id']}: {v['help']} ({len(v['nodes'])})"
+        f"{v['id']}: {v['help']} at {[node['target'] for node in v['nodes']]}"
         for v in results.response["violations"]
         if v["impact"] in ("serious", "critical")
     ]

@@ -2,10 +2,13 @@
 a person to look at, and an accessibility check (axe-core) with no serious violation."""
 
 import pytest
+from django.utils import timezone
 
 from complaints.models import Complaint
 from portal.actors import Actor, Role
+from tenders.models import Tender
 from tests.browser.test_claim_story import serious_violations, sign_in
+from tests.helpers import tender_data
 from tests.portal.world import portal_world
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -59,6 +62,16 @@ def test_pages_in_each_language(people, world, screenshot, live_server, language
     buyer.goto(f"/claims/{Complaint.objects.get().pk}/")
     assert serious_violations(buyer) == []
     screenshot(buyer, f"{language}-answer-form")
+    buyer.goto("/tenders/new/")
+    assert serious_violations(buyer) == []
+    screenshot(buyer, f"{language}-tender-form")
+    draft, _ = Tender.objects.register(
+        by=Actor(Role.BROKER, user=world.buyer),
+        data=tender_data(timezone.now(), status="draft"),
+    )
+    buyer.goto(f"/tenders/{draft.pk}/")
+    assert serious_violations(buyer) == []
+    screenshot(buyer, f"{language}-owner-draft")
 
     for page in (visitor, bidder, buyer):
         assert page.errors == []
