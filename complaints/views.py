@@ -228,10 +228,8 @@ def claim_draft(request, complaint_id):
 @login_required
 def claim_documents(request, complaint_id):
     def change(complaint, actor, form):
-        complaint.check_document_change(actor, "add")
-        stored = client.store_files(form.cleaned_data["documents"], actor)
-        with client.discarded_on_refusal(stored):
-            _spend_and(form, request.user, lambda: _attach(complaint, actor, stored))
+        documents = form.cleaned_data["documents"]
+        _spend_and(form, request.user, lambda: client.attach_uploads(complaint, actor, documents))
         return _("The documents are attached.")
 
     return _act(request, complaint_id, DocumentsForm, "documents", change)

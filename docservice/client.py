@@ -77,6 +77,16 @@ def store_files(uploads, actor) -> list[Stored]:
     return stored
 
 
+def attach_uploads(container, actor, uploads) -> None:
+    """Store the uploads and add them to `container` (a tender or a claim) as `actor`'s
+    documents; asked first whether `actor` may, and the content is discarded if refused."""
+    container.check_document_change(actor, "add")
+    stored = store_files(uploads, actor)
+    with discarded_on_refusal(stored):
+        for item in stored:
+            container.add_document(by=actor, **item.fields())
+
+
 @contextmanager
 def discarded_on_refusal(stored: list[Stored]):
     """Discard the stored files when the change they were for is refused."""

@@ -381,11 +381,7 @@ def tender_documents(request, tender_id):
     """Add documents: the files are stored first, and discarded if the tender refuses them."""
 
     def change(tender, owner, form):
-        tender.check_document_change(owner, "add")
-        stored = client.store_files(form.cleaned_data["documents"], owner)
-        with client.discarded_on_refusal(stored):
-            for item in stored:
-                tender.add_document(by=owner, **item.fields())
+        client.attach_uploads(tender, owner, form.cleaned_data["documents"])
         return _("The documents are published with the tender.")
 
     return _act(request, tender_id, DocumentsForm, change, at="documents")
