@@ -393,6 +393,8 @@ def tender_document_version(request, tender_id, document_id):
     """A new version of a document; the earlier ones stay listed under it."""
 
     def change(tender, owner, form):
+        if not any(v.document_id == document_id for v in tender.documents.all()):
+            raise Http404
         tender.check_document_change(owner, "update", document_id)
         stored = client.store_files([form.cleaned_data["document"]], owner)
         with client.discarded_on_refusal(stored):

@@ -506,3 +506,17 @@ def test_owner_page_costs_the_same_with_more_documents(client, buyer, clock, que
         client.get(url)
 
     assert len(six) == len(one)
+
+
+def test_a_new_version_of_an_unknown_document_is_a_404(client, buyer, clock):
+    tender = draft_of(buyer, clock)
+    client.force_login(buyer)
+    unknown = "0" * 32
+
+    response = client.post(
+        reverse("tender-document-version", args=[tender.pk, unknown]),
+        {f"version-{unknown}-once": "v" * 32, f"version-{unknown}-document": upload()},
+    )
+
+    assert response.status_code == 404
+    assert not StoredFile.objects.exists()
