@@ -137,11 +137,23 @@ class AttachmentsField(MultipleFileField):
 class OnceForm(forms.Form):
     """A form that may change something only once: its token is spent with the change."""
 
-    once = forms.CharField(widget=forms.HiddenInput, max_length=32)
+    once = forms.CharField(
+        widget=forms.HiddenInput,
+        max_length=32,
+        error_messages={
+            "required": _("This form arrived incomplete: reload the page and send it again."),
+            "max_length": _("This form arrived incomplete: reload the page and send it again."),
+        },
+    )
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("initial", {}).setdefault("once", uuid.uuid4().hex)
         super().__init__(*args, **kwargs)
+
+    @property
+    def top_errors(self) -> list[str]:
+        """What is shown above the form: its own errors, and its hidden token's."""
+        return [*self.non_field_errors(), *self.errors.get("once", [])]
 
     def spend(self, user) -> None:
         """Call inside the transaction that makes the change."""
@@ -184,6 +196,7 @@ REFUSALS_TO_TRANSLATE = (
     gettext_noop("period should begin after enquiryPeriod"),
     gettext_noop("period should begin before its end"),
     gettext_noop("CPV group of items be identical"),
+    gettext_noop("date value out of range"),
 )
 
 

@@ -117,7 +117,14 @@ class ItemRows(forms.BaseFormSet):
 
 
 ItemFormSet = forms.formset_factory(
-    ItemForm, formset=ItemRows, extra=0, min_num=1, validate_min=True, max_num=50
+    ItemForm,
+    formset=ItemRows,
+    extra=0,
+    min_num=1,
+    validate_min=True,
+    max_num=50,
+    validate_max=True,
+    absolute_max=50,
 )
 
 

@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -158,6 +158,12 @@ def _tender_page(request, tender, *, refused=None, status=200):
             else None
         ),
         "actions": actions,
+        # The owner's draft whose dates have passed: the page says why it can't be published.
+        "stale_draft": (
+            owner.subject is not None
+            and tender.status == TenderStatus.DRAFT
+            and "publish" not in actions
+        ),
         "publish_form": refused.get("publish") or PublishForm(),
         "cancel_form": refused.get("cancel") or TenderCancelForm(),
         "documents_form": refused.get("documents") or DocumentsForm(),
@@ -208,11 +214,14 @@ def form_errors(form) -> list[str]:
     return [message for messages in form.errors.values() for message in messages]
 
 
-def _act(request, tender_id, form_class, change, *, at: str):
+def _act(request, tender_id, form_class, change, *, at: str, find=None):
     """The frame of every change made from the tender page: the form's token is spent with
     the change; a refusal keeps the form `at` its place with the model's words (422), success
-    is shown on the fresh page (htmx: the fragment it targets, and a `tender-changed` event)."""
+    is shown on the fresh page (htmx: the fragment it targets, and a `tender-changed` event).
+    `find(tender)` looks up what the URL names first: an unknown one is a 404 page."""
     tender = current_tender(tender_id, request.user)
+    if find is not None:
+        find(tender)
     owner = portal_actor(request.user, (Role.TENDER_OWNER, tender))
     form = form_class(request.POST, request.FILES)
     if form.is_valid():
@@ -229,6 +238,14 @@ def _act(request, tender_id, form_class, change, *, at: str):
             response = _tender_page(request, current_tender(tender_id, request.user))
             return trigger_client_event(response, "tender-changed", {"notice": notice})
     return _tender_page(request, tender, refused={at: form}, status=422)
+
+
+def document_of(tender, document_id: str):
+    """The latest version of one of the tender's documents, or a 404 page."""
+    try:
+        return tender.latest_document(document_id)
+    except NotFound:
+        raise Http404 from None
 
 
 def award_of(tender, award_id: str):
@@ -248,7 +265,14 @@ def award_decision(request, tender_id, award_id):
         getattr(award_of(tender, award_id), action)(by=owner)
         return DECISION_NOTICES[action]
 
-    return _act(request, tender_id, AwardDecisionForm, change, at=f"award:{award_id}")
+    return _act(
+        request,
+        tender_id,
+        AwardDecisionForm,
+        change,
+        at=f"award:{award_id}",
+        find=lambda tender: award_of(tender, award_id),
+    )
 
 
 @require_POST
@@ -263,7 +287,14 @@ def contract_sign(request, tender_id, award_id):
         contract.sign(by=owner)
         return _("The contract is signed; the tender is complete.")
 
-    return _act(request, tender_id, ContractSignForm, change, at=f"award:{award_id}")
+    return _act(
+        request,
+        tender_id,
+        ContractSignForm,
+        change,
+        at=f"award:{award_id}",
+        find=lambda tender: award_of(tender, award_id),
+    )
 
 
 def _new_bid_form(user) -> BidForm:
@@ -306,8 +337,13 @@ def tender_new(request):
     organization = request.user.organization
     if refusal is not None:
         context = {"refusal": gettext(refusal.description)}
-        status = 200 if request.method == "GET" else 422
-        return render(request, "tenders/tender_new.html", context, status=status)
+        return render_page_or_partial(
+            request,
+            "tenders/tender_new.html",
+            context,
+            partials={"tender-form"},
+            status=200 if request.method == "GET" else 422,
+        )
     if request.method == "GET":
         form = TenderForm(initial=TenderForm.initial_for(request.user, _last_entity(organization)))
         return _new_tender_page(request, form, ItemFormSet(prefix="items"))
@@ -393,8 +429,6 @@ def tender_document_version(request, tender_id, document_id):
     """A new version of a document; the earlier ones stay listed under it."""
 
     def change(tender, owner, form):
-        if not any(v.document_id == document_id for v in tender.documents.all()):
-            raise Http404
         tender.check_document_change(owner, "update", document_id)
         stored = client.store_files([form.cleaned_data["document"]], owner)
         with client.discarded_on_refusal(stored):
@@ -402,4 +436,11 @@ def tender_document_version(request, tender_id, document_id):
         return _("The new version is published; the earlier one stays in the history.")
 
     form_class = partial(NewVersionForm, document_id=document_id)
-    return _act(request, tender_id, form_class, change, at=f"version:{document_id}")
+    return _act(
+        request,
+        tender_id,
+        form_class,
+        change,
+        at=f"version:{document_id}",
+        find=lambda tender: document_of(tender, document_id),
+    )

@@ -62,6 +62,19 @@ class NotProcuringEntity(DomainError):
         super().__init__("Only users of a procuring entity can publish tenders")
 
 
+class StaleDraft(DomainError):
+    """A draft whose enquiry period is over (2.3 published it, and the tender moved on at once);
+    a draft cannot be edited, so it is cancelled and written anew."""
+
+    http_status = 422
+    code = "stale_draft"
+
+    def __init__(self):
+        super().__init__(
+            "enquiryPeriod should end in the future", location="body", name="enquiryPeriod"
+        )
+
+
 class TenderQuerySet(models.QuerySet):
     def with_related(self):
         return self.select_related("broker").prefetch_related(
@@ -446,7 +459,7 @@ class Tender(HasDocuments, Owned):
         for action, check in checks.items():
             try:
                 check(by)
-            except (NotAllowed, PermissionDenied):
+            except (NotAllowed, PermissionDenied, StaleDraft):
                 continue
             allowed.append(action)
         return allowed
@@ -462,6 +475,9 @@ class Tender(HasDocuments, Owned):
         self.require(by, Role.TENDER_OWNER)
         if self.status != TenderStatus.DRAFT:
             raise NotAllowed(f"Can't update tender in current ({self.status}) status")
+        # Published, it would skip its questions (or its bids) and end at once.
+        if self.enquiry_end <= timezone.now():
+            raise StaleDraft()
 
     def edit(self, *, by: Actor, patch: dict) -> bool:
         """PATCH /tenders/{id}: merge `patch` into the document (2.3 rules); True if it changed."""
@@ -473,6 +489,7 @@ class Tender(HasDocuments, Owned):
             if self.status == TenderStatus.DRAFT:
                 if patch.get("status") != TenderStatus.ENQUIRIES:
                     raise NotAllowed("Can't update tender in current (draft) status")
+                self._check_publishing(by)
                 self._publish(by, now)
                 return True
             rogue = {key: "Rogue field" for key in patch if key not in TENDER_FIELDS}

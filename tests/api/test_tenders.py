@@ -414,6 +414,23 @@ def test_draft_can_only_be_published(api, anonymous):
     assert [t["id"] for t in anonymous.get("/tenders").json()["data"]] == [tender_id]
 
 
+def test_a_draft_whose_enquiries_ended_is_not_published(api, clock):
+    # A deviation from 2.3, which published it and moved it on at once (to unsuccessful when
+    # its bidding had ended too); a draft cannot be edited, so it is cancelled instead.
+    response = api.post("/tenders", tender_data(clock.now(), status="draft"))
+    tender_id, token = response.json()["data"]["id"], response.json()["access"]["token"]
+    clock.move_to(Tender.objects.get(pk=tender_id).enquiry_end)
+
+    response = api.patch(f"/tenders/{tender_id}", {"status": "active.enquiries"}, token=token)
+
+    assert single_error(response, 422) == {
+        "location": "body",
+        "name": "enquiryPeriod",
+        "description": "enquiryPeriod should end in the future",
+    }
+    assert Tender.objects.get(pk=tender_id).status == "draft"
+
+
 def test_cancellation_in_two_steps(api):
     tender = create_tender(api)
     response = api.post(

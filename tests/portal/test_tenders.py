@@ -213,7 +213,32 @@ def test_a_tender_needs_one_item(client, buyer, clock):
     response = create(client, clock, **empty, **{"items-0-quantity": ""})
 
     assert response.status_code == 422
+    assert "Please submit at least 1 form." in response.content.decode()
     assert not Tender.objects.exists()
+
+
+def test_a_tender_has_at_most_fifty_items(client, buyer, clock):
+    client.force_login(buyer)
+    row = {"description": "Папір", "cpv": "30197630-1", "cpv_description": "Папір для друку",
+           "quantity": "1", "unit": "H87"}  # fmt: skip
+
+    response = create(client, clock, rows=[row] * 50)
+
+    assert response.status_code == 422
+    assert "Please submit at most 50 forms." in response.content.decode()
+    assert not Tender.objects.exists()
+
+
+def test_a_form_sent_without_its_token_says_so(client, buyer, clock):
+    tender = draft_of(buyer, clock)
+    client.force_login(buyer)
+
+    response = client.post(reverse("tender-publish", args=[tender.pk]), {})
+
+    tender.refresh_from_db()
+    assert response.status_code == 422
+    assert "This form arrived incomplete" in response.content.decode()
+    assert tender.status == "draft"
 
 
 def test_the_same_form_sent_twice_makes_one_tender(client, buyer, clock):
@@ -248,10 +273,18 @@ def test_only_a_procuring_entity_creates_tenders(client, bidder, clock, who):
 
     page = client.get(reverse("tender-new"))
     response = create(client, clock)
+    htmx = client.post(
+        reverse("tender-new"),
+        tender_form(clock, once="h" * 32),
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TARGET="tender-form",
+    )
 
     assert "Only users of a procuring entity can publish tenders" in page.content.decode()
-    assert "tender-form" not in page.content.decode()
-    assert response.status_code == 422
+    assert 'name="title"' not in page.content.decode()
+    assert response.status_code == htmx.status_code == 422
+    assert "Only users of a procuring entity" in htmx.content.decode()
+    assert "<html" not in htmx.content.decode()
     assert not Tender.objects.exists()
 
 
@@ -291,6 +324,22 @@ def test_a_published_tender_is_not_published_again(client, buyer, clock):
     assert "Can&#x27;t update tender in current (active.enquiries) status" in (
         response.content.decode()
     )
+
+
+def test_a_draft_whose_questions_ended_is_not_published(client, buyer, clock):
+    tender = draft_of(buyer, clock)
+    clock.move_to(tender.enquiry_end + timedelta(minutes=1))
+    client.force_login(buyer)
+    page = client.get(reverse("tender", args=[tender.pk])).content.decode()
+
+    response = client.post(reverse("tender-publish", args=[tender.pk]), {"once": "p" * 32})
+
+    tender.refresh_from_db()
+    assert reverse("tender-publish", args=[tender.pk]) not in page
+    assert "This draft can no longer be published" in page
+    assert response.status_code == 422
+    assert "enquiryPeriod should end in the future" in response.content.decode()
+    assert tender.status == "draft"
 
 
 def test_nobody_else_sees_or_publishes_a_draft(client, buyer, bidder, clock):
