@@ -329,21 +329,17 @@ def tender_new(request):
     it until it is published) or published at once. "Add an item" sends the form back with
     one more item row, keeping what was typed and judging nothing yet."""
     account = portal_actor(request.user)
-    refusal = None
     try:
         Tender.objects.check_registering(account)
     except DomainError as error:
-        refusal = error
-    organization = request.user.organization
-    if refusal is not None:
-        context = {"refusal": gettext(refusal.description)}
         return render_page_or_partial(
             request,
             "tenders/tender_new.html",
-            context,
+            {"refusal": gettext(error.description)},
             partials={"tender-form"},
             status=200 if request.method == "GET" else 422,
         )
+    organization = request.user.organization
     if request.method == "GET":
         form = TenderForm(initial=TenderForm.initial_for(request.user, _last_entity(organization)))
         return _new_tender_page(request, form, ItemFormSet(prefix="items"))
