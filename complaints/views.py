@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
+from django_htmx.http import HttpResponseClientRedirect
 
 from complaints.forms import (
     AnswerForm,
@@ -25,7 +25,7 @@ from docservice import client
 from portal.actors import Actor, Role, portal_actor
 from portal.errors import DomainError
 from portal.forms import DocumentsForm, add_domain_error
-from portal.htmx import render_page_or_partial
+from portal.htmx import changed, render_page_or_partial
 from tenders.views import award_of, bid_actor, current_tender
 
 CLAIM_TEMPLATE = "complaints/claim_detail.html"
@@ -193,12 +193,18 @@ def _act(request, complaint_id, form_class, key: str, change):
         except DomainError as error:
             add_domain_error(form, error)
         else:
-            if not request.htmx:
-                messages.success(request, notice)
-                return redirect("claim", complaint.pk)
-            complaint = _claim(complaint_id, request.user)
-            response = _render_claim(request, complaint, claim_actor(request.user, complaint))
-            return trigger_client_event(response, "claim-changed", {"notice": notice})
+
+            def fresh():
+                complaint = _claim(complaint_id, request.user)
+                return _render_claim(request, complaint, claim_actor(request.user, complaint))
+
+            return changed(
+                request,
+                notice,
+                url=reverse("claim", args=[complaint.pk]),
+                fresh=fresh,
+                event="claim-changed",
+            )
     return _render_claim(request, complaint, actor, bound={key: form}, status=422)
 
 

@@ -1,7 +1,10 @@
 """Pages and their fragments: a full page, or, for htmx, the one fragment it asked for."""
 
+from django.contrib import messages
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.cache import patch_vary_headers
+from django_htmx.http import trigger_client_event
 
 
 def render_page_or_partial(request, template: str, context: dict, *, partials=(), status=200):
@@ -14,3 +17,12 @@ def render_page_or_partial(request, template: str, context: dict, *, partials=()
     response = TemplateResponse(request, template, context, status=status)
     patch_vary_headers(response, ["HX-Request", "HX-Target"])
     return response
+
+
+def changed(request, notice, *, url: str, fresh, event: str):
+    """The answer to a change made: a plain form is redirected to `url`, with the notice as a
+    message; htmx gets the `fresh()` fragment and `event`, which announces the notice."""
+    if not request.htmx:
+        messages.success(request, notice)
+        return redirect(url)
+    return trigger_client_event(fresh(), event, {"notice": notice})

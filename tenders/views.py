@@ -12,14 +12,14 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
+from django_htmx.http import HttpResponseClientRedirect
 
 from complaints.models import Complaint
 from docservice import client
 from portal.actors import Role, portal_actor
 from portal.errors import DomainError, NotFound, PermissionDenied
 from portal.forms import DocumentsForm, add_domain_error
-from portal.htmx import render_page_or_partial
+from portal.htmx import changed, render_page_or_partial
 from tenders.documents import latest_versions
 from tenders.forms import (
     AwardDecisionForm,
@@ -232,11 +232,13 @@ def _act(request, tender_id, form_class, change, *, at: str, find=None):
         except DomainError as error:
             add_domain_error(form, error)
         else:
-            if not request.htmx:
-                messages.success(request, notice)
-                return redirect("tender", tender.pk)
-            response = _tender_page(request, current_tender(tender_id, request.user))
-            return trigger_client_event(response, "tender-changed", {"notice": notice})
+            return changed(
+                request,
+                notice,
+                url=reverse("tender", args=[tender.pk]),
+                fresh=lambda: _tender_page(request, current_tender(tender_id, request.user)),
+                event="tender-changed",
+            )
     return _tender_page(request, tender, refused={at: form}, status=422)
 
 
