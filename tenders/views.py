@@ -158,12 +158,8 @@ def _tender_page(request, tender, *, refused=None, status=200):
             else None
         ),
         "actions": actions,
-        # The owner's draft whose dates have passed: the page says why it can't be published.
-        "stale_draft": (
-            owner.subject is not None
-            and tender.status == TenderStatus.DRAFT
-            and "publish" not in actions
-        ),
+        # The page tells the owner why its draft can't be published.
+        "stale_draft": owner.subject is not None and tender.is_stale_draft,
         "publish_form": refused.get("publish") or PublishForm(),
         "cancel_form": refused.get("cancel") or TenderCancelForm(),
         "documents_form": refused.get("documents") or DocumentsForm(),

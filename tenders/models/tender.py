@@ -475,9 +475,14 @@ class Tender(HasDocuments, Owned):
         self.require(by, Role.TENDER_OWNER)
         if self.status != TenderStatus.DRAFT:
             raise NotAllowed(f"Can't update tender in current ({self.status}) status")
-        # Published, it would skip its questions (or its bids) and end at once.
-        if self.enquiry_end <= timezone.now():
+        if self.is_stale_draft:
             raise StaleDraft()
+
+    @property
+    def is_stale_draft(self) -> bool:
+        """A draft whose questions were to end already: published, it would skip them (or its
+        bids too) and end at once, so it can no longer be published."""
+        return self.status == TenderStatus.DRAFT and self.enquiry_end <= timezone.now()
 
     def edit(self, *, by: Actor, patch: dict) -> bool:
         """PATCH /tenders/{id}: merge `patch` into the document (2.3 rules); True if it changed."""
