@@ -10,11 +10,12 @@ from rest_framework import viewsets
 
 from complaints.models import Complaint
 from complaints.schema import INPUTS, FileInput, StatusInput
-from complaints.serializers import ComplaintOut
+from complaints.serializers import ComplaintOut, shown_complaints
 from portal.actors import Role
-from portal.api.auth import actor_for, owner_among
+from portal.api.auth import actor_for, api_context, owner_among, viewer_for
 from portal.api.envelope import created, ok, read_data
 from portal.api.lookup import child
+from portal.errors import NotFound
 from portal.schema import validate
 from tenders.api.documents import DocumentViewSet
 from tenders.models import BidStatus, Tender
@@ -26,26 +27,37 @@ def _award(tender, award_id):
     return award
 
 
-def _complaint(award, complaint_id):
+def _complaint(request, award, complaint_id):
+    """One claim of the award, as the reader may see it (a draft: its author alone)."""
     complaint = child(award, "complaints", complaint_id, "complaint_id")
+    if not complaint.shown_to(viewer_for(request)):
+        raise NotFound("complaint_id")
     complaint.tender = award.tender
     return complaint
 
 
+def _read(request, tender_id, award_id):
+    return _award(Tender.objects.current(tender_id, viewer=viewer_for(request)), award_id)
+
+
+def _find(request, tender_id, award_id):
+    return _award(Tender.objects.find(tender_id, viewer=viewer_for(request)), award_id)
+
+
 class ComplaintViewSet(viewsets.ViewSet):
     def list(self, request, tender_id, award_id):
-        award = _award(Tender.objects.current(tender_id), award_id)
-        return ok(
-            ComplaintOut(award.complaints.all(), many=True, context={"request": request}).data
-        )
+        award = _read(request, tender_id, award_id)
+        context = api_context(request)
+        complaints = shown_complaints(award, context)
+        return ok(ComplaintOut(complaints, many=True, context=context).data)
 
     def retrieve(self, request, tender_id, award_id, pk):
-        award = _award(Tender.objects.current(tender_id), award_id)
-        return ok(ComplaintOut(_complaint(award, pk), context={"request": request}).data)
+        complaint = _complaint(request, _read(request, tender_id, award_id), pk)
+        return ok(ComplaintOut(complaint, context=api_context(request)).data)
 
     def create(self, request, tender_id, award_id):
-        tender = Tender.objects.find(tender_id)
-        award = _award(tender, award_id)
+        award = _find(request, tender_id, award_id)
+        tender = award.tender
         actor = owner_among(request, tender.bids.filter(status=BidStatus.ACTIVE), Role.BID_OWNER)
         Complaint.check_filer(actor, tender)
         fields = validate(FileInput, read_data(request))
@@ -59,12 +71,12 @@ class ComplaintViewSet(viewsets.ViewSet):
         )
         location = reverse("api:complaint", args=[tender.id, award.id, complaint.id])
         return created(
-            request, ComplaintOut(complaint, context={"request": request}).data, location, token
+            request, ComplaintOut(complaint, context=api_context(request)).data, location, token
         )
 
     def partial_update(self, request, tender_id, award_id, pk):
-        tender = Tender.objects.find(tender_id)
-        complaint = _complaint(_award(tender, award_id), pk)
+        complaint = _complaint(request, _find(request, tender_id, award_id), pk)
+        tender = complaint.tender
         actor = actor_for(request, (Role.COMPLAINT_OWNER, complaint), (Role.TENDER_OWNER, tender))
         complaint.require_party(actor)
         data = read_data(request)
@@ -73,18 +85,18 @@ class ComplaintViewSet(viewsets.ViewSet):
         ]
         action = complaint.action_for(actor, requested)
         getattr(complaint, action)(by=actor, **validate(INPUTS[action], data))
-        return ok(ComplaintOut(complaint, context={"request": request}).data)
+        return ok(ComplaintOut(complaint, context=api_context(request)).data)
 
 
 class ComplaintDocumentViewSet(DocumentViewSet):
     route = "api:complaint-document"
 
-    def container_for_read(self, tender_id, award_id, complaint_id):
-        return _complaint(_award(Tender.objects.current(tender_id), award_id), complaint_id)
+    def container_for_read(self, request, tender_id, award_id, complaint_id):
+        return _complaint(request, _read(request, tender_id, award_id), complaint_id)
 
     def container_for_write(self, request, tender_id, award_id, complaint_id):
-        tender = Tender.objects.find(tender_id)
-        complaint = _complaint(_award(tender, award_id), complaint_id)
+        complaint = _complaint(request, _find(request, tender_id, award_id), complaint_id)
+        tender = complaint.tender
         actor = actor_for(request, (Role.COMPLAINT_OWNER, complaint), (Role.TENDER_OWNER, tender))
         complaint.require_party(actor)
         return complaint, actor

@@ -20,8 +20,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from complaints import notifications
-from portal.actors import Actor, Role
-from portal.errors import InvalidData, NotAllowed, PermissionDenied, RoleNotAllowed
+from portal.actors import Actor, Role, Viewer
+from portal.errors import InvalidData, NotAllowed, PermissionDenied, RoleNotAllowed, offered
 from tenders.documents import DocumentVersion, HasDocuments
 from tenders.models import AwardStatus, BidStatus, Counter, Owned, TenderStatus, new_id
 
@@ -67,6 +67,9 @@ TRANSITIONS = {
 }
 # Only inside the award's complaint period; the others may happen at any time.
 WITHIN_COMPLAINT_PERIOD = {"edit", "submit"}
+# Seen by nobody but the actor (so an account may make them before its organization is
+# verified); withdrawing a draft is one too.
+PRIVATE_ACTIONS = {"edit", "prepare_answer"}
 # Who attaches documents to a claim, and when (2.3): the claimant to a draft or to the answer
 # it reacts to, the tender owner while answering.
 DOCUMENT_STATUSES = {
@@ -99,7 +102,7 @@ class ComplaintQuerySet(models.QuerySet):
         with transaction.atomic():
             now = award._lock_tender()
             tender = award.tender
-            Complaint.check_filing(award, by, now)
+            Complaint.check_filing(award, by, now, submit=submit)
             number = Counter.next(f"complaints:{tender.pk}")
             complaint = self.model(
                 id=new_id(),
@@ -193,8 +196,9 @@ class Complaint(HasDocuments, Owned):
             raise PermissionDenied()
 
     @classmethod
-    def check_filing(cls, award, by: Actor, now) -> None:
-        """May `by` file a claim against `award` now? Raises the 2.3 refusal if not."""
+    def check_filing(cls, award, by: Actor, now, *, submit: bool = False) -> None:
+        """May `by` file a claim against `award` now (as a draft, or `submit`ted at once)?
+        Raises the 2.3 refusal if not."""
         tender = award.tender
         cls.check_filer(by, tender)
         if tender.status not in TenderStatus.deciding():
@@ -203,14 +207,11 @@ class Complaint(HasDocuments, Owned):
             raise NotAllowed("Claim submission is not allowed on pending award")
         if not award.accepts_claims_at(now):
             raise NotAllowed("Can add complaint only in complaintPeriod")
+        by.check_standing(in_public=submit)
 
     @classmethod
     def may_file(cls, award, by: Actor, now=None) -> bool:
-        try:
-            cls.check_filing(award, by, now or timezone.now())
-        except (NotAllowed, PermissionDenied):
-            return False
-        return True
+        return offered(cls.check_filing, award, by, now or timezone.now())
 
     def _role_of(self, by: Actor) -> Role | None:
         if by.acts_as(Role.COMPLAINT_OWNER, self):
@@ -245,24 +246,31 @@ class Complaint(HasDocuments, Owned):
             raise NotAllowed("Can't update complaint")
         if action in WITHIN_COMPLAINT_PERIOD and not self.award.accepts_claims_at(now):
             raise NotAllowed("Can update complaint only in complaintPeriod")
+        by.check_standing(in_public=self._in_public(action))
 
-    def shown_to(self, by: Actor) -> bool:
-        """The portal shows a draft to its author alone (the 2.3 API lists drafts to all)."""
-        return self.status != S.DRAFT or by.acts_as(Role.COMPLAINT_OWNER, self)
+    def _in_public(self, action: str) -> bool:
+        """Editing a draft, saving an answer before sending it and withdrawing a draft are
+        seen by nobody else; every other change is public."""
+        return action not in PRIVATE_ACTIONS and not (action == "cancel" and self.status == S.DRAFT)
+
+    def shown_to(self, viewer: Viewer | None) -> bool:
+        """A draft is shown to its author alone (2.3 listed drafts to everyone); `viewer` None:
+        the system."""
+        return self.status != S.DRAFT or viewer is None or viewer.owns(self)
+
+    def answer_shown_to(self, viewer: Viewer | None) -> bool:
+        """An answer saved but not sent (resolution, its type, the action taken) is the tender
+        owner's alone until it is sent, and stays so if it never is."""
+        return self.date_answered is not None or viewer is None or viewer.owns(self.tender)
 
     def available_actions(self, by: Actor, now=None) -> list[str]:
         """What `by` may do to this claim now, from the same checks the methods make."""
         now = now or timezone.now()
-        allowed = []
-        for action, (_sources, _target, role) in TRANSITIONS.items():
-            if role is Role.SYSTEM:
-                continue
-            try:
-                self._check(action, by, now)
-            except (NotAllowed, PermissionDenied, RoleNotAllowed):
-                continue
-            allowed.append(action)
-        return allowed
+        return [
+            action
+            for action, (_sources, _target, role) in TRANSITIONS.items()
+            if role is not Role.SYSTEM and offered(self._check, action, by, now)
+        ]
 
     def action_for(self, by: Actor, requested: str) -> str:
         """The transition a PATCH asking for status `requested` means for this actor (2.3)."""
@@ -414,14 +422,11 @@ class Complaint(HasDocuments, Owned):
             raise NotAllowed(f"Can't {verb} document in current ({self.status}) complaint status")
         if document_id:
             self._check_author(role, document_id)
+        by.check_standing(in_public=not (role is Role.COMPLAINT_OWNER and self.status == S.DRAFT))
         return role
 
     def may_add_documents(self, by: Actor) -> bool:
-        try:
-            self.check_document_change(by, "add")
-        except (NotAllowed, PermissionDenied):
-            return False
-        return True
+        return offered(self.check_document_change, by, "add")
 
     def _lock_for_change(self):
         tender = self.tender

@@ -23,7 +23,9 @@ NOTICES = {
 def recipients(organization_id) -> list[str]:
     if organization_id is None:
         return []
-    users = User.objects.filter(organization_id=organization_id, is_active=True).exclude(email="")
+    users = User.objects.filter(
+        organization_membership__organization_id=organization_id, is_active=True
+    ).exclude(email="")
     return list(users.values_list("email", flat=True))
 
 

@@ -1,9 +1,32 @@
+from portal.actors import Viewer
 from portal.api.serializers import Out
 from portal.schema import iso
 from tenders.api.documents import documents_of
 
+# Shown only once the answer is sent (Complaint.answer_shown_to).
+ANSWER_FIELDS = ("resolution", "resolutionType", "tendererAction", "tendererActionDate")
+
+
+def shown_complaints(award, context) -> list:
+    """The claims of `award` the reader may see (drafts only to their authors), each knowing
+    its tender (whose owner alone reads an answer not yet sent)."""
+    viewer = context.get("viewer", Viewer())
+    complaints = list(award.complaints.all())
+    for complaint in complaints:
+        complaint.tender = award.tender
+    return [complaint for complaint in complaints if complaint.shown_to(viewer)]
+
 
 class ComplaintOut(Out):
+    """A claim as `context["viewer"]` may read it (an answer not yet sent is left out)."""
+
+    def to_representation(self, complaint):
+        data = super().to_representation(complaint)
+        if not complaint.answer_shown_to(self.context.get("viewer", Viewer())):
+            for field in ANSWER_FIELDS:
+                data.pop(field, None)
+        return data
+
     def represent(self, complaint):
         return {
             "id": complaint.id,

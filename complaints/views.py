@@ -22,18 +22,19 @@ from complaints.forms import (
 )
 from complaints.models import Complaint
 from docservice import client
-from portal.actors import Actor, Role, portal_actor
+from portal.actors import Actor, Role, Viewer, portal_actor
 from portal.errors import DomainError
 from portal.forms import DocumentsForm, add_domain_error
 from portal.htmx import changed, render_page_or_partial
-from tenders.views import award_of, bid_actor, current_tender
+from tenders.views import award_of, bid_actor, current_tender, download_version
 
 CLAIM_TEMPLATE = "complaints/claim_detail.html"
 PANEL = "claim-panel"
 
 
 def _claim(complaint_id, user) -> Complaint:
-    """The claim, its tender brought up to date first (time may have moved the claim on)."""
+    """The claim, its tender brought up to date first (time may have moved the claim on); a
+    draft only for its author's organization."""
     tender_id = (
         Complaint.objects.filter(pk=complaint_id).values_list("tender_id", flat=True).first()
     )
@@ -44,6 +45,8 @@ def _claim(complaint_id, user) -> Complaint:
         Complaint.objects.select_related("award").prefetch_related("documents").get(pk=complaint_id)
     )
     complaint.tender = complaint.award.tender = tender
+    if not complaint.shown_to(Viewer.of_user(user)):
+        raise Http404
     return complaint
 
 
@@ -171,10 +174,12 @@ def _render_claim(request, complaint, actor, *, bound=None, status=200):
 @require_GET
 def claim_detail(request, complaint_id):
     complaint = _claim(complaint_id, request.user)
-    actor = claim_actor(request.user, complaint)
-    if not complaint.shown_to(actor):
-        raise Http404
-    return _render_claim(request, complaint, actor)
+    return _render_claim(request, complaint, claim_actor(request.user, complaint))
+
+
+@require_GET
+def claim_document_download(request, complaint_id, document_id, key):
+    return download_version(request, _claim(complaint_id, request.user), document_id, key)
 
 
 # --- acting ------------------------------------------------------------------------------

@@ -8,6 +8,8 @@ is the owner of *that* tender, and a model method checks both.
 from dataclasses import dataclass
 from enum import StrEnum
 
+from portal import tokens
+
 
 class Role(StrEnum):
     TENDER_OWNER = "tender_owner"
@@ -57,6 +59,15 @@ class Actor:
             and self.subject.pk == subject.pk
         )
 
+    def check_standing(self, *, in_public: bool = True) -> None:
+        """May this actor act at all (`in_public`: in a way others see: publishing, bidding,
+        filing, answering, deciding)? Brokers are accredited when their key is issued; a portal
+        user acts once its e-mail is confirmed, and in public only for a verified organization.
+        Guards ask this after their other checks, so that an action the actor's role and the
+        object's status allow is refused for its standing alone."""
+        if self.user is not None:
+            self.user.check_standing(in_public=in_public)
+
     @property
     def name(self) -> str:
         """Who to record in the audit trail."""
@@ -77,3 +88,27 @@ def portal_actor(user, *candidates) -> Actor:
         if subject is not None and subject.is_owned_by_organization(organization):
             return Actor(role, user=user, subject=subject)
     return Actor(Role.BROKER, user=user)
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is reading. Drafts (and an answer saved but not sent) are shown to their owner alone:
+    in the API the broker that made the object (its key on the request) or whoever presents the
+    object's own token; in the portal the members of the organization that owns it."""
+
+    broker: object = None
+    organization: object = None
+    token: str | None = None
+
+    @classmethod
+    def of_user(cls, user) -> "Viewer":
+        if user is None or not user.is_authenticated:
+            return cls()
+        return cls(organization=user.organization)
+
+    def owns(self, obj) -> bool:
+        if self.broker is not None and obj.broker_id == self.broker.pk:
+            return True
+        if self.organization is not None and obj.organization_id == self.organization.pk:
+            return True
+        return tokens.matches(self.token, obj.token_digest)

@@ -5,6 +5,8 @@ Each face translates them once: the API's exception handler renders the 2.3 erro
 `description` next to the form field named by `name`.
 """
 
+from django.utils.translation import gettext_noop
+
 
 class DomainError(Exception):
     http_status = 403
@@ -94,3 +96,54 @@ class InvalidData(DomainError):
     @classmethod
     def field(cls, name: str, message: str) -> "InvalidData":
         return cls({name: [message]})
+
+
+class NotInGoodStanding(DomainError):
+    """The portal account may not act (yet): its e-mail is unconfirmed, it belongs to no
+    organization, or its organization is not verified. Brokers are accredited when their key
+    is issued, so the API never meets this."""
+
+    code = "standing"
+    location = "body"
+    name = "standing"
+
+
+class EmailNotConfirmed(NotInGoodStanding):
+    code = "email_not_confirmed"
+
+    def __init__(self):
+        super().__init__(
+            gettext_noop("Confirm your e-mail address first: follow the link we sent to it.")
+        )
+
+
+class NoOrganization(NotInGoodStanding):
+    code = "no_organization"
+
+    def __init__(self):
+        super().__init__(gettext_noop("Your account does not belong to an organization yet."))
+
+
+class OrganizationNotVerified(NotInGoodStanding):
+    code = "not_verified"
+
+    def __init__(self):
+        super().__init__(
+            gettext_noop(
+                "Your organization is not verified yet: it may write drafts, but it publishes "
+                "tenders, bids, files and answers claims and decides awards only once an "
+                "operator has verified it."
+            )
+        )
+
+
+def offered(check, *args, refusals=(NotAllowed, PermissionDenied, RoleNotAllowed)) -> bool:
+    """Does an action pass its guard (`check(*args)`)? One refused only for the actor's
+    standing is still offered: trying it says what the account must do first."""
+    try:
+        check(*args)
+    except NotInGoodStanding:
+        return True
+    except refusals:
+        return False
+    return True

@@ -3,64 +3,13 @@ import uuid
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import UserCreationForm
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from portal.errors import DomainError, InvalidData
-from portal.models import FormSubmission, Organization, User
+from portal.models import FormSubmission
 from tenders.models import TenderStatus
-
-
-class SignUpForm(UserCreationForm):
-    first_name = forms.CharField(label=_("First name"), max_length=150)
-    last_name = forms.CharField(label=_("Last name"), max_length=150)
-    email = forms.EmailField(label=_("E-mail"), help_text=_("Notices about claims come here."))
-    organization_name = forms.CharField(label=_("Organization name"), max_length=255)
-    organization_identifier = forms.RegexField(
-        label=_("EDRPOU or tax number"),
-        regex=r"^\d{8,10}$",
-        error_messages={"invalid": _("8 digits (EDRPOU) or 10 digits (tax number).")},
-    )
-    organization_kind = forms.ChoiceField(
-        label=_("My organization"),
-        choices=[
-            (Organization.Kind.PROCURING, _("procures (publishes tenders, answers claims)")),
-            (Organization.Kind.BIDDER, _("bids (takes part in tenders, files claims)")),
-        ],
-        widget=forms.RadioSelect,
-    )
-
-    class Meta(UserCreationForm.Meta):
-        model = User
-        fields = ["username", "first_name", "last_name", "email"]
-
-    def clean(self):
-        cleaned = super().clean()
-        identifier = cleaned.get("organization_identifier")
-        kind = cleaned.get("organization_kind")
-        existing = Organization.objects.filter(identifier=identifier).first()
-        if existing is not None and kind and existing.kind != kind:
-            self.add_error(
-                "organization_kind",
-                _("This organization is registered as a %(kind)s.")
-                % {"kind": existing.get_kind_display()},
-            )
-        return cleaned
-
-    @transaction.atomic
-    def save(self, commit=True):
-        """The user joins the organization with this identifier, which is created if new."""
-        user = super().save(commit=False)
-        data = self.cleaned_data
-        user.organization, _created = Organization.objects.get_or_create(
-            identifier_scheme="UA-EDR",
-            identifier=data["organization_identifier"],
-            defaults={"name": data["organization_name"], "kind": data["organization_kind"]},
-        )
-        user.save()
-        return user
 
 
 class SearchForm(forms.Form):

@@ -200,6 +200,10 @@ SECURE_CSP = {
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "home"
+# How long the link that confirms a new account's e-mail address works, and an invitation to
+# join an organization.
+EMAIL_CONFIRMATION_DAYS = int(env("EMAIL_CONFIRMATION_DAYS", "3"))
+INVITATION_DAYS = int(env("INVITATION_DAYS", "7"))
 
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["portal.api.envelope.JSONRenderer"],

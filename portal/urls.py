@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
 from complaints import views as claims
-from portal import views
+from portal import accounts, members, views
 from portal.api import views as api_views
 from tenders import views as tenders
 
@@ -19,6 +19,11 @@ urlpatterns = [
         "tenders/<str:tender_id>/documents/<str:document_id>/",
         tenders.tender_document_version,
         name="tender-document-version",
+    ),
+    path(
+        "tenders/<str:tender_id>/documents/<str:document_id>/<str:key>/",
+        tenders.tender_document_download,
+        name="tender-document-download",
     ),
     path("tenders/<str:tender_id>/bids/", tenders.bid_place, name="bid-place"),
     path(
@@ -39,11 +44,31 @@ urlpatterns = [
     path("claims/<str:complaint_id>/", claims.claim_detail, name="claim"),
     path("claims/<str:complaint_id>/draft/", claims.claim_draft, name="claim-draft"),
     path("claims/<str:complaint_id>/documents/", claims.claim_documents, name="claim-documents"),
+    path(
+        "claims/<str:complaint_id>/documents/<str:document_id>/<str:key>/",
+        claims.claim_document_download,
+        name="claim-document-download",
+    ),
     path("claims/<str:complaint_id>/answer/", claims.claim_answer, name="claim-answer"),
     path("claims/<str:complaint_id>/decision/", claims.claim_decision, name="claim-decision"),
     path("claims/<str:complaint_id>/cancel/", claims.claim_cancel, name="claim-cancel"),
     path("dashboard/", views.dashboard, name="dashboard"),
-    path("accounts/signup/", views.signup, name="signup"),
+    path("dashboard/join/", views.join, name="join"),
+    path("dashboard/join/withdraw/", views.withdraw_request, name="join-withdraw"),
+    path("organization/", members.members, name="members"),
+    path("organization/invitations/", members.invite, name="invite"),
+    path(
+        "organization/invitations/<int:invitation_id>/revoke/",
+        members.revoke_invitation,
+        name="invitation-revoke",
+    ),
+    path("organization/requests/<int:request_id>/", members.decide_request, name="join-decide"),
+    path("organization/members/<int:user_id>/", members.member_action, name="member"),
+    path("organization/leave/", members.leave, name="leave"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/confirm/", accounts.resend_confirmation, name="confirm-email-again"),
+    path("accounts/confirm/<str:token>/", accounts.confirm_email, name="confirm-email"),
+    path("accounts/invitations/<str:token>/", accounts.invitation, name="invitation"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(

@@ -1,16 +1,18 @@
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_POST
 
 from complaints.models import Complaint
+from portal.account_forms import JoinForm
 from portal.api.errors import not_found_response, server_error_response
-from portal.forms import SearchForm, SignUpForm
+from portal.errors import DomainError
+from portal.forms import SearchForm, add_domain_error
 from portal.htmx import render_page_or_partial
+from portal.models import Organization
 from tenders.models import Tender
 
 TENDERS_PER_PAGE = 20
@@ -34,40 +36,79 @@ def home(request):
     return render_page_or_partial(request, "portal/home.html", context, partials={"results"})
 
 
-@require_http_methods(["GET", "POST"])
-def signup(request):
-    form = SignUpForm(request.POST or None)
-    if request.method == "POST":
-        if form.is_valid():
-            user = form.save()
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, _("Welcome! Your account is ready."))
-            return redirect("dashboard")
-        return render(request, "registration/signup.html", {"form": form}, status=422)
-    return render(request, "registration/signup.html", {"form": form})
-
-
 @require_GET
 @login_required
 def dashboard(request):
-    """What waits for the signed-in user's organization: claims to answer (a procuring entity),
-    or its own claims and their statuses (a bidder)."""
-    organization = request.user.organization
+    return dashboard_page(request)
+
+
+def dashboard_page(request, *, join_form=None, status=200):
+    """What waits for the signed-in user: its account's next step (confirm the address, join
+    an organization), the requests to join its organization (administrators), claims to answer
+    (a procuring entity), or its own claims and their statuses (a bidder)."""
+    user = request.user
+    organization = user.organization
     claims = Complaint.objects.select_related("tender", "award")
-    to_answer = awaiting_claimant = mine = tenders = []
+    to_answer = awaiting_claimant = mine = tenders = requests = []
+    join_request = None
     if organization is not None:
         owned = claims.filter(tender__organization=organization)
         to_answer = owned.unanswered().order_by("award__complaint_period_end", "date_submitted")
         awaiting_claimant = owned.answered().order_by("date_answered")
         mine = claims.filter(organization=organization).order_by("-date")
         tenders = Tender.objects.filter(organization=organization).order_by("-date_modified")
+        if organization.is_administered_by(user):
+            requests = organization.pending_requests()
+    elif user.email_confirmed_at is not None:
+        join_request = user.pending_join_request()
+        if join_request is None:
+            join_form = join_form or JoinForm()
     context = {
+        "organization": organization,
+        "join_request": join_request,
+        "join_form": join_form,
+        "requests": requests,
         "to_answer": to_answer,
         "awaiting_claimant": awaiting_claimant,
         "my_claims": mine,
         "my_tenders": tenders,
     }
-    return render(request, "portal/dashboard.html", context)
+    return render(request, "portal/dashboard.html", context, status=status)
+
+
+@require_POST
+@login_required
+def join(request):
+    """An account without an organization names one to join or register: the same neutral
+    answer either way."""
+    form = JoinForm(request.POST)
+    if form.is_valid():
+        try:
+            Organization.objects.join_or_register(user=request.user, **form.application())
+        except DomainError as error:
+            add_domain_error(form, error)
+        else:
+            request.user.forget_membership()
+            messages.success(
+                request,
+                _(
+                    "Done. An organization registered here already admits you when its "
+                    "administrators accept your request; a new one is registered with you as "
+                    "its administrator and awaits an operator's verification."
+                ),
+            )
+            return redirect("dashboard")
+    return dashboard_page(request, join_form=form, status=422)
+
+
+@require_POST
+@login_required
+def withdraw_request(request):
+    join_request = request.user.pending_join_request()
+    if join_request is not None:
+        join_request.withdraw(by=request.user)
+        messages.success(request, _("Your request is withdrawn."))
+    return redirect("dashboard")
 
 
 def page_not_found(request, exception=None):

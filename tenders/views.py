@@ -5,7 +5,7 @@ from functools import partial
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import Http404
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
@@ -15,8 +15,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from complaints.models import Complaint
-from docservice import client
-from portal.actors import Role, portal_actor
+from docservice import client, links
+from portal.actors import Role, Viewer, portal_actor
 from portal.errors import DomainError, NotFound, PermissionDenied
 from portal.forms import DocumentsForm, add_domain_error
 from portal.htmx import changed, render_page_or_partial
@@ -56,12 +56,9 @@ DRAFT_SAVED = _("The draft is saved. Only your organization sees it: add documen
 def current_tender(tender_id: str, user) -> Tender:
     """The tender with every due change applied; a draft only for its own organization."""
     try:
-        tender = Tender.objects.current(tender_id)
+        return Tender.objects.current(tender_id, viewer=Viewer.of_user(user))
     except NotFound:
         raise Http404 from None
-    if not tender.shown_to(portal_actor(user, (Role.TENDER_OWNER, tender))):
-        raise Http404
-    return tender
 
 
 def lifecycle(tender: Tender) -> list[dict]:
@@ -112,6 +109,7 @@ def _tender_page(request, tender, *, refused=None, status=200):
     forms that were just refused, by where they stand on the page, to show in their place."""
     refused = refused or {}
     now = timezone.now()
+    viewer = Viewer.of_user(request.user)
     bidder = bid_actor(request.user, tender)
     owner = portal_actor(request.user, (Role.TENDER_OWNER, tender))
     actions = tender.available_actions(owner)
@@ -135,11 +133,7 @@ def _tender_page(request, tender, *, refused=None, status=200):
                 "errors": form_errors(refused.get(f"award:{award.pk}")),
                 "decision_form": AwardDecisionForm(),
                 "sign_form": ContractSignForm(),
-                "claims": [
-                    claim
-                    for claim in award.complaints.all()
-                    if claim.shown_to(portal_actor(request.user, (Role.COMPLAINT_OWNER, claim)))
-                ],
+                "claims": [claim for claim in award.complaints.all() if claim.shown_to(viewer)],
                 "may_file": Complaint.may_file(award, bidder, now),
             }
         )
@@ -438,3 +432,20 @@ def tender_document_version(request, tender_id, document_id):
         at=f"version:{document_id}",
         find=lambda tender: document_of(tender, document_id),
     )
+
+
+@require_GET
+def tender_document_download(request, tender_id, document_id, key):
+    """One version of a tender's document, for whoever may see the tender: a redirect to a
+    freshly signed address of the document service."""
+    return download_version(request, current_tender(tender_id, request.user), document_id, key)
+
+
+def download_version(request, container, document_id: str, key: str):
+    try:
+        versions = container.document_versions(document_id)
+    except NotFound:
+        raise Http404 from None
+    if key not in {version.key for version in versions}:
+        raise Http404
+    return HttpResponseRedirect(links.registry_download_url(request, key))

@@ -27,7 +27,7 @@ class World:
     complaint_tokens: dict = field(default_factory=dict)
 
     def refresh(self) -> "World":
-        self.tender = Tender.objects.current(self.tender.pk)
+        self.tender = Tender.objects.current(self.tender.pk, viewer=None)
         self.award = self.tender.awards.get(pk=self.award.pk)
         self.award.tender = self.tender
         return self
@@ -57,7 +57,7 @@ def decided_award(brokers, clock, decision: str = "active", **tender_overrides) 
         bid_tokens.append(bid_token)
         clock.advance(minutes=1)
     clock.move_to(tender.tender_end + timedelta(minutes=1))
-    tender = Tender.objects.current(tender.pk)
+    tender = Tender.objects.current(tender.pk, viewer=None)
     owner = Actor(Role.TENDER_OWNER, broker=broker, subject=tender)
     award = tender.awards.get()
     if decision == "active":

@@ -6,7 +6,7 @@ import binascii
 from rest_framework.authentication import BaseAuthentication
 
 from portal import tokens
-from portal.actors import Actor, Role
+from portal.actors import Actor, Role, Viewer
 from portal.models import Broker
 
 from .envelope import body_token
@@ -75,3 +75,18 @@ def actor_for(request, *candidates) -> Actor:
             if subject.is_owned_by(broker=broker, token=token):
                 return Actor(role, broker=broker, subject=subject)
     return Actor(Role.BROKER, broker=broker)
+
+
+def viewer_for(request) -> Viewer:
+    """Who reads: the broker whose key is on the request, and the token it presents (a draft
+    is shown to its owner alone)."""
+    viewer = getattr(request, "_viewer", None)
+    if viewer is None:
+        viewer = request._viewer = Viewer(broker=request.user, token=access_token(request))
+    return viewer
+
+
+def api_context(request) -> dict:
+    """The context of every representation: links are built for the request, and what a
+    representation shows depends on who reads it."""
+    return {"request": request, "viewer": viewer_for(request)}

@@ -49,7 +49,8 @@ class DocumentViewSet(viewsets.ViewSet):
 
     route: str
 
-    def container_for_read(self, **kwargs):
+    def container_for_read(self, request, **kwargs):
+        """The container as `request`'s reader may see it (404 for a draft of another)."""
         raise NotImplementedError
 
     def container_for_write(self, request, **kwargs):
@@ -63,14 +64,14 @@ class DocumentViewSet(viewsets.ViewSet):
         return DocumentOut(version, context={"request": request}).data
 
     def list(self, request, **kwargs):
-        container = self.container_for_read(**kwargs)
+        container = self.container_for_read(request, **kwargs)
         versions = container.documents.all()
         if request.query_params.get("all", "").lower() not in ("1", "true", "yes"):
             versions = latest_versions(versions)
         return ok(DocumentOut(versions, many=True, context={"request": request}).data)
 
     def retrieve(self, request, pk, **kwargs):
-        container = self.container_for_read(**kwargs)
+        container = self.container_for_read(request, **kwargs)
         versions = container.document_versions(pk)
         key = request.query_params.get("download")
         if key is not None:

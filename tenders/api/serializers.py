@@ -1,6 +1,6 @@
 """How tenders and their parts look on the wire (2.3)."""
 
-from complaints.serializers import ComplaintOut
+from complaints.serializers import ComplaintOut, shown_complaints
 from portal.api.serializers import Out, compact
 from portal.schema import iso
 from tenders.api.documents import documents_of
@@ -34,7 +34,9 @@ class AwardOut(Out):
             "suppliers": award.suppliers,
             "complaintPeriod": period(award.complaint_period_start, award.complaint_period_end),
             "complaints": ComplaintOut(
-                award.complaints.all(), many=True, context=self.context
+                shown_complaints(award, self.context),
+                many=True,
+                context=self.context,
             ).data,
         }
 

@@ -6,7 +6,7 @@ from rest_framework import viewsets
 
 from portal.actors import Role
 from portal.api import feed
-from portal.api.auth import actor_for
+from portal.api.auth import actor_for, api_context, viewer_for
 from portal.api.envelope import created, ok, read_data
 from portal.api.lookup import child
 from portal.errors import PermissionDenied
@@ -23,13 +23,24 @@ def _child(tender, related: str, pk: str, segment: str):
     return obj
 
 
+def _read(request, tender_id) -> Tender:
+    """The tender brought up to date, as the reader may see it (a draft: its owner alone)."""
+    return Tender.objects.current(tender_id, viewer=viewer_for(request))
+
+
+def _find(request, tender_id) -> Tender:
+    """The tender to change (a draft is found by its owner alone)."""
+    return Tender.objects.find(tender_id, viewer=viewer_for(request))
+
+
 def _listed(request):
     """How the feed shows a tender: id and dateModified, and the opt_fields asked for."""
+    context = api_context(request)
 
     def show(tender, fields: list[str]) -> dict:
         shown = {"id": tender.id, "dateModified": iso(tender.date_modified)}
         if fields:
-            full = TenderOut(tender, context={"request": request}).data
+            full = TenderOut(tender, context=context).data
             shown.update({field: full[field] for field in fields if field in full})
         return shown
 
@@ -55,31 +66,29 @@ class TenderViewSet(viewsets.ViewSet):
         tender, token = Tender.objects.register(by=actor, data=read_data(request))
         location = reverse("api:tender", args=[tender.id])
         return created(
-            request,
-            TenderOut(Tender.objects.current(tender.id), context={"request": request}).data,
-            location,
-            token,
-        )
+            request, TenderOut(_read(request, tender.id), context=api_context(request)).data,
+            location, token,
+        )  # fmt: skip
 
     def retrieve(self, request, tender_id):
-        return ok(TenderOut(Tender.objects.current(tender_id), context={"request": request}).data)
+        return ok(TenderOut(_read(request, tender_id), context=api_context(request)).data)
 
     def partial_update(self, request, tender_id):
-        tender = Tender.objects.find(tender_id)
+        tender = _find(request, tender_id)
         actor = actor_for(request, (Role.TENDER_OWNER, tender))
         tender.require(actor, Role.TENDER_OWNER)
         tender.edit(by=actor, patch=read_data(request))
-        return ok(TenderOut(Tender.objects.current(tender_id), context={"request": request}).data)
+        return ok(TenderOut(_read(request, tender_id), context=api_context(request)).data)
 
 
 class BidViewSet(viewsets.ViewSet):
     def list(self, request, tender_id):
-        tender = Tender.objects.current(tender_id)
+        tender = _read(request, tender_id)
         tender.check_bids_visible()
         return ok(BidOut(public_bids(tender), many=True).data)
 
     def create(self, request, tender_id):
-        tender = Tender.objects.find(tender_id)
+        tender = _find(request, tender_id)
         actor = actor_for(request)
         if not actor.is_authenticated:
             raise PermissionDenied()
@@ -88,12 +97,12 @@ class BidViewSet(viewsets.ViewSet):
         return created(request, BidOut(bid).data, location, token)
 
     def retrieve(self, request, tender_id, bid_id):
-        bid = _child(Tender.objects.current(tender_id), "bids", bid_id, "bid_id")
+        bid = _child(_read(request, tender_id), "bids", bid_id, "bid_id")
         bid.check_visible(actor_for(request, (Role.BID_OWNER, bid)))
         return ok(BidOut(bid).data)
 
     def _owned(self, request, tender_id, bid_id):
-        bid = _child(Tender.objects.find(tender_id), "bids", bid_id, "bid_id")
+        bid = _child(_find(request, tender_id), "bids", bid_id, "bid_id")
         actor = actor_for(request, (Role.BID_OWNER, bid))
         bid.require(actor, Role.BID_OWNER)
         return bid, actor
@@ -117,22 +126,21 @@ class _OwnerPatchedViewSet(viewsets.ViewSet):
     out: type
 
     def list(self, request, tender_id):
-        tender = Tender.objects.current(tender_id)
+        tender = _read(request, tender_id)
         objects = getattr(tender, self.related).all()
-        return ok(self.out(objects, many=True, context={"request": request}).data)
+        return ok(self.out(objects, many=True, context=api_context(request)).data)
 
     def retrieve(self, request, tender_id, pk):
-        return ok(
-            self.out(_child(Tender.objects.current(tender_id), self.related, pk, self.lookup)).data
-        )
+        obj = _child(_read(request, tender_id), self.related, pk, self.lookup)
+        return ok(self.out(obj, context=api_context(request)).data)
 
     def partial_update(self, request, tender_id, pk):
-        tender = Tender.objects.find(tender_id)
+        tender = _find(request, tender_id)
         obj = _child(tender, self.related, pk, self.lookup)
         actor = actor_for(request, (Role.TENDER_OWNER, tender))
         tender.require(actor, Role.TENDER_OWNER)
         obj.patch(by=actor, data=read_data(request))
-        return ok(self.out(obj, context={"request": request}).data)
+        return ok(self.out(obj, context=api_context(request)).data)
 
 
 class AwardViewSet(_OwnerPatchedViewSet):
@@ -147,7 +155,7 @@ class CancellationViewSet(_OwnerPatchedViewSet):
     related, lookup, out = "cancellations", "cancellation_id", CancellationOut
 
     def create(self, request, tender_id):
-        tender = Tender.objects.find(tender_id)
+        tender = _find(request, tender_id)
         actor = actor_for(request, (Role.TENDER_OWNER, tender))
         tender.require(actor, Role.TENDER_OWNER)
         cancellation = tender.add_cancellation(by=actor, data=read_data(request))
@@ -158,11 +166,11 @@ class CancellationViewSet(_OwnerPatchedViewSet):
 class TenderDocumentViewSet(DocumentViewSet):
     route = "api:tender-document"
 
-    def container_for_read(self, tender_id):
-        return Tender.objects.current(tender_id)
+    def container_for_read(self, request, tender_id):
+        return _read(request, tender_id)
 
     def container_for_write(self, request, tender_id):
-        tender = Tender.objects.find(tender_id)
+        tender = _find(request, tender_id)
         actor = actor_for(request, (Role.TENDER_OWNER, tender))
         tender.require(actor, Role.TENDER_OWNER)
         return tender, actor

@@ -1,7 +1,7 @@
 from django.db import models, transaction
 
 from portal.actors import Actor, Role
-from portal.errors import NotAllowed, PermissionDenied
+from portal.errors import NotAllowed, offered
 from portal.schema import validate
 from tenders.schema import AwardPatchSchema
 from tenders.workdays import STAND_STILL
@@ -61,14 +61,7 @@ class Award(PartOfTender):
         return self.complaint_period_start <= now and (end is None or now < end)
 
     def available_actions(self, by: Actor) -> list[str]:
-        allowed = []
-        for action in self.TRANSITIONS:
-            try:
-                self._check(by, action)
-            except (NotAllowed, PermissionDenied):
-                continue
-            allowed.append(action)
-        return allowed
+        return [action for action in self.TRANSITIONS if offered(self._check, by, action)]
 
     def _begin(self, by: Actor, action: str | None):
         """Lock the tender, reload this award, check the change; returns `now`."""
@@ -93,6 +86,7 @@ class Award(PartOfTender):
             and not self.complaints.filter(status__in=RECONSIDERING_CLAIMS).exists()
         ):
             raise NotAllowed(f"Can't update award in current ({self.status}) status")
+        by.check_standing()
 
     def patch(self, *, by: Actor, data: dict) -> None:
         """PATCH /awards/{id}: the owner's edits of a pending award, and the transition the

@@ -37,6 +37,7 @@ class Bid(PartOfTender, Owned):
         self.tender.require_tendering(verb, now)
         if self.status == BidStatus.DELETED:
             raise NotAllowed(f"Can't {verb} bid in current ({self.status}) status")
+        by.check_standing()
         return now
 
     def edit(self, *, by: Actor, patch: dict) -> bool:

@@ -36,6 +36,7 @@ class Cancellation(PartOfTender):
                 raise NotAllowed(
                     f"Can't update cancellation in current ({tender.status}) tender status"
                 )
+            by.check_standing(in_public=tender.status != TenderStatus.DRAFT)
             fields = validate(CancellationSchema, merge_patch(self.document(), data))
             status = fields.pop("status", self.status)
             reason = fields.pop("reason")

@@ -33,6 +33,7 @@ class Contract(PartOfTender):
             raise NotAllowed(f"Can't update contract in current ({tender.status}) tender status")
         if self.status != ContractStatus.PENDING:
             raise NotAllowed(f"Can't update contract in current ({self.status}) status")
+        by.check_standing()
         return now
 
     def patch(self, *, by: Actor, data: dict) -> None:

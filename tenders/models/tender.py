@@ -4,8 +4,15 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from portal.actors import Actor, Role
-from portal.errors import DomainError, InvalidData, NotAllowed, NotFound, PermissionDenied
+from portal.actors import Actor, Role, Viewer
+from portal.errors import (
+    DomainError,
+    InvalidData,
+    NotAllowed,
+    NotFound,
+    PermissionDenied,
+    offered,
+)
 from portal.schema import KYIV, iso, merge_patch, to_json, validate
 from tenders import workdays
 from tenders.documents import HasDocuments
@@ -114,10 +121,11 @@ class TenderQuerySet(models.QuerySet):
             found = found.filter(date__date__lte=published_to)
         return found
 
-    def find(self, pk: str) -> "Tender":
-        """The tender, for a write (which applies due changes itself), or 404 tender_id."""
+    def find(self, pk: str, *, viewer: Viewer | None) -> "Tender":
+        """The tender, for a write (which applies due changes itself), or 404 tender_id (also
+        for a draft `viewer` may not see; None: the system, which sees everything)."""
         tender = self.select_related("broker").filter(pk=pk).first()
-        if tender is None:
+        if tender is None or not tender.shown_to(viewer):
             raise NotFound("tender_id")
         return tender
 
@@ -127,6 +135,7 @@ class TenderQuerySet(models.QuerySet):
             raise PermissionDenied()
         if by.user is not None and not getattr(by.organization, "publishes_tenders", False):
             raise NotProcuringEntity()
+        by.check_standing(in_public=False)
 
     def register(self, *, by: Actor, data: dict) -> tuple["Tender", str]:
         """Create a tender (as a draft when data.status is "draft"); returns it and its token."""
@@ -145,6 +154,7 @@ class TenderQuerySet(models.QuerySet):
                 name="kind",
             )
         status = TenderStatus.DRAFT if data.get("status") == "draft" else TenderStatus.ENQUIRIES
+        by.check_standing(in_public=status != TenderStatus.DRAFT)
         with transaction.atomic():
             tender = self.model(
                 id=new_id(),
@@ -172,11 +182,12 @@ class TenderQuerySet(models.QuerySet):
             changed += tender.catch_up(skip_locked=True)
         return changed
 
-    def current(self, pk: str) -> "Tender":
+    def current(self, pk: str, *, viewer: Viewer | None) -> "Tender":
         """The tender with its bids, awards, contracts and cancellations, with every change
-        that became due by now applied (so that what anyone reads is current)."""
+        that became due by now applied (so that what anyone reads is current); 404 tender_id
+        for a draft `viewer` may not see (None: the system, which sees everything)."""
         tender = self.with_related().filter(pk=pk).first()
-        if tender is None:
+        if tender is None or not tender.shown_to(viewer):
             raise NotFound("tender_id")
         if tender.next_check and tender.next_check <= timezone.now():
             tender.catch_up()
@@ -236,9 +247,9 @@ class Tender(HasDocuments, Owned):
             return False
         return self.status != TenderStatus.CANCELLED or self.award_period_start is not None
 
-    def shown_to(self, by: Actor) -> bool:
-        """The portal shows a draft tender to its owner alone."""
-        return self.status != TenderStatus.DRAFT or by.acts_as(Role.TENDER_OWNER, self)
+    def shown_to(self, viewer: Viewer | None) -> bool:
+        """A draft is shown to its owner alone (`viewer` None: the system)."""
+        return self.status != TenderStatus.DRAFT or viewer is None or viewer.owns(self)
 
     def check_bids_visible(self, noun: str = "bids") -> None:
         if not self.bids_are_public:
@@ -455,14 +466,8 @@ class Tender(HasDocuments, Owned):
             "add_document": lambda by: self.check_document_change(by, "add"),
             "cancel": self._check_cancelling,
         }
-        allowed = []
-        for action, check in checks.items():
-            try:
-                check(by)
-            except (NotAllowed, PermissionDenied, StaleDraft):
-                continue
-            allowed.append(action)
-        return allowed
+        refusals = (NotAllowed, PermissionDenied, StaleDraft)
+        return [action for action, check in checks.items() if offered(check, by, refusals=refusals)]
 
     def publish(self, *, by: Actor) -> None:
         """A draft becomes public: questions are taken from now on."""
@@ -477,6 +482,7 @@ class Tender(HasDocuments, Owned):
             raise NotAllowed(f"Can't update tender in current ({self.status}) status")
         if self.is_stale_draft:
             raise StaleDraft()
+        by.check_standing()
 
     @property
     def is_stale_draft(self) -> bool:
@@ -497,6 +503,7 @@ class Tender(HasDocuments, Owned):
                 self._check_publishing(by)
                 self._publish(by, now)
                 return True
+            by.check_standing()
             rogue = {key: "Rogue field" for key in patch if key not in TENDER_FIELDS}
             if rogue:
                 raise InvalidData(rogue)
@@ -552,6 +559,7 @@ class Tender(HasDocuments, Owned):
         self.require(by, Role.TENDER_OWNER)
         if self.status in TenderStatus.terminal():
             raise NotAllowed(f"Can't add cancellation in current ({self.status}) tender status")
+        by.check_standing(in_public=self.status != TenderStatus.DRAFT)
 
     def _cancel(self, by: Actor, at) -> None:
         before = self.status
@@ -572,6 +580,7 @@ class Tender(HasDocuments, Owned):
             raise NotAllowed(f"Can't {verb} document in current ({self.status}) tender status")
         if document_id:
             self._check_author(Role.TENDER_OWNER, document_id)
+        by.check_standing(in_public=self.status != TenderStatus.DRAFT)
         return Role.TENDER_OWNER
 
     def _lock_for_change(self):
@@ -625,6 +634,7 @@ class Tender(HasDocuments, Owned):
             now = self._lock()
             self.require_tendering("add", now)
             self.check_bid_value(fields["value"])
+            by.check_standing()
             bid = self.bids.model(
                 id=new_id(),
                 number=self.bids.count() + 1,

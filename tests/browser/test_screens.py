@@ -72,6 +72,10 @@ def test_pages_in_each_language(people, world, screenshot, live_server, language
     buyer.goto(f"/tenders/{draft.pk}/")
     assert serious_violations(buyer) == []
     screenshot(buyer, f"{language}-owner-draft")
+    world.buyer.organization.invite(by=world.buyer, email="colleague@example.org")
+    buyer.goto("/organization/")
+    assert serious_violations(buyer) == []
+    screenshot(buyer, f"{language}-organization")
 
     for page in (visitor, bidder, buyer):
         assert page.errors == []

@@ -72,7 +72,11 @@ def test_draft_claim_is_created_with_its_token(claims, anonymous):
     assert {"id", "date", "title", "description"} <= set(data)
     for hidden in ("owner", "owner_token", "dateSubmitted", "bid_id", "documents"):
         assert hidden not in data
-    assert anonymous.get(f"{claims.path}/{data['id']}").json() == {"data": data}
+    # A draft is its broker's (by its key) and its token's; anyone else does not find it.
+    assert claims.api2.get(f"{claims.path}/{data['id']}").json() == {"data": data}
+    token = body["access"]["token"]
+    assert anonymous.get(f"{claims.path}/{data['id']}", token=token).json() == {"data": data}
+    assert anonymous.get(f"{claims.path}/{data['id']}").status_code == 404
 
 
 def test_claim_in_one_step_is_submitted_and_numbered_next(claims):
@@ -278,12 +282,13 @@ def test_tender_owner_may_save_a_draft_answer(claims):
 def test_wrong_actor_is_refused(claims):
     draft, token = claims.filed()
     cancel = {"status": "cancelled", "cancellationReason": "x"}
-    assert single_error(claims.owner_patch(draft, cancel), 403) == {
+    # The tender owner does not find another's draft (2.3 said "role" Forbidden).
+    assert single_error(claims.owner_patch(draft, cancel), 404) == {
         "location": "url",
-        "name": "role",
-        "description": "Forbidden",
+        "name": "complaint_id",
+        "description": "Not Found",
     }
-    assert single_error(claims.owner_patch(draft, {"title": "owner edit"}), 403)["name"] == "role"
+    assert single_error(claims.owner_patch(draft, {"title": "x"}), 404)["name"] == "complaint_id"
     # The bid token, another claim's token, another broker's key: permission.
     _, other_token = claims.filed()
     assert (
@@ -380,13 +385,17 @@ def test_echoed_read_only_fields_are_ignored(claims):
 
 
 def test_claims_are_listed_in_order_and_embedded_in_the_tender(claims, anonymous):
-    first, _ = claims.filed()
+    first, _ = claims.filed(status="claim")
+    draft, _ = claims.filed()
     second, _ = claims.filed(status="claim")
     listed = anonymous.get(claims.path).json()["data"]
     assert [c["id"] for c in listed] == [first["id"], second["id"]]
     assert listed[1] == anonymous.get(f"{claims.path}/{second['id']}").json()["data"]
     assert claims.tender.read()["awards"][0]["complaints"] == listed
     assert all("owner" not in c for c in listed)
+    # The draft's own broker finds it in its place.
+    mine = claims.api2.get(claims.path).json()["data"]
+    assert [c["id"] for c in mine] == [first["id"], draft["id"], second["id"]]
 
 
 def test_claim_changes_move_the_tender_in_the_feed(claims, anonymous):
@@ -423,7 +432,7 @@ def test_finished_tender_ignores_unanswered_claims_and_refuses_changes(api, api2
         {"status": "active"},
         token=claims.tender.token,
     )
-    listed = {c["id"]: c for c in api.get(claims.path).json()["data"]}
+    listed = {c["id"]: c for c in api2.get(claims.path).json()["data"]}
     assert listed[claim["id"]]["status"] == "ignored"
     assert listed[draft["id"]]["status"] == "draft"
     response = claims.patch(claim, {"status": "cancelled", "cancellationReason": "x"}, token)

@@ -61,7 +61,8 @@ class Sandbox:
         return self.api.patch(f"{self.complaints}/{claim}", data, token=self.owner_token)
 
     def read(self, claim):
-        return self.anonymous.get(f"{self.complaints}/{claim}").json()["data"]
+        """The claim as its author's broker reads it (a draft is seen by nobody else)."""
+        return self.api2.get(f"{self.complaints}/{claim}").json()["data"]
 
     def tender(self):
         return self.anonymous.get(self.path).json()["data"]

@@ -77,7 +77,13 @@ UNCHANGED = {
 }
 
 
+# A draft is its author's alone: others (but its own broker, by the key) do not find it.
+NOT_FOUND = {"location": "url", "name": "complaint_id", "description": "Not Found"}
+
+
 def expected(status, body, who):
+    if status == "draft" and who in ("tender_owner", "anonymous"):
+        return 404, NOT_FOUND
     if who in ("other_bidder", "anonymous"):
         return 403, {"location": "url", "name": "permission", "description": "Forbidden"}
     if status == "ignored":
@@ -113,7 +119,10 @@ def test_http_cell(client, brokers, clock, status, action, who):
         "anonymous": (None, None),
     }[who]
     path = f"/tenders/{world.tender.pk}/awards/{world.award.pk}/complaints/{complaint.pk}"
-    before = Api(client, None).get(path).json()["data"]
+    # The claim as its author reads it (it sees its draft, not an answer still unsent).
+    claimant = Api(client, "broker2")
+    claimant_token = world.complaint_tokens[complaint.pk]
+    before = claimant.get(path, token=claimant_token).json()["data"]
     events = AuditEvent.objects.count()
     clock.advance(seconds=1)
     now = iso(clock.now())
@@ -121,7 +130,7 @@ def test_http_cell(client, brokers, clock, status, action, who):
     code, outcome = expected(status, BODIES[action], who)
     assert response.status_code == code, response.content
     stored = Complaint.objects.get(pk=complaint.pk)
-    after = Api(client, None).get(path).json()["data"]
+    after = claimant.get(path, token=claimant_token).json()["data"]
     if code != 200:
         assert error(response) == [outcome]
         assert stored.status == status and stored.date == complaint.date
@@ -129,7 +138,8 @@ def test_http_cell(client, brokers, clock, status, action, who):
         assert AuditEvent.objects.count() == events
         return
     data = response.json()["data"]
-    assert data == after and data["status"] == stored.status == outcome
+    assert data == Api(client, key).get(path, token=token).json()["data"]
+    assert data["status"] == after["status"] == stored.status == outcome
     new_events = list(AuditEvent.objects.order_by("id")[events:])
     if (status, action) in UNCHANGED:
         assert after == before and new_events == []

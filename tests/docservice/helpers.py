@@ -134,6 +134,11 @@ def document(ds, content=CONTENT, name=NAME, upload=True, **extra):
     }
 
 
+def key_of(version: dict) -> str:
+    """The document-service id a version's content is stored under (its ?download= key)."""
+    return urlsplit(version["url"]).path.rsplit("/", 1)[1]
+
+
 def store_state() -> tuple:
     """What a refused claim-document request must leave as it was: the document versions, the
     document service's files and the content in the store."""

@@ -15,6 +15,7 @@ from tests.docservice.helpers import (
     document,
     download,
     fetched,
+    key_of,
     md5,
     multipart,
     refused,
@@ -26,11 +27,6 @@ pytestmark = pytest.mark.django_db
 
 FIRST, SECOND, THIRD = CONTENT, b"%PDF-1.4 second edition", b"%PDF-1.4 third edition"
 NOT_AUTHOR = {"location": "url", "name": "role", "description": "Can update document only author"}
-
-
-def key_of(version: dict) -> str:
-    """The document-service id a version's content is stored under (its ?download= key)."""
-    return urlsplit(version["url"]).path.rsplit("/", 1)[1]
 
 
 @pytest.fixture
@@ -102,8 +98,10 @@ def test_download_redirects_to_the_version_asked_for(store, claims, ds2, draft, 
     one = f"{path}/documents/{first['id']}"
     clock.advance(seconds=10)
     second = claims.api2.put(one, document(ds2, SECOND, "Вимога-2.pdf"), token=token).json()["data"]
+    # The draft's documents download for its author alone.
+    assert anonymous.get(one, {"download": key_of(first)}).status_code == 404
     for version, content in ((first, FIRST), (second, SECOND)):
-        response = anonymous.get(one, {"download": key_of(version)})
+        response = claims.api2.get(one, {"download": key_of(version)})
         assert response.status_code == 302
         location = urlsplit(response["Location"])
         assert location.path == f"/ds/get/{key_of(version)}"
@@ -112,7 +110,7 @@ def test_download_redirects_to_the_version_asked_for(store, claims, ds2, draft, 
             content,
             f"attachment; filename*=utf-8''{quote(version['title'])}",
         )
-    assert single_error(anonymous.get(one, {"download": "0" * 32}), 404) == {
+    assert single_error(claims.api2.get(one, {"download": "0" * 32}), 404) == {
         "location": "url",
         "name": "download",
         "description": "Not Found",

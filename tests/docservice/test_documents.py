@@ -350,13 +350,14 @@ def test_claim_document_status_rules(api, api2, clock, client, brokers, store):
     assert ComplaintDocument.objects.count() == 2
 
 
-def test_draft_claim_refuses_the_tender_owner(api, api2, clock, client, brokers, store):
+def test_draft_claim_is_not_found_by_the_tender_owner(api, api2, clock, client, brokers, store):
     claims = Claims(api, api2, clock)
     draft, _ = claims.filed()
     documents = f"{claims.path}/{draft['id']}/documents"
     sent = document(DocService(client))
-    refused(lambda: api.post(documents, sent, token=claims.tender.token), status_refusal("draft"))
-    refused(lambda: with_file(api, "post", documents, claims.tender.token), status_refusal("draft"))
+    not_found = {"location": "url", "name": "complaint_id", "description": "Not Found"}
+    refused(lambda: api.post(documents, sent, token=claims.tender.token), not_found, 404)
+    refused(lambda: with_file(api, "post", documents, claims.tender.token), not_found, 404)
     assert not ComplaintDocument.objects.exists()
 
 

@@ -11,6 +11,7 @@ from portal.models import Organization, User
 from portal.schema import KYIV
 from tenders.models import Tender
 from tests.helpers import tender_data
+from tests.portal.world import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -28,10 +29,7 @@ def titles(response) -> list[str]:
 
 @pytest.fixture
 def buyer(db):
-    organization = Organization.objects.create(
-        name="Лікарня", identifier="01993913", kind=Organization.Kind.PROCURING
-    )
-    return User.objects.create_user("buyer", password="x", organization=organization)
+    return make_user("buyer", "Лікарня", "01993913", Organization.Kind.PROCURING)
 
 
 def test_search_matches_cyrillic_keywords_whatever_their_case(client, buyer, clock):
@@ -176,28 +174,6 @@ def test_unknown_tender_is_a_404_page(client, db):
     assert b"<html" in response.content
 
 
-def test_sign_up_creates_the_user_in_its_organization_and_signs_in(client, db):
-    response = client.post(
-        reverse("signup"),
-        {
-            "username": "olena",
-            "first_name": "Олена",
-            "last_name": "Коваленко",
-            "email": "olena@example.org",
-            "organization_name": "ФОП Коваленко",
-            "organization_identifier": "2894512345",
-            "organization_kind": "bidder",
-            "password1": "Tr1cky-passphrase",
-            "password2": "Tr1cky-passphrase",
-        },
-    )
-
-    user = User.objects.get(username="olena")
-    assert response.status_code == 302
-    assert (user.organization.identifier, user.organization.kind) == ("2894512345", "bidder")
-    assert client.get(reverse("dashboard")).status_code == 200
-
-
 def test_sign_up_with_bad_fields_keeps_what_was_typed(client, db):
     response = client.post(
         reverse("signup"),
@@ -210,21 +186,6 @@ def test_sign_up_with_bad_fields_keeps_what_was_typed(client, db):
     ].errors.keys()
     assert 'value="olena"' in response.content.decode()
     assert not User.objects.exists()
-
-
-def test_sign_up_cannot_change_an_organizations_kind(client, buyer):
-    response = client.post(
-        reverse("signup"),
-        {
-            "username": "x", "first_name": "X", "last_name": "Y", "email": "x@example.org",
-            "organization_name": "Лікарня", "organization_identifier": "01993913",
-            "organization_kind": "bidder", "password1": "Tr1cky-passphrase",
-            "password2": "Tr1cky-passphrase",
-        },
-    )  # fmt: skip
-
-    assert response.status_code == 422
-    assert "organization_kind" in response.context["form"].errors
 
 
 def test_dashboard_needs_sign_in(client, db):

@@ -123,7 +123,7 @@ def test_buyer_saves_a_draft_its_organization_alone_sees(client, buyer, clock):
         "amount": 48000.0, "currency": "UAH", "valueAddedTaxIncluded": True
     }  # fmt: skip
     assert AuditEvent.objects.filter(action="register", subject_id=tender.pk).count() == 1
-    colleague = User.objects.create_user("colleague", organization=buyer.organization)
+    colleague = make_user("colleague", "Лікарня №3", "01993913", "procuring")
     client.force_login(colleague)
     assert client.get(response["Location"]).status_code == 200
     client.logout()
@@ -425,12 +425,16 @@ def test_owner_adds_documents_anyone_downloads(client, buyer, clock):
         ("кошторис.txt", 1, "tender_owner"),
         ("умови.pdf", 1, "tender_owner"),
     ]
-    tender.publish(by=Actor(Role.TENDER_OWNER, user=buyer, subject=tender))
+    link = reverse(
+        "tender-document-download", args=[tender.pk, versions[1].document_id, versions[1].key]
+    )
+    assert downloaded(client, link) == b"%PDF-1.4 tender conditions"
     client.logout()
+    assert client.get(link).status_code == 404  # the draft's documents are its owner's
+    tender.publish(by=Actor(Role.TENDER_OWNER, user=buyer, subject=tender))
     page = client.get(reverse("tender", args=[tender.pk])).content.decode()
-    link = f"/api/2.3/tenders/{tender.pk}/documents/{versions[1].document_id}"
     assert link in page
-    assert downloaded(client, f"{link}?download={versions[1].key}") == b"%PDF-1.4 tender conditions"
+    assert downloaded(client, link) == b"%PDF-1.4 tender conditions"
 
 
 def test_a_new_version_keeps_the_earlier_one_in_the_history(client, buyer, clock):

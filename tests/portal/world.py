@@ -26,19 +26,43 @@ class PortalWorld:
         return Actor(Role.TENDER_OWNER, user=self.buyer, subject=self.tender)
 
     def refresh(self) -> "PortalWorld":
-        self.tender = Tender.objects.current(self.tender.pk)
+        self.tender = Tender.objects.current(self.tender.pk, viewer=None)
         self.award = self.tender.awards.get(pk=self.award.pk)
         self.award.tender = self.tender
         return self
 
 
-def make_user(username: str, name: str, identifier: str, kind: str) -> User:
-    organization, _ = Organization.objects.get_or_create(
-        identifier=identifier, defaults={"name": name, "kind": kind}
+def operator() -> User:
+    """An operator who verifies organizations."""
+    found = User.objects.filter(username="operator").first()
+    return found or User.objects.create_superuser("operator", password=PASSWORD)
+
+
+def sign_up(username: str, *, name="", identifier="", kind="", email=None) -> User:
+    """An account as sign-up makes it (naming its organization, if any), with the e-mail
+    confirmed by following the link: the organization is joined or registered then."""
+    user = User.objects.create_user(
+        username, email=email or f"{username}@example.org", password=PASSWORD
     )
-    return User.objects.create_user(
-        username, email=f"{username}@example.org", password=PASSWORD, organization=organization
-    )
+    if identifier:
+        user.pending_organization = {"name": name, "identifier": identifier, "kind": kind}
+        user.save()
+    User.confirm_email(user.confirmation_token())
+    return User.objects.get(pk=user.pk)
+
+
+def make_user(username: str, name: str, identifier: str, kind: str, *, verified=True) -> User:
+    """A member of the organization with this identifier: a new one is registered with the user
+    as its administrator (and verified by an operator), a known one admits the user."""
+    user = sign_up(username, name=name, identifier=identifier, kind=kind)
+    if user.organization is None:
+        request = user.pending_join_request()
+        admin = request.organization.memberships.filter(role="admin").first().user
+        request.accept(by=admin)
+        user = User.objects.get(pk=user.pk)
+    elif verified and not user.organization.is_verified:
+        user.organization.verify(by=operator())
+    return user
 
 
 def portal_world(brokers, clock, *, decision: str = "active") -> PortalWorld:
@@ -64,7 +88,7 @@ def portal_world(brokers, clock, *, decision: str = "active") -> PortalWorld:
             ),
         )
     clock.move_to(tender.tender_end + timedelta(minutes=1))
-    tender = Tender.objects.current(tender.pk)
+    tender = Tender.objects.current(tender.pk, viewer=None)
     award = tender.awards.get()
     owner = Actor(Role.TENDER_OWNER, user=buyer, subject=tender)
     if decision == "active":

@@ -33,7 +33,7 @@ def test_owner_actions_follow_the_status(buyer, clock):
     tender.publish(by=owner)
     seen["active.enquiries"] = tender.available_actions(owner)
     clock.move_to(tender.tender_start + timedelta(minutes=1))
-    tender = Tender.objects.current(tender.pk)
+    tender = Tender.objects.current(tender.pk, viewer=None)
     seen["active.tendering"] = tender.available_actions(owner)
     tender.add_cancellation(by=owner, data={"reason": "Потреба відпала", "status": "active"})
     seen["cancelled"] = tender.available_actions(owner)

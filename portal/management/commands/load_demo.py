@@ -114,10 +114,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         brokers = self._brokers()
-        users = self._users()
-        if not Tender.objects.exists():
-            # The demo's past needs no e-mail about it.
-            with override_settings(MAILERS=QUIET):
+        # The demo's past needs no e-mail about it.
+        with override_settings(MAILERS=QUIET):
+            users = self._users()
+            if not Tender.objects.exists():
                 self._tenders(brokers, users)
         self._print()
 
@@ -133,25 +133,29 @@ class Command(BaseCommand):
         return brokers
 
     def _users(self) -> dict[str, User]:
+        """Each demo user signs up naming its organization and confirms its e-mail; the
+        operator (admin) verifies the organizations, as for anyone else."""
+        operator = User.objects.filter(username="admin").first()
+        if operator is None:
+            operator = User.objects.create_superuser("admin", password=PASSWORD)
         users = {}
         for username, (first, last), name, identifier, kind in USERS:
-            organization, _ = Organization.objects.get_or_create(
-                identifier_scheme="UA-EDR",
-                identifier=identifier,
-                defaults={"name": name, "kind": kind},
-            )
-            users[username] = User.objects.filter(username=username).first()
-            if users[username] is None:
-                users[username] = User.objects.create_user(
+            user = User.objects.filter(username=username).first()
+            if user is None:
+                user = User.objects.create_user(
                     username,
                     password=PASSWORD,
                     email=f"{username}@example.org",
                     first_name=first,
                     last_name=last,
-                    organization=organization,
                 )
-        if not User.objects.filter(username="admin").exists():
-            User.objects.create_superuser("admin", password=PASSWORD)
+                user.pending_organization = {"name": name, "identifier": identifier, "kind": kind}
+                user.save()
+                User.confirm_email(user.confirmation_token())
+                user = User.objects.get(pk=user.pk)
+            if user.organization is not None and not user.organization.is_verified:
+                user.organization.verify(by=operator)
+            users[username] = user
         return users
 
     @transaction.atomic
@@ -197,7 +201,7 @@ class Command(BaseCommand):
 
         def first_award(tender, at):
             with time_machine.travel(at, tick=False):
-                tender = Tender.objects.current(tender.pk)
+                tender = Tender.objects.current(tender.pk, viewer=None)
                 return tender, tender.awards.all()[0]
 
         # Enquiries: questions may be asked, bids not yet.
@@ -213,7 +217,7 @@ class Command(BaseCommand):
         bid(tender, now - 5 * day, 0, 298_000)
         bid(tender, now - 4 * day, 1, 289_900)
         bid(tender, now - 3 * day, 2, 305_000)
-        Tender.objects.current(tender.pk)
+        Tender.objects.current(tender.pk, viewer=None)
 
         # Awarded: the winner was chosen an hour ago; its complaint period is open.
         # A claim against it awaits the owner's answer.
@@ -263,7 +267,7 @@ class Command(BaseCommand):
 
         # Unsuccessful: nobody bid.
         tender = register(5, now - 30 * day, 7, 14)
-        Tender.objects.current(tender.pk)
+        Tender.objects.current(tender.pk, viewer=None)
 
     def _print(self) -> None:
         self.stdout.write(
@@ -274,4 +278,8 @@ class Command(BaseCommand):
             f"{', '.join(username for username, *_ in USERS)}; admin for /admin/\n"
             "  Portal: http://127.0.0.1:8000/ (the buyer owns the demo tenders; bidder has a\n"
             "  claim awaiting the buyer's answer on the awarded tender)\n"
+            "  A new account's e-mail confirmation link is printed here (the console e-mail).\n"
+            "  New organizations wait for an operator: sign in to\n"
+            "    http://127.0.0.1:8000/admin/portal/organization/?verification__exact=pending\n"
+            '  as admin, tick the organization and choose "Verify the selected organizations".\n'
         )

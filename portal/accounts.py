@@ -1,0 +1,119 @@
+"""Accounts: sign up, confirm the e-mail address, join by invitation. The rules are the models'
+(User, Organization, Invitation); a refusal is shown next to the form in their words."""
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from portal.account_forms import InvitedSignUpForm, SignUpForm
+from portal.errors import DomainError, NotFound
+from portal.forms import add_domain_error
+from portal.models import Invitation, User
+from portal.models.accounts import BadConfirmationLink
+
+BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    """A new account. The answer is the same whether the organization it names is registered
+    here or not: that is settled once the address is confirmed."""
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend=BACKEND)
+            messages.success(
+                request,
+                _(
+                    "Your account is created. We sent a link to %(email)s: follow it to "
+                    "confirm the address. Then you join your organization: one registered here "
+                    "already admits you when its administrators accept your request; a new one "
+                    "is registered with you as its administrator and acts in public once an "
+                    "operator has verified it."
+                )
+                % {"email": user.email},
+            )
+            return redirect("dashboard")
+        return render(request, "registration/signup.html", {"form": form}, status=422)
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@require_http_methods(["GET"])
+def confirm_email(request, token):
+    """The link from the confirmation e-mail. It does not sign anyone in: the link may have
+    been forwarded."""
+    try:
+        User.confirm_email(token)
+    except BadConfirmationLink as error:
+        context = {"refusal": _(error.description)}
+        return render(request, "registration/confirm_email.html", context, status=400)
+    messages.success(request, _("Your e-mail address is confirmed."))
+    return redirect("dashboard")
+
+
+@require_POST
+@login_required
+def resend_confirmation(request):
+    user = request.user
+    if user.email_confirmed_at is None:
+        user.send_confirmation()
+        messages.success(request, _("We sent a new link to %(email)s.") % {"email": user.email})
+    return redirect("dashboard")
+
+
+@require_http_methods(["GET", "POST"])
+def invitation(request, token):
+    """An invitation link: a signed-in person joins with its account (the invitation's address),
+    anyone else creates an account here, already a member."""
+    try:
+        invitation = Invitation.objects.by_token(token)
+    except NotFound:
+        raise Http404 from None
+    refusal = None
+    try:
+        invitation.check_usable()
+    except DomainError as error:
+        refusal = error
+    form = None
+    if not request.user.is_authenticated:
+        form = InvitedSignUpForm(request.POST or None, email=invitation.email)
+    if request.method == "POST" and refusal is None:
+        if form is None:
+            try:
+                invitation.accept(user=request.user)
+            except DomainError as error:
+                refusal = error
+            else:
+                return _joined(request, invitation)
+        elif form.is_valid():
+            try:
+                with transaction.atomic():
+                    user = form.save()
+                    invitation.accept(user=user)
+            except DomainError as error:
+                add_domain_error(form, error)
+            else:
+                login(request, user, backend=BACKEND)
+                return _joined(request, invitation)
+    context = {
+        "invitation": invitation,
+        "token": token,
+        "form": form,
+        "refusal": _(refusal.description) if refusal else None,
+    }
+    status = 422 if request.method == "POST" else 200
+    return render(request, "registration/invitation.html", context, status=status)
+
+
+def _joined(request, invitation):
+    messages.success(
+        request,
+        _("Welcome to %(organization)s.") % {"organization": invitation.organization.name},
+    )
+    return redirect("dashboard")

@@ -1,0 +1,160 @@
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.core import signing
+from django.core.validators import RegexValidator
+from django.db import models, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
+
+from portal import notices, tokens
+from portal.errors import (
+    DomainError,
+    EmailNotConfirmed,
+    NoOrganization,
+    NotAllowed,
+    OrganizationNotVerified,
+)
+
+from .organizations import JoinRequest, Organization
+
+CONFIRMATION_SALT = "portal.confirm-email"
+
+
+class BadConfirmationLink(DomainError):
+    http_status = 400
+    code = "confirmation_link"
+
+    def __init__(self):
+        super().__init__(
+            gettext_noop(
+                "This confirmation link is not valid or has expired: sign in and ask for a new one."
+            )
+        )
+
+
+class User(AbstractUser):
+    """A person signed in to the portal. It acts for the organization it belongs to (one at
+    most, through its membership) once its e-mail address is confirmed."""
+
+    email_confirmed_at = models.DateTimeField(
+        _("e-mail confirmed"), null=True, blank=True, editable=False
+    )
+    # The organization named at sign-up, joined (or registered) when the e-mail is confirmed:
+    # {"name", "identifier", "kind"}.
+    pending_organization = models.JSONField(null=True, blank=True, editable=False)
+
+    @property
+    def organization(self):
+        membership = getattr(self, "organization_membership", None)
+        return membership.organization if membership is not None else None
+
+    @property
+    def is_organization_admin(self) -> bool:
+        organization = self.organization
+        return organization is not None and organization.is_administered_by(self)
+
+    def pending_join_request(self):
+        return self.join_requests.filter(status=JoinRequest.Status.PENDING).first()
+
+    def check_standing(self, *, in_public: bool = True) -> None:
+        """See Actor.check_standing: a confirmed e-mail, an organization, and for public acts
+        a verified one."""
+        if self.email_confirmed_at is None:
+            raise EmailNotConfirmed()
+        organization = self.organization
+        if organization is None:
+            raise NoOrganization()
+        if in_public and not organization.is_verified:
+            raise OrganizationNotVerified()
+
+    def check_may_join(self) -> None:
+        if self.email_confirmed_at is None:
+            raise EmailNotConfirmed()
+        if self.organization is not None:
+            raise NotAllowed(gettext_noop("This account already belongs to an organization."))
+        if self.pending_join_request() is not None:
+            raise NotAllowed(
+                gettext_noop(
+                    "You have asked to join an organization already: wait for the answer, or "
+                    "withdraw the request first."
+                )
+            )
+
+    def forget_membership(self) -> None:
+        """Drop what this instance remembers of its membership (after it changed)."""
+        self._state.fields_cache.pop("organization_membership", None)
+
+    # --- e-mail confirmation --------------------------------------------------------------
+
+    def confirmation_token(self) -> str:
+        return signing.dumps({"user": self.pk, "email": self.email}, salt=CONFIRMATION_SALT)
+
+    def send_confirmation(self) -> None:
+        notices.send_after_commit(
+            "portal/email/confirm_email.txt",
+            {"user": self, "link": notices.link("confirm-email", self.confirmation_token())},
+            [self.email],
+        )
+
+    @classmethod
+    def confirm_email(cls, token: str) -> "User":
+        """Follow a confirmation link: the address is confirmed (once; a second visit changes
+        nothing), and the organization named at sign-up is joined or registered."""
+        max_age = timedelta(days=settings.EMAIL_CONFIRMATION_DAYS)
+        try:
+            claim = signing.loads(token, salt=CONFIRMATION_SALT, max_age=max_age)
+        except signing.BadSignature:
+            raise BadConfirmationLink() from None
+        with transaction.atomic():
+            user = cls.objects.select_for_update().filter(pk=claim.get("user")).first()
+            if user is None or user.email != claim.get("email"):
+                raise BadConfirmationLink()
+            if user.email_confirmed_at is not None:
+                return user
+            user.email_confirmed_at = timezone.now()
+            application, user.pending_organization = user.pending_organization, None
+            user.save(update_fields=["email_confirmed_at", "pending_organization"])
+            if application and user.organization is None:
+                Organization.objects.join_or_register(user=user, **application)
+        return user
+
+
+class Broker(models.Model):
+    """A platform that talks to the API with its key. Its name is the `owner` of what it creates."""
+
+    name = models.CharField(
+        _("name"),
+        max_length=64,
+        unique=True,
+        validators=[RegexValidator(r"^[A-Za-z0-9_.-]+$", _("Letters, digits, _ . - only."))],
+    )
+    key_digest = models.CharField(max_length=64, unique=True, editable=False)
+    is_active = models.BooleanField(_("active"), default=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def set_key(self, key: str) -> None:
+        self.key_digest = tokens.digest(key)
+
+    @classmethod
+    def authenticate(cls, key: str) -> "Broker | None":
+        if not key:
+            return None
+        return cls.objects.filter(key_digest=tokens.digest(key), is_active=True).first()
+
+
+class FormSubmission(models.Model):
+    """A portal form's one-time token, spent by the change it made: the same form sent twice
+    (a double click, a resend) changes nothing the second time."""
+
+    token = models.CharField(primary_key=True, max_length=32)
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.token
