@@ -16,8 +16,9 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from portal.api.auth import key_from_header
+from portal.api.auth import presented_broker
 from portal.api.errors import envelope
+from portal.api.throttling import check_rate
 from portal.errors import DomainError, InvalidData, NotFound, PermissionDenied
 from portal.models import Broker
 
@@ -37,16 +38,19 @@ def answers_json(view):
         try:
             return view(request, *args, **kwargs)
         except DomainError as error:
-            return JsonResponse(envelope(error.entries()), status=error.http_status)
+            return JsonResponse(
+                envelope(error.entries()), status=error.http_status, headers=error.headers()
+            )
 
     return csrf_exempt(wrapper)
 
 
 def _uploader(request) -> Broker:
-    key = key_from_header(request.META.get("HTTP_AUTHORIZATION", ""))
-    broker = Broker.authenticate(key) if key else None
+    broker = presented_broker(request)
     if broker is None:
+        check_rate(request, None)
         raise PermissionDenied()
+    check_rate(request, broker)
     return broker
 
 
@@ -174,6 +178,7 @@ def upload_unregistered(request):
 @answers_json
 def get(request, doc_id):
     """The file, for a permanent (MD5-bound) or an unexpired temporary signed URL."""
+    check_rate(request, None)
     stored = _stored(doc_id)
     expires = request.GET.get("Expires")
     if expires is None:

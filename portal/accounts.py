@@ -1,15 +1,21 @@
 """Accounts: sign up, confirm the e-mail address, join by invitation. The rules are the models'
 (User, Organization, Invitation); a refusal is shown next to the form in their words."""
 
+import math
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_http_methods, require_POST
 
+from portal import limits
 from portal.account_forms import InvitedSignUpForm, SignUpForm
 from portal.errors import DomainError, NotFound
 from portal.forms import add_domain_error
@@ -19,13 +25,31 @@ from portal.models.accounts import BadConfirmationLink
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
+def locked_out(request, response=None, credentials=None):
+    """The sign-in page while an account name or an address is locked out (django-axes calls
+    this instead of checking the password): 429, and when to try again."""
+    seconds = int(settings.AXES_COOLOFF_TIME.total_seconds())
+    username = (credentials or {}).get("username") or request.POST.get("username", "")
+    context = {
+        "form": AuthenticationForm(request, initial={"username": username}),
+        "lockout": _(
+            "Too many failed attempts to sign in to this account or from your address. "
+            "Try again in %(minutes)s minutes."
+        )
+        % {"minutes": math.ceil(seconds / 60)},
+    }
+    answer = render(request, "registration/login.html", context, status=429)
+    answer["Retry-After"] = str(seconds)
+    return answer
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request):
     """A new account. The answer is the same whether the organization it names is registered
     here or not: that is settled once the address is confirmed."""
     form = SignUpForm(request.POST or None)
     if request.method == "POST":
-        if form.is_valid():
+        if form.is_valid() and _may_sign_up(request, form):
             user = form.save()
             login(request, user, backend=BACKEND)
             messages.success(
@@ -42,6 +66,22 @@ def signup(request):
             return redirect("dashboard")
         return render(request, "registration/signup.html", {"form": form}, status=422)
     return render(request, "registration/signup.html", {"form": form})
+
+
+def _may_sign_up(request, form) -> bool:
+    """New accounts from one address are limited (SIGNUP_RATE): accounts are cheap to make and
+    each sends an e-mail."""
+    try:
+        limits.hit(
+            "signups",
+            f"address:{limits.client_address(request)}",
+            limits.Rate.setting("SIGNUP_RATE"),
+            gettext_noop("Too many new accounts from your address. Try again later."),
+        )
+    except limits.RateLimited as error:
+        add_domain_error(form, error)
+        return False
+    return True
 
 
 @require_http_methods(["GET"])
@@ -62,8 +102,12 @@ def confirm_email(request, token):
 def resend_confirmation(request):
     user = request.user
     if user.email_confirmed_at is None:
-        user.send_confirmation()
-        messages.success(request, _("We sent a new link to %(email)s.") % {"email": user.email})
+        try:
+            user.send_confirmation()
+        except limits.RateLimited as error:
+            messages.error(request, _(error.description))
+        else:
+            messages.success(request, _("We sent a new link to %(email)s.") % {"email": user.email})
     return redirect("dashboard")
 
 

@@ -31,6 +31,10 @@ class DomainError(Exception):
     def entries(self) -> list[dict]:
         return [{"location": self.location, "name": self.name, "description": self.description}]
 
+    def headers(self) -> dict[str, str]:
+        """HTTP headers the answer carries beside the status (Retry-After for 429)."""
+        return {}
+
 
 class NotAllowed(DomainError):
     """A business rule refuses the change: 403 with a "Can't ..." description."""

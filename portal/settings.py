@@ -7,11 +7,14 @@ ALLOWED_HOSTS  comma-separated host names (default with DEBUG: localhost names)
 HTTPS          1 when served over TLS: secure cookies, HSTS, redirect to https
 SANDBOX_MODE   1 to honour procurementMethodDetails "quick, accelerator=N"
 DOCSERVICE_URL base URL of the document service (default: /ds of this host)
+REDIS_URL      the cache shared by every worker (rate limits, sign-in lockout); without it each
+               process counts on its own (fine for `make run`, not for several workers)
 ...and the document service's keys, limits and storage below.
 """
 
 import hashlib
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -62,6 +65,7 @@ INSTALLED_APPS = [
     "tenders",
     "complaints",
     "docservice",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -77,6 +81,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so that it turns a locked-out sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 # docservice.urls serves the document service alone, at the root of its own host.
@@ -117,7 +123,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": env("REDIS_URL")}
+        if env("REDIS_URL")
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+CACHES["default"]["KEY_PREFIX"] = env("CACHE_KEY_PREFIX", "registry")
+
 AUTH_USER_MODEL = "portal.User"
+# The lockout backend first: a locked-out sign-in is refused before any password is hashed.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -205,6 +225,32 @@ LOGOUT_REDIRECT_URL = "home"
 EMAIL_CONFIRMATION_DAYS = int(env("EMAIL_CONFIRMATION_DAYS", "3"))
 INVITATION_DAYS = int(env("INVITATION_DAYS", "7"))
 
+# Who may knock how often. A rate is "<count>/<second|minute|hour|day>", counted in the cache
+# (shared by every worker with REDIS_URL) in fixed windows of that length.
+# How many reverse proxies in front append to X-Forwarded-For; 0 trusts only REMOTE_ADDR.
+PROXY_COUNT = int(env("PROXY_COUNT", "0"))
+# Sign-in: after this many failures for one account name, or from one address, sign-in is
+# refused for that name or address for this many minutes (no password is checked meanwhile).
+LOGIN_FAILURE_LIMIT = int(env("LOGIN_FAILURE_LIMIT", "5"))
+LOGIN_LOCKOUT_MINUTES = int(env("LOGIN_LOCKOUT_MINUTES", "15"))
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "portal.limits.client_address"
+AXES_LOCKOUT_CALLABLE = "portal.accounts.locked_out"
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+# Without REDIS_URL the cache is per process: right for `make run`, and the deploy check
+# (portal.checks) says so for a production configuration.
+SILENCED_SYSTEM_CHECKS = [] if env("REDIS_URL") else ["axes.W001"]
+# The portal: new accounts per address, confirmation e-mails per account, invitations per
+# organization, join requests per account.
+SIGNUP_RATE = env("SIGNUP_RATE", "10/hour")
+CONFIRMATION_RESEND_RATE = env("CONFIRMATION_RESEND_RATE", "5/hour")
+INVITATION_RATE = env("INVITATION_RATE", "50/day")
+JOIN_REQUEST_RATE = env("JOIN_REQUEST_RATE", "10/day")
+
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["portal.api.envelope.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [],
@@ -214,7 +260,16 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "portal.api.errors.handler",
     "UNAUTHENTICATED_USER": None,
     "URL_FORMAT_OVERRIDE": None,
+    "DEFAULT_THROTTLE_CLASSES": ["portal.api.throttling.KeyOrAddressRate"],
 }
+# The API and the document service: requests per broker key, and per address for callers
+# without a key, reads (GET, HEAD) and writes apart; and presented keys that match no broker,
+# per address. Over a limit: 429 in the 2.3 error envelope with Retry-After.
+API_RATE_ANONYMOUS_READS = env("API_RATE_ANONYMOUS_READS", "1200/minute")
+API_RATE_BROKER_READS = env("API_RATE_BROKER_READS", "6000/minute")
+API_RATE_ANONYMOUS_WRITES = env("API_RATE_ANONYMOUS_WRITES", "60/minute")
+API_RATE_BROKER_WRITES = env("API_RATE_BROKER_WRITES", "1200/minute")
+API_RATE_FAILED_KEYS = env("API_RATE_FAILED_KEYS", "20/minute")
 
 # The 2.3 API
 API_VERSION = "2.3"
@@ -273,7 +328,13 @@ DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "registry@localhost")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Owner tokens in URLs (`acc_token=`) are masked in every line, the development server's
+    # request lines included (gunicorn's access log: gunicorn.conf.py).
+    "filters": {"mask_tokens": {"()": "portal.log_filters.MaskTokens"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["mask_tokens"]}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
-    "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+    },
 }

@@ -27,6 +27,16 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Rate-limit counters and sign-in failures do not leak from one test into the next."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _test_settings(settings, tmp_path):
     settings.SANDBOX_MODE = False
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -49,7 +59,7 @@ def brokers(db):
     made = {}
     for name in ("broker", "broker2"):
         broker = Broker(name=name)
-        broker.set_key(name)
+        broker.set_key(name, short_allowed=True)
         broker.save()
         made[name] = broker
     return made

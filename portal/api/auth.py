@@ -7,6 +7,7 @@ from rest_framework.authentication import BaseAuthentication
 
 from portal import tokens
 from portal.actors import Actor, Role, Viewer
+from portal.limits import Rate, check, client_address, hit
 from portal.models import Broker
 
 from .envelope import body_token
@@ -27,12 +28,26 @@ def key_from_header(header: str) -> str | None:
     return None
 
 
+def presented_broker(request) -> Broker | None:
+    """The broker whose key the request presents. Keys that match no broker are counted per
+    address (API_RATE_FAILED_KEYS): past the limit the address gets 429 before its key is
+    looked at, so keys cannot be guessed at speed."""
+    key = key_from_header(request.META.get("HTTP_AUTHORIZATION", ""))
+    if not key:
+        return None
+    address, rate = client_address(request), Rate.setting("API_RATE_FAILED_KEYS")
+    check("api-failed-keys", address, rate)
+    broker = Broker.authenticate(key)
+    if broker is None:
+        hit("api-failed-keys", address, rate)
+    return broker
+
+
 class BrokerAuthentication(BaseAuthentication):
     """An unknown or missing key is not an error: the caller is anonymous and may read."""
 
     def authenticate(self, request):
-        key = key_from_header(request.META.get("HTTP_AUTHORIZATION", ""))
-        broker = Broker.authenticate(key) if key else None
+        broker = presented_broker(request)
         return (broker, None) if broker else None
 
     def authenticate_header(self, request):

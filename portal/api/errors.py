@@ -21,7 +21,7 @@ def envelope(entries: list[dict]) -> dict:
 
 def handler(exc, context):
     if isinstance(exc, DomainError):
-        return Response(envelope(exc.entries()), status=exc.http_status)
+        return Response(envelope(exc.entries()), status=exc.http_status, headers=exc.headers())
     if isinstance(exc, exceptions.MethodNotAllowed):
         entry = {"location": "request", "name": "method", "description": "Method not allowed"}
         return Response(envelope([entry]), status=405)

@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from portal import notices, tokens
+from portal import limits, notices, tokens
 from portal.errors import (
     DomainError,
     EmailNotConfirmed,
@@ -93,6 +93,12 @@ class User(AbstractUser):
         return signing.dumps({"user": self.pk, "email": self.email}, salt=CONFIRMATION_SALT)
 
     def send_confirmation(self) -> None:
+        limits.hit(
+            "confirmation-emails",
+            f"user:{self.pk}",
+            limits.Rate.setting("CONFIRMATION_RESEND_RATE"),
+            gettext_noop("We have sent you several links already. Try again later."),
+        )
         notices.send_after_commit(
             "portal/email/confirm_email.txt",
             {"user": self, "link": notices.link("confirm-email", self.confirmation_token())},
@@ -138,7 +144,16 @@ class Broker(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def set_key(self, key: str) -> None:
+    # A key is a password that machines type: long enough that guessing is hopeless.
+    MIN_KEY_LENGTH = 32
+
+    def set_key(self, key: str, *, short_allowed: bool = False) -> None:
+        """Set the API key (only its digest is kept). Short keys only where the caller says
+        they may be (the demo under DEBUG, the tests)."""
+        if not key or not key.strip() or ":" in key:
+            raise ValueError("The key must be non-empty and may not contain ':'.")
+        if len(key) < self.MIN_KEY_LENGTH and not short_allowed:
+            raise ValueError(f"The key must be at least {self.MIN_KEY_LENGTH} characters long.")
         self.key_digest = tokens.digest(key)
 
     @classmethod

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from portal import notices, tokens
+from portal import limits, notices, tokens
 from portal.errors import DomainError, InvalidData, NotAllowed, NotFound, PermissionDenied
 
 
@@ -72,6 +72,12 @@ class OrganizationQuerySet(models.QuerySet):
         decide. Returns the organization or the request."""
         with transaction.atomic():
             user.check_may_join()
+            limits.hit(
+                "join-requests",
+                f"user:{user.pk}",
+                limits.Rate.setting("JOIN_REQUEST_RATE"),
+                gettext_noop("You have asked to join too often. Try again later."),
+            )
             organization, created = self.get_or_create(
                 identifier_scheme="UA-EDR",
                 identifier=identifier,
@@ -271,6 +277,13 @@ class Organization(models.Model):
         with transaction.atomic():
             self.lock()
             self.require_admin(by)
+            limits.hit(
+                "invitations",
+                f"organization:{self.pk}",
+                limits.Rate.setting("INVITATION_RATE"),
+                gettext_noop("Your organization has sent too many invitations. Try again later."),
+                field="email",
+            )
             if self.memberships.filter(user__email__iexact=email).exists():
                 raise Refused(
                     gettext_noop("This person already belongs to the organization."), field="email"

@@ -140,7 +140,10 @@ def test_administrators_are_told_of_a_request_and_see_it_on_their_dashboard(
     [notice] = [m for m in mail.outbox if m.to == ["buyer@example.org"]]
     assert "olena@example.org" in notice.body
     dashboard = as_user(buyer).get(reverse("dashboard")).content.decode()
-    assert "olena@example.org" in dashboard and reverse("join-decide", args=[olena.pending_join_request().pk]) in dashboard
+    assert (
+        "olena@example.org" in dashboard
+        and reverse("join-decide", args=[olena.pending_join_request().pk]) in dashboard
+    )
 
 
 def test_refused_request_leaves_the_account_without_an_organization(as_user):

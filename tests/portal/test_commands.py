@@ -43,16 +43,20 @@ def test_add_broker_stores_only_a_digest_and_prints_a_generated_key_once(capsys)
 
 @pytest.mark.django_db
 def test_add_broker_with_a_key_updates_an_existing_broker(capsys):
-    call_command("add_broker", "acme", "--key", "first")
-    call_command("add_broker", "acme", "--key", "second")
+    first, second = "f" * 32, "s" * 40
+    call_command("add_broker", "acme", "--key", first)
+    call_command("add_broker", "acme", "--key", second)
     assert "Updated broker acme" in capsys.readouterr().out
-    assert Broker.authenticate("first") is None
-    assert Broker.authenticate("second").name == "acme"
+    assert Broker.authenticate(first) is None
+    assert Broker.authenticate(second).name == "acme"
     assert "shown once" not in capsys.readouterr().out
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("name", "key"), [("bad name", "k"), ("acme", "a:b"), ("acme", " ")])
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [("bad name", "k" * 32), ("acme", "a:b" * 11), ("acme", " "), ("acme", "k" * 31), ("acme", "")],
+)
 def test_add_broker_refuses_bad_input(name, key):
     with pytest.raises(CommandError):
         call_command("add_broker", name, "--key", key)
@@ -72,12 +76,35 @@ def test_load_demo_reaches_every_stage_and_runs_twice(capsys):
         TenderStatus.UNSUCCESSFUL,
     }
     assert sorted(Complaint.objects.values_list("status", flat=True)) == ["claim", "resolved"]
-    assert Broker.authenticate("broker") is not None
     assert User.objects.get(username="buyer").check_password("demo-password")
     count = Tender.objects.count()
     call_command("load_demo")
     assert Tender.objects.count() == count
+
+
+@pytest.mark.django_db
+def test_demo_brokers_have_short_keys_only_with_debug(capsys, settings):
+    settings.DEBUG = False
+    call_command("load_demo")
+    out = capsys.readouterr().out
+    assert Broker.authenticate("broker") is None
+    [key] = [line.split(": ")[1] for line in out.splitlines() if line.startswith("    broker: ")]
+    assert len(key) >= Broker.MIN_KEY_LENGTH and Broker.authenticate(key).name == "broker"
+
+
+@pytest.mark.django_db
+def test_demo_brokers_have_their_short_keys_with_debug(capsys, settings):
+    settings.DEBUG = True
+    call_command("load_demo")
+    assert Broker.authenticate("broker").name == "broker"
     assert "curl -u broker:" in capsys.readouterr().out
+
+
+@pytest.mark.django_db
+def test_add_broker_says_how_long_a_key_must_be():
+    with pytest.raises(CommandError, match="at least 32 characters"):
+        call_command("add_broker", "acme", "--key", "short-key")
+    assert not Broker.objects.exists()
 
 
 def test_secret_key_is_required_unless_debug():
@@ -96,9 +123,23 @@ def test_deploy_check_with_production_settings_is_clean():
             "SECRET_KEY": "a-production-secret-key-that-is-long-and-random-0123456789abcdef",
             "ALLOWED_HOSTS": "registry.example.org",
             "HTTPS": "1",
+            "REDIS_URL": "redis://127.0.0.1:6379/0",
         },
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_deploy_check_asks_for_a_shared_cache():
+    result = manage(
+        "check",
+        "--deploy",
+        env={
+            "SECRET_KEY": "a-production-secret-key-that-is-long-and-random-0123456789abcdef",
+            "ALLOWED_HOSTS": "registry.example.org",
+            "HTTPS": "1",
+        },
+    )
+    assert "portal.W001" in result.stderr + result.stdout and "REDIS_URL" in result.stderr
 
 
 @pytest.mark.django_db

@@ -12,16 +12,21 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("name", help="the broker's name, shown as `owner` on what it creates")
-        parser.add_argument("--key", help="the API key to set (default: a new random key)")
+        parser.add_argument(
+            "--key",
+            help=f"the API key to set, at least {Broker.MIN_KEY_LENGTH} characters "
+            "(default: a new random key)",
+        )
 
     def handle(self, *args, name, key=None, **options):
         generated = key is None
-        key = key or tokens.new_token()
-        if not key.strip() or ":" in key:
-            raise CommandError("The key must be non-empty and may not contain ':'.")
+        key = tokens.new_token() if key is None else key
         broker = Broker.objects.filter(name=name).first() or Broker(name=name)
         created = broker.pk is None
-        broker.set_key(key)
+        try:
+            broker.set_key(key)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
         broker.is_active = True
         try:
             broker.full_clean()

@@ -8,12 +8,14 @@ nothing and prints the credentials again.
 from datetime import timedelta
 
 import time_machine
+from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.test.utils import override_settings
 from django.utils import timezone
 
 from complaints.models import Complaint
+from portal import tokens
 from portal.actors import Actor, Role
 from portal.models import Broker, Organization, User
 from portal.schema import iso
@@ -123,12 +125,16 @@ class Command(BaseCommand):
 
     def _brokers(self) -> dict[str, Broker]:
         brokers = {}
-        for name, key in BROKERS.items():
+        self.new_keys = {}
+        for name, demo_key in BROKERS.items():
             broker = Broker.objects.filter(name=name).first()
             if broker is None:
+                # The short keys are for a developer's machine; anywhere else keys are real.
+                key = demo_key if settings.DEBUG else tokens.new_token()
                 broker = Broker(name=name)
-                broker.set_key(key)
+                broker.set_key(key, short_allowed=settings.DEBUG)
                 broker.save()
+                self.new_keys[name] = key
             brokers[name] = broker
         return brokers
 
@@ -269,11 +275,19 @@ class Command(BaseCommand):
         tender = register(5, now - 30 * day, 7, 14)
         Tender.objects.current(tender.pk, viewer=None)
 
+    def _keys_text(self) -> str:
+        if settings.DEBUG:
+            return (
+                f"  API brokers (Basic auth, key as user name): {', '.join(BROKERS.values())}\n"
+                "    curl -u broker: http://127.0.0.1:8000/api/2.3/tenders\n"
+            )
+        keys = "".join(f"    {name}: {key}\n" for name, key in self.new_keys.items())
+        return f"  API brokers' keys (shown once; Basic auth, key as user name):\n{keys}"
+
     def _print(self) -> None:
         self.stdout.write(
             "\nDemo data is loaded.\n"
-            f"  API brokers (Basic auth, key as user name): {', '.join(BROKERS.values())}\n"
-            "    curl -u broker: http://127.0.0.1:8000/api/2.3/tenders\n"
+            f"{self._keys_text()}"
             f"  Portal users (password {PASSWORD}): "
             f"{', '.join(username for username, *_ in USERS)}; admin for /admin/\n"
             "  Portal: http://127.0.0.1:8000/ (the buyer owns the demo tenders; bidder has a\n"

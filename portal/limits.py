@@ -1,0 +1,119 @@
+"""How often anyone may knock: counters in the cache, in fixed windows.
+
+With REDIS_URL the cache is Redis and every worker on every machine counts in the same place;
+without it each process counts on its own. A cache that does not answer lets requests through
+(and says so in the log): a limit must never turn into an outage.
+"""
+
+import hashlib
+import logging
+import math
+import re
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils.translation import gettext_noop
+
+from .errors import DomainError
+
+logger = logging.getLogger(__name__)
+
+_PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+_RATE = re.compile(r"^\s*(\d+)\s*/\s*(second|minute|hour|day)s?\s*$")
+
+
+@dataclass(frozen=True)
+class Rate:
+    count: int
+    seconds: int
+
+    @classmethod
+    @lru_cache(maxsize=64)
+    def parse(cls, text: str) -> "Rate":
+        """ "1200/minute" → Rate(1200, 60)."""
+        match = _RATE.match(text or "")
+        if match is None:
+            raise ValueError(f"A rate is '<count>/<second|minute|hour|day>', not {text!r}")
+        return cls(int(match[1]), _PERIODS[match[2]])
+
+    @classmethod
+    def setting(cls, name: str) -> "Rate":
+        return cls.parse(getattr(settings, name))
+
+
+class RateLimited(DomainError):
+    """Too many requests: 429, and when to come back."""
+
+    http_status = 429
+    code = "rate_limited"
+    location = "request"
+    name = "rate"
+
+    def __init__(self, retry_after: int, description=None, *, field=None):
+        super().__init__(description or gettext_noop("Too many requests. Try again later."))
+        self.retry_after = max(1, int(retry_after))
+        self.field = field
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after)}
+
+    @property
+    def minutes(self) -> int:
+        return math.ceil(self.retry_after / 60)
+
+
+def _key(scope: str, ident: str, rate: Rate, window: int) -> str:
+    digest = hashlib.sha256(ident.encode()).hexdigest()[:32]
+    return f"limit:{scope}:{rate.seconds}:{digest}:{window}"
+
+
+def hit(scope: str, ident: str, rate: Rate, description=None, *, field=None) -> None:
+    """Count one knock by `ident` on `scope`; RateLimited (with this description, about this
+    form field) once the window holds more than the rate allows."""
+    now = time.time()
+    window = int(now // rate.seconds)
+    key = _key(scope, ident, rate, window)
+    try:
+        cache.add(key, 0, timeout=rate.seconds + 1)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.add(key, 1, timeout=rate.seconds + 1)
+            count = 1
+    except Exception:
+        logger.warning("rate limit %s not counted: the cache does not answer", scope, exc_info=True)
+        return
+    if count > rate.count:
+        retry_after = math.ceil((window + 1) * rate.seconds - now)
+        raise RateLimited(retry_after, description, field=field)
+
+
+def check(scope: str, ident: str, rate: Rate) -> None:
+    """RateLimited if `ident` has used up `scope` in this window, without counting a knock."""
+    now = time.time()
+    window = int(now // rate.seconds)
+    try:
+        count = cache.get(_key(scope, ident, rate, window), 0)
+    except Exception:
+        logger.warning("rate limit %s not checked: the cache does not answer", scope, exc_info=True)
+        return
+    if count >= rate.count:
+        raise RateLimited(retry_after=math.ceil((window + 1) * rate.seconds - now))
+
+
+def client_address(request) -> str:
+    """The caller's address: REMOTE_ADDR, or with PROXY_COUNT proxies in front the address the
+    outermost of them saw (the one a client cannot forge)."""
+    proxies = settings.PROXY_COUNT
+    if proxies > 0:
+        forwarded = [
+            part.strip()
+            for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
+            if part.strip()
+        ]
+        if len(forwarded) >= proxies:
+            return forwarded[-proxies]
+    return request.META.get("REMOTE_ADDR") or "unknown"

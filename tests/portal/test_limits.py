@@ -1,0 +1,233 @@
+"""Who may knock how often in the portal: sign-in is locked after failures (per account name
+and per address) without checking a password meanwhile; new accounts per address,
+confirmation e-mails per account, invitations per organization and join requests per account
+are limited. Each refusal is a message next to the form and changes nothing."""
+
+import logging
+from io import StringIO
+
+import pytest
+from django.contrib.auth.hashers import MD5PasswordHasher
+from django.core import mail
+from django.urls import reverse
+
+from portal.limits import Rate, client_address, hit
+from portal.log_filters import MaskTokens
+from portal.models import Invitation, JoinRequest, User
+from tests.portal.test_accounts import signup_form
+from tests.portal.world import PASSWORD, make_user, sign_up
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _in_english(client):
+    client.cookies["django_language"] = "en"
+
+
+def sign_in(client, username, password, address="203.0.113.7"):
+    return client.post(
+        reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address
+    )
+
+
+def signed_in(client) -> bool:
+    return "_auth_user_id" in client.session
+
+
+@pytest.fixture
+def hashes(monkeypatch):
+    """How many passwords were checked (the tests' hasher is MD5)."""
+    checked = []
+    original = MD5PasswordHasher.verify
+
+    def verify(self, password, encoded):
+        checked.append(password)
+        return original(self, password, encoded)
+
+    monkeypatch.setattr(MD5PasswordHasher, "verify", verify)
+    return checked
+
+
+# --- sign-in -------------------------------------------------------------------------------
+
+
+def test_failures_for_one_account_lock_it_without_checking_passwords(client, settings, hashes):
+    User.objects.create_user("olena", password=PASSWORD)
+    for attempt in range(settings.LOGIN_FAILURE_LIMIT - 1):
+        assert sign_in(client, "olena", "wrong", address=f"198.51.100.{attempt}").status_code == 200
+    # The failure that reaches the limit is answered with the lockout.
+    assert sign_in(client, "olena", "wrong", address="198.51.100.98").status_code == 429
+    checked = len(hashes)
+
+    locked = sign_in(client, "olena", PASSWORD, address="198.51.100.99")
+
+    assert locked.status_code == 429 and not signed_in(client)
+    assert int(locked["Retry-After"]) == settings.LOGIN_LOCKOUT_MINUTES * 60
+    assert "Too many failed attempts" in locked.content.decode()
+    assert len(hashes) == checked  # the right password was not even looked at
+
+
+def test_failures_from_one_address_lock_it_for_every_account(client, settings):
+    User.objects.create_user("olena", password=PASSWORD)
+    for attempt in range(settings.LOGIN_FAILURE_LIMIT):
+        sign_in(client, f"guess{attempt}", "wrong")
+
+    assert sign_in(client, "olena", PASSWORD).status_code == 429
+    assert not signed_in(client)
+    assert sign_in(client, "olena", PASSWORD, address="192.0.2.1").status_code == 302
+
+
+def test_the_lockout_ends_after_its_time(client, settings, clock):
+    User.objects.create_user("olena", password=PASSWORD)
+    for _ in range(settings.LOGIN_FAILURE_LIMIT):
+        sign_in(client, "olena", "wrong")
+    assert sign_in(client, "olena", PASSWORD).status_code == 429
+
+    clock.advance(minutes=settings.LOGIN_LOCKOUT_MINUTES + 1)
+
+    assert sign_in(client, "olena", PASSWORD).status_code == 302 and signed_in(client)
+
+
+def test_a_successful_sign_in_is_not_held_up_and_forgets_earlier_failures(client, settings):
+    User.objects.create_user("olena", password=PASSWORD)
+    for _ in range(settings.LOGIN_FAILURE_LIMIT - 1):
+        sign_in(client, "olena", "wrong")
+    assert sign_in(client, "olena", PASSWORD).status_code == 302
+    client.logout()
+
+    for _ in range(settings.LOGIN_FAILURE_LIMIT - 1):
+        sign_in(client, "olena", "wrong")
+    assert sign_in(client, "olena", PASSWORD).status_code == 302
+
+
+# --- the portal's own limits ---------------------------------------------------------------
+
+
+def test_new_accounts_from_one_address_are_limited(client, settings):
+    settings.SIGNUP_RATE = "2/hour"
+    made = [
+        client.post(reverse("signup"), signup_form(name, "2894512345"), REMOTE_ADDR="192.0.2.5")
+        for name in ("one", "two")
+    ]
+    client.logout()
+    client.cookies["django_language"] = "en"
+    refused = client.post(
+        reverse("signup"), signup_form("three", "2894512345"), REMOTE_ADDR="192.0.2.5"
+    )
+    elsewhere = client.post(
+        reverse("signup"), signup_form("four", "2894512345"), REMOTE_ADDR="192.0.2.6"
+    )
+
+    assert [response.status_code for response in made] == [302, 302]
+    assert refused.status_code == 422
+    assert "Too many new accounts from your address" in refused.content.decode()
+    assert not User.objects.filter(username="three").exists()
+    assert elsewhere.status_code == 302
+
+
+def test_confirmation_links_are_sent_a_few_times_an_hour(
+    as_user, settings, django_capture_on_commit_callbacks
+):
+    settings.CONFIRMATION_RESEND_RATE = "2/hour"
+    user = User.objects.create_user("olena", email="olena@example.org")
+    client = as_user(user)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        answers = [client.post(reverse("confirm-email-again"), follow=True) for _ in range(3)]
+
+    assert "We sent a new link" in answers[1].content.decode()
+    assert "sent you several links already" in answers[2].content.decode()
+    assert len(mail.outbox) == 2
+
+
+def test_invitations_of_one_organization_are_limited(as_user, settings):
+    settings.INVITATION_RATE = "2/day"
+    buyer = make_user("buyer", "Лікарня", "01993913", "procuring")
+    client = as_user(buyer)
+
+    sent = [client.post(reverse("invite"), {"email": f"person{n}@example.org"}) for n in range(3)]
+
+    assert [response.status_code for response in sent[:2]] == [302, 302]
+    assert sent[2].status_code == 422
+    assert "too many invitations" in sent[2].content.decode()
+    assert Invitation.objects.count() == 2
+
+
+def test_join_requests_of_one_account_are_limited(as_user, settings):
+    settings.JOIN_REQUEST_RATE = "2/day"
+    make_user("buyer", "Лікарня", "01993913", "procuring")
+    olena = sign_up("olena", name="Лікарня", identifier="01993913", kind="procuring")
+    client = as_user(olena)
+    client.post(reverse("join-withdraw"))
+    form = {
+        "organization_name": "Лікарня",
+        "organization_identifier": "01993913",
+        "organization_kind": "procuring",
+    }
+
+    again = client.post(reverse("join"), form)
+    client.post(reverse("join-withdraw"))
+    refused = client.post(reverse("join"), form)
+
+    assert again.status_code == 302
+    assert refused.status_code == 422 and "asked to join too often" in refused.content.decode()
+    assert JoinRequest.objects.filter(user=olena).count() == 2
+
+
+# --- the counters themselves ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "rate"),
+    [("1200/minute", Rate(1200, 60)), ("5/hours", Rate(5, 3600)), (" 3 / day ", Rate(3, 86400))],
+)
+def test_rates_are_read_from_settings_text(text, rate):
+    assert Rate.parse(text) == rate
+
+
+@pytest.mark.parametrize("text", ["", "10", "ten/minute", "10/week", "-1/minute"])
+def test_a_rate_that_cannot_be_read_is_an_error(text):
+    with pytest.raises(ValueError, match="A rate is"):
+        Rate.parse(text)
+
+
+def test_the_address_behind_trusted_proxies(rf, settings):
+    request = rf.get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.9")
+    assert client_address(request) == "10.0.0.1"
+    settings.PROXY_COUNT = 1
+    # The client may put anything in front; the proxy appends the address it saw.
+    assert client_address(request) == "203.0.113.9"
+
+
+def test_a_cache_that_does_not_answer_lets_requests_through(settings, caplog):
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:9/0",
+        }
+    }
+    for _ in range(3):
+        hit("test", "someone", Rate(1, 60))  # would refuse the second with a working cache
+    assert "the cache does not answer" in caplog.text
+
+
+# --- logs ----------------------------------------------------------------------------------
+
+
+def test_the_development_servers_request_lines_mask_owner_tokens():
+    logger = logging.getLogger("django.server")
+    [handler] = [h for h in logger.handlers if any(isinstance(f, MaskTokens) for f in h.filters)]
+    stream = StringIO()
+    previous = handler.setStream(stream)
+    try:
+        logger.info(
+            '"%s" %s %s',
+            "GET /api/2.3/tenders/abc/complaints?acc_token=s3cret&x=1 HTTP/1.1",
+            200,
+            9,
+        )
+    finally:
+        handler.setStream(previous)
+    line = stream.getvalue()
+    assert "s3cret" not in line and "acc_token=***&x=1" in line
