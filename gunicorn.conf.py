@@ -1,6 +1,7 @@
 """gunicorn's settings for this project, read from the working directory by `gunicorn
-portal.wsgi`. The access log masks owner tokens (`acc_token=...`) in request lines and
-query strings, and names the worker that answered."""
+portal.wsgi`. Secrets never reach its logs: owner tokens (`acc_token=...`) are masked in the
+access log and the error log, and the access log leaves out the Basic-auth user name, which in
+the 2.3 API is the broker's key. Each access line ends with the worker that answered."""
 
 import os
 import sys
@@ -9,12 +10,19 @@ from gunicorn.glogging import Logger
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from portal.log_filters import mask_tokens
+from portal.log_filters import MaskTokens, mask_tokens
 
 
 class TokenMaskingLogger(Logger):
+    def __init__(self, cfg):
+        super().__init__(cfg)
+        self.error_log.addFilter(MaskTokens())
+
     def atoms(self, resp, req, environ, request_time):
         atoms = super().atoms(resp, req, environ, request_time)
+        atoms["u"] = "-"
+        if "{authorization}i" in atoms:
+            atoms["{authorization}i"] = "-"
         return {
             name: mask_tokens(value) if isinstance(value, str) else value
             for name, value in atoms.items()
@@ -22,4 +30,4 @@ class TokenMaskingLogger(Logger):
 
 
 logger_class = TokenMaskingLogger
-access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(L)s %(p)s'
+access_log_format = '%(h)s %(l)s - %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(L)s %(p)s'

@@ -103,7 +103,7 @@ def resend_confirmation(request):
     user = request.user
     if user.email_confirmed_at is None:
         try:
-            user.send_confirmation()
+            user.resend_confirmation()
         except limits.RateLimited as error:
             messages.error(request, _(error.description))
         else:

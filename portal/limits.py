@@ -6,6 +6,7 @@ without it each process counts on its own. A cache that does not answer lets req
 """
 
 import hashlib
+import ipaddress
 import logging
 import math
 import re
@@ -22,7 +23,7 @@ from .errors import DomainError
 logger = logging.getLogger(__name__)
 
 _PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
-_RATE = re.compile(r"^\s*(\d+)\s*/\s*(second|minute|hour|day)s?\s*$")
+_RATE = re.compile(r"^\s*([1-9]\d*)\s*/\s*(second|minute|hour|day)s?\s*$")
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,19 @@ class RateLimited(DomainError):
         return math.ceil(self.retry_after / 60)
 
 
+_last_complaint = 0.0
+
+
+def cache_unavailable(what: str, error: Exception) -> None:
+    """Say that the cache does not answer and `what` let a request through: once a minute at
+    most per process, so that an outage does not drown the log."""
+    global _last_complaint
+    now = time.monotonic()
+    if now - _last_complaint >= 60 or _last_complaint == 0.0:
+        _last_complaint = now
+        logger.warning("%s let a request through: the cache does not answer (%r)", what, error)
+
+
 def _key(scope: str, ident: str, rate: Rate, window: int) -> str:
     digest = hashlib.sha256(ident.encode()).hexdigest()[:32]
     return f"limit:{scope}:{rate.seconds}:{digest}:{window}"
@@ -83,8 +97,8 @@ def hit(scope: str, ident: str, rate: Rate, description=None, *, field=None) -> 
         except ValueError:  # expired between add and incr
             cache.add(key, 1, timeout=rate.seconds + 1)
             count = 1
-    except Exception:
-        logger.warning("rate limit %s not counted: the cache does not answer", scope, exc_info=True)
+    except Exception as error:
+        cache_unavailable(f"rate limit {scope}", error)
         return
     if count > rate.count:
         retry_after = math.ceil((window + 1) * rate.seconds - now)
@@ -97,8 +111,8 @@ def check(scope: str, ident: str, rate: Rate) -> None:
     window = int(now // rate.seconds)
     try:
         count = cache.get(_key(scope, ident, rate, window), 0)
-    except Exception:
-        logger.warning("rate limit %s not checked: the cache does not answer", scope, exc_info=True)
+    except Exception as error:
+        cache_unavailable(f"rate limit {scope}", error)
         return
     if count >= rate.count:
         raise RateLimited(retry_after=math.ceil((window + 1) * rate.seconds - now))
@@ -106,7 +120,9 @@ def check(scope: str, ident: str, rate: Rate) -> None:
 
 def client_address(request) -> str:
     """The caller's address: REMOTE_ADDR, or with PROXY_COUNT proxies in front the address the
-    outermost of them saw (the one a client cannot forge)."""
+    outermost of them saw (the one a client cannot forge). An IPv6 caller is its /64 network:
+    one subscriber holds a whole /64 and could otherwise take a new address per request."""
+    address = request.META.get("REMOTE_ADDR") or ""
     proxies = settings.PROXY_COUNT
     if proxies > 0:
         forwarded = [
@@ -115,5 +131,22 @@ def client_address(request) -> str:
             if part.strip()
         ]
         if len(forwarded) >= proxies:
-            return forwarded[-proxies]
-    return request.META.get("REMOTE_ADDR") or "unknown"
+            address = forwarded[-proxies]
+    return _normalized(address)
+
+
+def _normalized(address: str) -> str:
+    text = address.strip()
+    if text.startswith("[") and "]" in text:  # [v6]:port
+        text = text[1 : text.index("]")]
+    elif text.count(":") == 1:  # v4:port
+        text = text.partition(":")[0]
+    try:
+        parsed = ipaddress.ip_address(text)
+    except ValueError:
+        return f"unparsed:{address[:100]}"
+    if parsed.version == 6:
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return str(parsed)

@@ -27,17 +27,13 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_cache():
-    """Rate-limit counters and sign-in failures do not leak from one test into the next."""
+def _test_settings(settings, tmp_path):
     from django.core.cache import cache
 
+    # Rate-limit counters and sign-in failures live in a cache of the test's own, emptied for
+    # each test (never a developer's Redis, which clearing would wipe).
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture(autouse=True)
-def _test_settings(settings, tmp_path):
     settings.SANDBOX_MODE = False
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # Tests do not run collectstatic, which the manifest storage needs.

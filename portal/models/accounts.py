@@ -92,13 +92,17 @@ class User(AbstractUser):
     def confirmation_token(self) -> str:
         return signing.dumps({"user": self.pk, "email": self.email}, salt=CONFIRMATION_SALT)
 
-    def send_confirmation(self) -> None:
+    def resend_confirmation(self) -> None:
+        """Another confirmation link, on request: a few an hour (CONFIRMATION_RESEND_RATE)."""
         limits.hit(
             "confirmation-emails",
             f"user:{self.pk}",
             limits.Rate.setting("CONFIRMATION_RESEND_RATE"),
             gettext_noop("We have sent you several links already. Try again later."),
         )
+        self.send_confirmation()
+
+    def send_confirmation(self) -> None:
         notices.send_after_commit(
             "portal/email/confirm_email.txt",
             {"user": self, "link": notices.link("confirm-email", self.confirmation_token())},

@@ -138,6 +138,7 @@ def test_limits_hold_across_workers_and_the_access_log_masks_tokens(served):
     lines = [line for line in log.read_text().splitlines() if "/api/2.3/tenders" in line]
     assert len(lines) == len(anonymous) + len(keyed)
     assert not any("s3cret" in line for line in lines)
+    assert not any("broker" in line for line in lines), "the key is the Basic-auth user name"
     assert sum("acc_token=***" in line for line in lines) == len(anonymous)
     workers = {line.rsplit(" ", 1)[1] for line in lines}
     assert len(workers) > 1, "every request was answered by one worker: nothing was shared"

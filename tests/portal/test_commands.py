@@ -178,3 +178,9 @@ def test_demo_leaves_a_tender_open_to_a_portal_bidder(client):
     page = client.get(f"/tenders/{tender.pk}/")
 
     assert page.context["bid_form"] is not None
+
+
+@pytest.mark.django_db
+def test_the_migrations_describe_the_models():
+    result = manage("makemigrations", "--check", "--dry-run", env={"DEBUG": "1"})
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -5,6 +5,7 @@ are limited. Each refusal is a message next to the form and changes nothing."""
 
 import logging
 from io import StringIO
+from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth.hashers import MD5PasswordHasher
@@ -89,16 +90,56 @@ def test_the_lockout_ends_after_its_time(client, settings, clock):
     assert sign_in(client, "olena", PASSWORD).status_code == 302 and signed_in(client)
 
 
-def test_a_successful_sign_in_is_not_held_up_and_forgets_earlier_failures(client, settings):
+def test_a_successful_sign_in_is_not_held_up_and_forgets_the_accounts_failures(client, settings):
     User.objects.create_user("olena", password=PASSWORD)
     for _ in range(settings.LOGIN_FAILURE_LIMIT - 1):
-        sign_in(client, "olena", "wrong")
-    assert sign_in(client, "olena", PASSWORD).status_code == 302
+        sign_in(client, "olena", "wrong", address="192.0.2.1")
+    assert sign_in(client, "olena", PASSWORD, address="192.0.2.1").status_code == 302
     client.logout()
 
+    # From elsewhere: the account's count starts again (the first address keeps its own).
     for _ in range(settings.LOGIN_FAILURE_LIMIT - 1):
-        sign_in(client, "olena", "wrong")
+        sign_in(client, "olena", "wrong", address="192.0.2.2")
+    assert sign_in(client, "olena", PASSWORD, address="192.0.2.2").status_code == 302
+
+
+def test_signing_in_to_ones_own_account_does_not_reset_the_addresss_count(client, settings):
+    User.objects.create_user("mallory", password=PASSWORD)
+    for guess in range(settings.LOGIN_FAILURE_LIMIT - 1):
+        sign_in(client, f"victim{guess}", "guess")
+    assert sign_in(client, "mallory", PASSWORD).status_code == 302
+    client.logout()
+
+    assert sign_in(client, "victim9", "guess").status_code == 429
+
+
+def test_a_name_typed_as_an_address_does_not_count_against_that_address(client, settings):
+    User.objects.create_user("olena", password=PASSWORD)
+    for attempt in range(settings.LOGIN_FAILURE_LIMIT + 1):
+        sign_in(client, "203.0.113.7", "wrong", address=f"198.51.100.{attempt}")
+
+    assert sign_in(client, "olena", PASSWORD, address="203.0.113.7").status_code == 302
+
+
+def test_sign_in_and_sign_up_work_while_the_cache_does_not_answer(
+    client, settings, caplog, monkeypatch
+):
+    monkeypatch.setattr("portal.limits._last_complaint", 0.0)  # not said in the last minute
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:9/0",
+        }
+    }
+    settings.AXES_HANDLER = "portal.lockout.LockoutHandler"  # made again, with that cache
+    User.objects.create_user("olena", password=PASSWORD)
+    for _ in range(settings.LOGIN_FAILURE_LIMIT + 1):
+        assert sign_in(client, "olena", "wrong").status_code == 200
+
     assert sign_in(client, "olena", PASSWORD).status_code == 302
+    client.logout()
+    assert client.post(reverse("signup"), signup_form("newcomer", "2894512345")).status_code == 302
+    assert "the cache does not answer" in caplog.text
 
 
 # --- the portal's own limits ---------------------------------------------------------------
@@ -192,6 +233,22 @@ def test_a_rate_that_cannot_be_read_is_an_error(text):
         Rate.parse(text)
 
 
+@pytest.mark.parametrize(
+    ("remote", "address"),
+    [
+        ("203.0.113.9", "203.0.113.9"),
+        ("203.0.113.9:51000", "203.0.113.9"),
+        ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"),
+        ("[2001:db8:1:2:bbbb::7]:443", "2001:db8:1:2::/64"),
+        ("::ffff:203.0.113.9", "203.0.113.9"),
+        ("not an address", "unparsed:not an address"),
+        ("", "unparsed:"),
+    ],
+)
+def test_addresses_are_counted_by_what_one_caller_holds(rf, remote, address):
+    assert client_address(rf.get("/", REMOTE_ADDR=remote)) == address
+
+
 def test_the_address_behind_trusted_proxies(rf, settings):
     request = rf.get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.9")
     assert client_address(request) == "10.0.0.1"
@@ -200,7 +257,8 @@ def test_the_address_behind_trusted_proxies(rf, settings):
     assert client_address(request) == "203.0.113.9"
 
 
-def test_a_cache_that_does_not_answer_lets_requests_through(settings, caplog):
+def test_a_cache_that_does_not_answer_lets_requests_through(settings, caplog, monkeypatch):
+    monkeypatch.setattr("portal.limits._last_complaint", 0.0)  # not said in the last minute
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -210,6 +268,25 @@ def test_a_cache_that_does_not_answer_lets_requests_through(settings, caplog):
     for _ in range(3):
         hit("test", "someone", Rate(1, 60))  # would refuse the second with a working cache
     assert "the cache does not answer" in caplog.text
+
+
+def test_a_rate_setting_that_cannot_be_read_stops_the_start(settings):
+    from portal.checks import rates_are_readable
+
+    assert rates_are_readable(None) == []
+    settings.API_RATE_ANONYMOUS_READS = "100/min"
+    [error] = rates_are_readable(None)
+    assert error.id == "portal.E001" and "API_RATE_ANONYMOUS_READS" in error.msg
+
+
+def test_a_proxy_in_front_needs_proxy_count(settings):
+    from portal.checks import proxies_are_counted
+
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    [warning] = proxies_are_counted(None)
+    assert warning.id == "portal.W002"
+    settings.PROXY_COUNT = 1
+    assert proxies_are_counted(None) == []
 
 
 # --- logs ----------------------------------------------------------------------------------
@@ -231,3 +308,25 @@ def test_the_development_servers_request_lines_mask_owner_tokens():
         handler.setStream(previous)
     line = stream.getvalue()
     assert "s3cret" not in line and "acc_token=***&x=1" in line
+
+
+@pytest.mark.parametrize(
+    ("message", "args"),
+    [
+        ("Error handling request %s", (SimpleNamespace(__str__=None),)),
+        ("GET %s", ("/api/2.3/tenders/abc?acc%5Ftoken=s3cret",)),
+        ("%(method)s %(path)s", ({"method": "PATCH", "path": "/x?a=1;acc_token=s3cret"},)),
+    ],
+)
+def test_tokens_are_masked_whatever_carries_them(message, args):
+    class Url:
+        def __str__(self):
+            return "/api/2.3/tenders/abc?acc_token=s3cret"
+
+    args = tuple(Url() if isinstance(arg, SimpleNamespace) else arg for arg in args)
+    if len(args) == 1 and isinstance(args[0], dict):
+        args = args[0]
+    record = logging.LogRecord("x", logging.INFO, __file__, 1, message, args, None)
+
+    assert MaskTokens().filter(record)
+    assert "s3cret" not in record.getMessage() and "token=***" in record.getMessage()

@@ -281,6 +281,8 @@ class Command(BaseCommand):
                 f"  API brokers (Basic auth, key as user name): {', '.join(BROKERS.values())}\n"
                 "    curl -u broker: http://127.0.0.1:8000/api/2.3/tenders\n"
             )
+        if not self.new_keys:
+            return "  API brokers: their keys were printed once; `add_broker NAME` sets new ones\n"
         keys = "".join(f"    {name}: {key}\n" for name, key in self.new_keys.items())
         return f"  API brokers' keys (shown once; Basic auth, key as user name):\n{keys}"
 
