@@ -13,6 +13,10 @@ def account_name(request, credentials) -> str:
     name = (credentials or {}).get("username")
     if name is None and request is not None:
         name = request.POST.get("username", "")
+    return _marked(name)
+
+
+def _marked(name: str) -> str:
     return f"account:{name}"
 
 
@@ -34,6 +38,14 @@ class LockoutHandler(AxesCacheHandler):
             super().user_login_failed(sender, credentials, request, **kwargs)
         except Exception as error:
             cache_unavailable("the sign-in lockout", error)
+
+    def reset_attempts(self, *, ip_address=None, username=None, ip_or_username=False) -> int:
+        """axes' reset commands (`axes_reset_username NAME`) name the account plainly."""
+        if username is not None:
+            username = _marked(username)
+        return super().reset_attempts(
+            ip_address=ip_address, username=username, ip_or_username=ip_or_username
+        )
 
     def user_logged_in(self, sender, request, user, **kwargs):
         name = get_client_username(request, get_credentials(user.get_username()))

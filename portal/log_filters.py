@@ -17,7 +17,10 @@ class MaskTokens(logging.Filter):
     URL), whatever objects its arguments are."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
+        try:
+            message = record.getMessage()
+        except Exception:
+            return True  # a malformed call: the handler reports it as it always has
         masked = mask_tokens(message)
         if masked != message:
             record.msg, record.args = masked, None
