@@ -18,7 +18,7 @@ from portal.errors import (
     OrganizationNotVerified,
 )
 
-from .organizations import JoinRequest, Organization
+from .organizations import AlreadyMember, JoinRequest, Organization
 
 CONFIRMATION_SALT = "portal.confirm-email"
 
@@ -74,7 +74,7 @@ class User(AbstractUser):
         if self.email_confirmed_at is None:
             raise EmailNotConfirmed()
         if self.organization is not None:
-            raise NotAllowed(gettext_noop("This account already belongs to an organization."))
+            raise AlreadyMember()
         if self.pending_join_request() is not None:
             raise NotAllowed(
                 gettext_noop(

@@ -61,6 +61,12 @@ class InvitationUnusable(Refused):
     code = "invitation"
 
 
+def check_not_a_member(user) -> None:
+    """One organization per account: AlreadyMember if `user` belongs to one (read afresh)."""
+    if Membership.objects.filter(user=user).exists():
+        raise AlreadyMember()
+
+
 class OrganizationQuerySet(models.QuerySet):
     def awaiting_verification(self):
         return self.filter(verification=Organization.Verification.PENDING)
@@ -426,8 +432,7 @@ class JoinRequest(models.Model):
     def accept(self, *, by) -> None:
         with transaction.atomic():
             self._decide("accept_request", self.Status.ACCEPTED, by=by)
-            if Membership.objects.filter(user=self.user).exists():
-                raise AlreadyMember()
+            check_not_a_member(self.user)
             Membership.objects.create(user=self.user, organization=self.organization)
             self._tell_the_person()
 
@@ -528,8 +533,7 @@ class Invitation(models.Model):
             self.refresh_from_db()
             self.check_usable()
             self.check_addressed_to(user)
-            if Membership.objects.filter(user=user).exists():
-                raise AlreadyMember()
+            check_not_a_member(user)
             now = timezone.now()
             user.join_requests.filter(status=JoinRequest.Status.PENDING).update(
                 status=JoinRequest.Status.WITHDRAWN, decided_at=now, decided_by=user
