@@ -9,7 +9,7 @@ INSTALLED := $(VENV)/.installed
 RUN_ENV := DEBUG=1 SANDBOX_MODE=1
 TEST_ENV := SECRET_KEY=$(or $(SECRET_KEY),insecure-key-for-tests-only)
 
-.PHONY: run test lint install clean
+.PHONY: run test fuzz lint install clean
 
 $(INSTALLED): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 13))' || \
@@ -31,6 +31,12 @@ run: $(INSTALLED)
 
 test: $(INSTALLED)
 	$(TEST_ENV) $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The longer fuzzing run (about 12,000 requests): its last result is in the README.
+FUZZ_EXAMPLES ?= 150
+fuzz: $(INSTALLED)
+	$(TEST_ENV) FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/fuzz $(PYTEST_ARGS)
+	@cat build/fuzz-report.txt
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

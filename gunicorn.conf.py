@@ -31,3 +31,14 @@ class TokenMaskingLogger(Logger):
 
 logger_class = TokenMaskingLogger
 access_log_format = '%(h)s %(l)s - %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(L)s %(p)s'
+
+
+def on_starting(server):
+    """Refuse to start on settings that the system checks call errors (portal/checks.py): a
+    misconfiguration is found here, not by the first user it fails."""
+    import django
+    from django.core.management import call_command
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+    django.setup()
+    call_command("check", "--deploy", "--fail-level", "ERROR")

@@ -6,18 +6,20 @@ shape of the request, and calls that one method.
 """
 
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import viewsets
 
 from complaints.models import Complaint
-from complaints.schema import INPUTS, FileInput, StatusInput
-from complaints.serializers import ComplaintOut, shown_complaints
+from complaints.schema import INPUTS, FileInput, PatchInput, StatusInput
+from complaints.serializers import ComplaintOut, ComplaintShape, shown_complaints
 from portal.actors import Role
 from portal.api.auth import actor_for, api_context, owner_among, viewer_for
-from portal.api.envelope import created, ok, read_data
+from portal.api.envelope import answered_with_the_write, created, ok, read_data
 from portal.api.lookup import child
+from portal.api.openapi import OWNER_TOKEN, data_of, errors
 from portal.errors import NotFound
 from portal.schema import validate
-from tenders.api.documents import DocumentViewSet
+from tenders.api.documents import DocumentViewSet, document_operations
 from tenders.models import BidStatus, Tender
 
 
@@ -44,6 +46,39 @@ def _find(request, tender_id, award_id):
     return _award(Tender.objects.find(tender_id, viewer=viewer_for(request)), award_id)
 
 
+COMPLAINT = data_of("Complaint", ComplaintShape)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="listComplaints",
+        summary="The claims against an award (drafts: their authors alone)",
+        parameters=OWNER_TOKEN,
+        responses={200: data_of("Complaints", ComplaintShape, many=True), **errors(404)},
+    ),
+    create=extend_schema(
+        operation_id="fileComplaint",
+        summary='File a claim (the bid owner\'s token); data.status "claim" submits it at once',
+        parameters=OWNER_TOKEN,
+        request=data_of("ComplaintCreate", FileInput),
+        responses={
+            201: data_of("ComplaintFiled", ComplaintShape, access=True),
+            **errors(403, 404, 422),
+        },
+    ),
+    retrieve=extend_schema(
+        operation_id="getComplaint",
+        parameters=OWNER_TOKEN,
+        responses={200: COMPLAINT, **errors(404)},
+    ),
+    partial_update=extend_schema(
+        operation_id="patchComplaint",
+        summary="Ask for a status: the claim's table says which transition that is for you",
+        parameters=OWNER_TOKEN,
+        request=data_of("ComplaintPatch", PatchInput),
+        responses={200: COMPLAINT, **errors(403, 404, 409, 422)},
+    ),
+)
 class ComplaintViewSet(viewsets.ViewSet):
     def list(self, request, tender_id, award_id):
         award = _read(request, tender_id, award_id)
@@ -55,6 +90,7 @@ class ComplaintViewSet(viewsets.ViewSet):
         complaint = _complaint(request, _read(request, tender_id, award_id), pk)
         return ok(ComplaintOut(complaint, context=api_context(request)).data)
 
+    @answered_with_the_write
     def create(self, request, tender_id, award_id):
         award = _find(request, tender_id, award_id)
         tender = award.tender
@@ -74,6 +110,7 @@ class ComplaintViewSet(viewsets.ViewSet):
             request, ComplaintOut(complaint, context=api_context(request)).data, location, token
         )
 
+    @answered_with_the_write
     def partial_update(self, request, tender_id, award_id, pk):
         complaint = _complaint(request, _find(request, tender_id, award_id), pk)
         tender = complaint.tender
@@ -88,6 +125,7 @@ class ComplaintViewSet(viewsets.ViewSet):
         return ok(ComplaintOut(complaint, context=api_context(request)).data)
 
 
+@document_operations("Complaint")
 class ComplaintDocumentViewSet(DocumentViewSet):
     route = "api:complaint-document"
 

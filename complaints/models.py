@@ -316,7 +316,7 @@ class Complaint(HasDocuments, Owned):
             self._notify_after_commit()
 
     def _notify_after_commit(self) -> None:
-        transaction.on_commit(partial(notifications.notify, self))
+        transaction.on_commit(partial(notifications.notify, self), robust=True)
 
     @staticmethod
     def _changes(current: "Complaint", **proposed) -> dict:

@@ -7,7 +7,7 @@ send the object they read; a field 2.3 does not know is a "Rogue field".
 from rest_framework import serializers
 
 from complaints.models import ComplaintStatus, ResolutionType
-from portal.schema import Choice, Schema, Text
+from portal.schema import Choice, LongText, Schema, Text
 from tenders.schema import Organization
 
 COMPLAINT_FIELDS = frozenset(
@@ -52,7 +52,7 @@ class FileInput(ComplaintInput):
     """POST: a new claim (a draft, or with status "claim" submitted at once)."""
 
     title = Text(required=True, allow_blank=False)
-    description = Text()
+    description = LongText()
     author = Organization(required=True)
     status = Text()
 
@@ -61,16 +61,16 @@ class EditInput(ComplaintInput):
     """The claimant's draft: its text and author (also when submitting it)."""
 
     title = Text(allow_blank=False)
-    description = Text()
+    description = LongText()
     author = Organization(required=False)
 
 
 class AnswerInput(ComplaintInput):
     """The tender owner's answer, or a draft of it."""
 
-    resolution = Text()
+    resolution = LongText()
     resolutionType = Choice(ResolutionType.values, source="resolution_type")
-    tendererAction = Text(source="tenderer_action")
+    tendererAction = LongText(source="tenderer_action")
 
 
 class SatisfiedInput(ComplaintInput):
@@ -80,7 +80,12 @@ class SatisfiedInput(ComplaintInput):
 
 
 class CancelInput(ComplaintInput):
-    cancellationReason = Text(source="reason")
+    cancellationReason = LongText(source="reason")
+
+
+class PatchInput(EditInput, AnswerInput, SatisfiedInput, CancelInput, StatusInput):
+    """Every field a PATCH may carry, for the OpenAPI description: which of them count depends
+    on the transition the status asks for (INPUTS)."""
 
 
 # action -> the input its PATCH may carry

@@ -1,7 +1,11 @@
+from rest_framework import serializers
+
+from complaints.models import ComplaintStatus, ResolutionType
 from portal.actors import Viewer
 from portal.api.serializers import Out
-from portal.schema import iso
-from tenders.api.documents import documents_of
+from portal.schema import Choice, IsoDateTime, LongText, Schema, Text, iso
+from tenders.api.documents import DocumentShape, documents_of
+from tenders.schema import Organization
 
 # Shown only once the answer is sent (Complaint.answer_shown_to).
 ANSWER_FIELDS = ("resolution", "resolutionType", "tendererAction", "tendererActionDate")
@@ -48,3 +52,26 @@ class ComplaintOut(Out):
             "dateCanceled": iso(complaint.date_canceled),
             "documents": documents_of(complaint, self.context),
         }
+
+
+class ComplaintShape(Schema):
+    """What ComplaintOut shows, for the OpenAPI description."""
+
+    id = Text(required=True)
+    complaintID = Text(required=True)
+    status = Choice(ComplaintStatus.values, required=True)
+    type = Choice(["claim"], required=True)
+    date = IsoDateTime()
+    title = Text(required=True)
+    description = LongText()
+    author = Organization()
+    dateSubmitted = IsoDateTime()
+    resolution = LongText()
+    resolutionType = Choice(ResolutionType.values)
+    tendererAction = LongText()
+    tendererActionDate = IsoDateTime()
+    dateAnswered = IsoDateTime()
+    satisfied = serializers.BooleanField(required=False)
+    cancellationReason = LongText()
+    dateCanceled = IsoDateTime()
+    documents = DocumentShape(many=True)

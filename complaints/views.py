@@ -26,6 +26,7 @@ from portal.actors import Actor, Role, Viewer, portal_actor
 from portal.errors import DomainError
 from portal.forms import DocumentsForm, add_domain_error
 from portal.htmx import changed, render_page_or_partial
+from portal.ids import is_id
 from tenders.views import award_of, bid_actor, current_tender, download_version
 
 CLAIM_TEMPLATE = "complaints/claim_detail.html"
@@ -35,6 +36,8 @@ PANEL = "claim-panel"
 def _claim(complaint_id, user) -> Complaint:
     """The claim, its tender brought up to date first (time may have moved the claim on); a
     draft only for its author's organization."""
+    if not is_id(complaint_id):
+        raise Http404
     tender_id = (
         Complaint.objects.filter(pk=complaint_id).values_list("tender_id", flat=True).first()
     )

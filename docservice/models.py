@@ -1,14 +1,10 @@
-import uuid
-
-from django.core.files.storage import storages
 from django.db import models, transaction
 from django.utils import timezone
 
 from portal.errors import DomainError
+from portal.ids import new_id
 
-
-def new_id() -> str:
-    return uuid.uuid4().hex
+from . import storage
 
 
 class ContentRefused(DomainError):
@@ -16,10 +12,6 @@ class ContentRefused(DomainError):
 
     def __init__(self, description: str):
         super().__init__(description, name="file")
-
-
-def documents_storage():
-    return storages["documents"]
 
 
 class StoredFile(models.Model):
@@ -66,7 +58,6 @@ class StoredFile(models.Model):
         self._write(upload, title, content_type)
 
     def _write(self, upload, title: str, content_type: str) -> None:
-        storage = documents_storage()
         name = storage.save(self.id, upload)
         try:
             with transaction.atomic():
@@ -91,5 +82,5 @@ class StoredFile(models.Model):
     def discard(self) -> None:
         """Forget content that turned out not to be wanted (its attachment was refused)."""
         if self.storage_name:
-            documents_storage().delete(self.storage_name)
+            storage.delete(self.storage_name)
         self.delete()

@@ -13,6 +13,8 @@ from django.http.multipartparser import MultiPartParser, MultiPartParserError
 
 from portal.errors import DomainError, NotFound
 
+from .storage import StorageUnavailable
+
 
 class FileTooLarge(DomainError):
     http_status = 413
@@ -95,6 +97,8 @@ def read_upload(request) -> TemporaryUploadedFile:
         upload = files.get("file")
     except MultiPartParserError:
         raise BadUpload() from None
+    except OSError as error:  # the temporary folder is full, or the client went away
+        raise StorageUnavailable() from error
     if handler.too_large:
         raise FileTooLarge()
     if upload is None:

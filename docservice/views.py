@@ -5,11 +5,13 @@ the registry; downloads need only a valid signature. Errors use the 2.3 envelope
 """
 
 import json
+import logging
 import re
 import time
 from functools import wraps
 
 from django.core.exceptions import RequestDataTooBig
+from django.db import DatabaseError
 from django.http import FileResponse, HttpResponseRedirect, JsonResponse
 from django.urls import reverse
 from django.utils.http import content_disposition_header
@@ -17,30 +19,44 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from portal.api.auth import presented_broker
-from portal.api.errors import envelope
+from portal.api.errors import error_response
 from portal.api.throttling import check_rate
-from portal.errors import DomainError, InvalidData, NotFound, PermissionDenied
+from portal.errors import (
+    DomainError,
+    InvalidData,
+    NotFound,
+    PermissionDenied,
+    infrastructure_failure,
+)
+from portal.ids import is_id
 from portal.models import Broker
 
-from . import links
-from .models import StoredFile, documents_storage
+from . import links, storage
+from .models import StoredFile
 from .signing import SignatureError, keyring, permanent_message, temporary_message, upload_message
 from .uploads import FileTooLarge, clean_filename, guess_format, read_upload
 
+logger = logging.getLogger(__name__)
+
 MD5 = re.compile(r"^[0-9a-fA-F]{32}$")
+EXPIRES = re.compile(r"[0-9]{1,12}")
 
 
 def answers_json(view):
-    """Domain errors become the 2.3 error envelope."""
+    """Domain errors, and the database out of reach (503), become the 2.3 error envelope."""
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         try:
             return view(request, *args, **kwargs)
         except DomainError as error:
-            return JsonResponse(
-                envelope(error.entries()), status=error.http_status, headers=error.headers()
-            )
+            return error_response(error)
+        except DatabaseError as error:
+            unavailable = infrastructure_failure(error)
+            if unavailable is None:
+                raise
+            logger.error("unavailable: %r", error)
+            return error_response(unavailable)
 
     return csrf_exempt(wrapper)
 
@@ -88,7 +104,7 @@ def _verify(request, message: str) -> None:
 
 
 def _stored(doc_id: str) -> StoredFile:
-    stored = StoredFile.objects.filter(pk=doc_id).first()
+    stored = StoredFile.objects.filter(pk=doc_id).first() if is_id(doc_id) else None
     if stored is None:
         raise NotFound("doc_id")
     return stored
@@ -184,16 +200,17 @@ def get(request, doc_id):
     if expires is None:
         _verify(request, permanent_message(stored.id, stored.md5))
     else:
-        if not expires.isdigit() or int(expires) < time.time():
+        # Unix seconds in ASCII digits (str.isdigit() also takes "²", which int() refuses).
+        if not EXPIRES.fullmatch(expires) or int(expires) < time.time():
             raise DomainError("Request has expired", location="url", name="Expires")
         _verify(request, temporary_message(stored.id, int(expires)))
     if not stored.uploaded:
         raise NotFound("doc_id")
-    storage = documents_storage()
+    store = storage.documents_storage()
     disposition = content_disposition_header(True, stored.title)
-    if getattr(storage, "querystring_auth", False):
+    if getattr(store, "querystring_auth", False):
         # Object storage serves the bytes itself, through its own short-lived URL.
-        url = storage.url(
+        url = store.url(
             stored.storage_name,
             parameters={
                 "ResponseContentDisposition": disposition,
@@ -202,7 +219,7 @@ def get(request, doc_id):
         )
         return HttpResponseRedirect(url)
     response = FileResponse(
-        storage.open(stored.storage_name, "rb"),
+        storage.open_file(stored.storage_name),
         as_attachment=True,
         filename=stored.title,
         content_type=stored.content_type,

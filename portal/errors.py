@@ -5,6 +5,7 @@ Each face translates them once: the API's exception handler renders the 2.3 erro
 `description` next to the form field named by `name`.
 """
 
+from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext_noop
 
 
@@ -151,3 +152,42 @@ def offered(check, *args, refusals=(NotAllowed, PermissionDenied, RoleNotAllowed
     except refusals:
         return False
     return True
+
+
+class Unavailable(DomainError):
+    """A part the service depends on (the database, the document store) cannot be reached or
+    refuses writes: nothing was changed, and the same request may succeed a little later."""
+
+    http_status = 503
+    code = "unavailable"
+    location = "request"
+    retry_after_seconds = 30
+
+    def __init__(self, part: str):
+        super().__init__("Service Unavailable", name=part)
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after_seconds)}
+
+
+def infrastructure_failure(exc: BaseException) -> Unavailable | None:
+    """The 503 that `exc` means when it is the database being out of reach (a lost or refused
+    connection, a server shutting down), else None. Errors of the query itself are bugs."""
+    if isinstance(exc, Unavailable):
+        return exc
+    if isinstance(exc, InterfaceError):
+        return Unavailable("database")
+    if isinstance(exc, OperationalError) and not is_retryable(exc):
+        return Unavailable("database")
+    return None
+
+
+RETRYABLE_SQLSTATES = frozenset({"40001", "40P01", "55P03"})
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """A lock timeout, a deadlock or a serialization failure (a "database is locked" on
+    SQLite): the transaction lost a race and the same request may simply be sent again."""
+    if getattr(exc.__cause__, "sqlstate", None) in RETRYABLE_SQLSTATES:
+        return True
+    return isinstance(exc, OperationalError) and "database is locked" in str(exc)

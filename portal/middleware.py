@@ -1,19 +1,65 @@
+from http import HTTPStatus
+
 from django.conf import settings
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
+
+from portal.api.errors import envelope_response, not_found_response
+
+MACHINE_PREFIXES = ("/api/", "/ds/")
+
+
+def is_machine_face(request) -> bool:
+    """Is this a request to the API or the document service (every path of a document service
+    deployed on its own host)? Those faces answer JSON in 2.3's English, always."""
+    urlconf = getattr(request, "urlconf", None) or settings.ROOT_URLCONF
+    return urlconf == "docservice.standalone_urls" or request.path.startswith(MACHINE_PREFIXES)
+
+
+class MachineFacesAnswerJSON:
+    """First in the chain, so that it sees every answer: an error that some layer below the
+    views rendered as HTML (Django's 400 for an unknown Host or too many fields, a 405 of a
+    function view, an empty 413) reaches API and document-service clients as the 2.3
+    envelope, with its status and its Allow or Retry-After header kept."""
+
+    KEPT_HEADERS = ("Allow", "Retry-After")
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code < 400 or not is_machine_face(request):
+            return response
+        if response.get("Content-Type", "").startswith("application/json"):
+            return response
+        headers = {name: response[name] for name in self.KEPT_HEADERS if response.has_header(name)}
+        return _as_envelope(response.status_code, headers)
+
+
+def _as_envelope(status: int, headers: dict):
+    if status == 404:
+        return not_found_response()
+    if status == 405:
+        entry = {"location": "request", "name": "method", "description": "Method not allowed"}
+    else:
+        try:
+            description = HTTPStatus(status).phrase
+        except ValueError:
+            description = "Error"
+        entry = {"location": "request", "name": "request", "description": description}
+    return envelope_response([entry], status=status, headers=headers)
 
 
 class MachineFacesInEnglishMiddleware:
     """The API and the document service answer in 2.3's English whatever the client's language;
     translation is for the portal's pages."""
 
-    PREFIXES = ("/api/", "/ds/")
-
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.path.startswith(self.PREFIXES):
+        if is_machine_face(request):
             with translation.override("en"):
                 return self.get_response(request)
         return self.get_response(request)
@@ -27,7 +73,7 @@ class PortalLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.path.startswith(MachineFacesInEnglishMiddleware.PREFIXES):
+        if is_machine_face(request):
             return self.get_response(request)
         chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
         language = chosen if chosen in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE

@@ -32,4 +32,4 @@ def send_after_commit(template: str, context: dict, to: list[str]) -> None:
         except OSError:
             log.exception("Could not send %s to %d recipients", template, len(to))
 
-    transaction.on_commit(deliver)
+    transaction.on_commit(deliver, robust=True)

@@ -192,18 +192,35 @@ class Schema(serializers.Serializer):
         return dict(value)
 
 
+# 2.3 bounds no text. These bounds are generous (README, "Limits"), and a longer value is
+# refused with DRF's "Ensure this field has no more than N characters.".
+SHORT_TEXT_MAX = 1_000  # titles, names, codes, addresses
+LONG_TEXT_MAX = 50_000  # descriptions, reasons, answers
+
+
 class Text(serializers.CharField):
+    """A string of at most SHORT_TEXT_MAX characters (unless `max_length` says otherwise)."""
+
     default_error_messages = {"invalid": "Couldn't interpret '{input}' as string."}
 
     def __init__(self, **kwargs):
         kwargs.setdefault("required", False)
         kwargs.setdefault("trim_whitespace", False)
+        kwargs.setdefault("max_length", SHORT_TEXT_MAX)
         super().__init__(**kwargs)
 
     def to_internal_value(self, data):
         if isinstance(data, bool | dict | list):
             self.fail("invalid", input=data)
         return super().to_internal_value(data)
+
+
+class LongText(Text):
+    """Prose: descriptions, reasons, answers (at most LONG_TEXT_MAX characters)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", LONG_TEXT_MAX)
+        super().__init__(**kwargs)
 
 
 class Choice(serializers.ChoiceField):

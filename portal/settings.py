@@ -60,6 +60,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_htmx",
     "portal",
     "tenders",
@@ -69,6 +71,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that every error under /api/ and /ds/ leaves as the 2.3 envelope.
+    "portal.middleware.MachineFacesAnswerJSON",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -178,7 +182,7 @@ STORAGES = {
         }
         if env("DOCUMENTS_S3_BUCKET")
         else {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "BACKEND": "docservice.storage.AtomicFileSystemStorage",
             "OPTIONS": {"location": env("DOCUMENTS_ROOT", str(BASE_DIR / "var" / "documents"))},
         }
     ),
@@ -254,7 +258,9 @@ JOIN_REQUEST_RATE = env("JOIN_REQUEST_RATE", "10/day")
 
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["portal.api.envelope.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": [],
+    # Views read their JSON themselves (portal.api.envelope.read_data); this parser only tells
+    # the OpenAPI description that request bodies are JSON.
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": ["portal.api.auth.BrokerAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "portal.api.envelope.AlwaysJSON",
@@ -262,6 +268,7 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     "URL_FORMAT_OVERRIDE": None,
     "DEFAULT_THROTTLE_CLASSES": ["portal.api.throttling.KeyOrAddressRate"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 # The API and the document service: requests per broker key, and per address for callers
 # without a key, reads (GET, HEAD) and writes apart; and presented keys that match no broker,
@@ -274,13 +281,46 @@ API_RATE_FAILED_KEYS = env("API_RATE_FAILED_KEYS", "20/minute")
 
 # The 2.3 API
 API_VERSION = "2.3"
+# The OpenAPI description (portal/api/openapi.py), and Swagger UI served from this host.
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Public procurement registry: the Prozorro 2.3 API and its document service",
+    "DESCRIPTION": (
+        "The broker API of the belowThreshold procedure, as Prozorro 2.3 speaks it: every "
+        'request and answer carries `data`; every error is `{"status": "error", '
+        '"errors": [{"location", "name", "description"}]}`. Authenticate with the '
+        "broker's API key (Basic, the key as the user name, or Bearer); change what you created "
+        "with the owner token the create answered (X-Access-Token)."
+    ),
+    "VERSION": API_VERSION,
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Several objects have a `status` with its own values: each set gets its own name.
+    "ENUM_NAME_OVERRIDES": {
+        "TenderStatusEnum": "tenders.models.statuses.TenderStatus.values",
+        "BidStatusEnum": "tenders.models.statuses.BidStatus.values",
+        "BidStatusWrittenEnum": ["draft", "active"],
+        "AwardStatusEnum": "tenders.models.statuses.AwardStatus.values",
+        "ContractStatusEnum": "tenders.models.statuses.ContractStatus.values",
+        "ContractStatusWrittenEnum": ["pending", "terminated", "active", "cancelled"],
+        "CancellationStatusEnum": "tenders.models.statuses.CancellationStatus.values",
+        "ComplaintStatusEnum": "complaints.models.ComplaintStatus.values",
+        "ErrorStatusEnum": ["error"],
+    },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "portal.api.openapi.add_common_answers",
+    ],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
 # Largest JSON body the API reads; larger requests get 413 in the error envelope.
 API_MAX_BODY_BYTES = int(env("API_MAX_BODY_BYTES", str(2 * 1024 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_BYTES
-# The feed never hands a crawler an offset newer than now minus this many seconds, so a write
-# whose transaction commits late (its dateModified stamped before a later-committing write)
-# is still ahead of every crawler.
-FEED_WATERMARK_SECONDS = float(env("FEED_WATERMARK_SECONDS", "2"))
+# The feed shows changes stamped at least this many seconds ago: longer than any write takes
+# from its dateModified stamp to its commit, so a crawler never passes a change still
+# committing (portal/api/feed.py says why that is enough).
+FEED_WATERMARK_SECONDS = float(env("FEED_WATERMARK_SECONDS", "5"))
 SANDBOX_MODE = env_bool("SANDBOX_MODE")
 
 # The document service. Without DOCSERVICE_URL it is the one mounted at /ds of this host.

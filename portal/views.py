@@ -1,3 +1,5 @@
+import sys
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -8,10 +10,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from complaints.models import Complaint
 from portal.account_forms import JoinForm
-from portal.api.errors import not_found_response, server_error_response
-from portal.errors import DomainError
+from portal.api.errors import error_response, not_found_response, server_error_response
+from portal.errors import DomainError, infrastructure_failure
 from portal.forms import SearchForm, add_domain_error
 from portal.htmx import render_page_or_partial
+from portal.middleware import is_machine_face
 from portal.models import Organization
 from tenders.models import Tender
 
@@ -106,19 +109,33 @@ def join(request):
 def withdraw_request(request):
     join_request = request.user.pending_join_request()
     if join_request is not None:
-        join_request.withdraw(by=request.user)
-        messages.success(request, _("Your request is withdrawn."))
+        try:
+            join_request.withdraw(by=request.user)
+        except DomainError as refusal:  # answered by an administrator a moment before
+            messages.error(request, _(refusal.description))
+        else:
+            messages.success(request, _("Your request is withdrawn."))
     return redirect("dashboard")
 
 
 def page_not_found(request, exception=None):
-    if request.path.startswith("/api/"):
+    if is_machine_face(request):
         return not_found_response()
     return render(request, "404.html", status=404)
 
 
 def server_error(request):
-    if request.path.startswith("/api/"):
+    """Django calls this while handling the exception: a database out of reach is a 503 (a
+    page that says to come back soon, or the envelope), anything else a 500."""
+    unavailable = infrastructure_failure(sys.exc_info()[1])
+    if unavailable is not None:
+        if is_machine_face(request):
+            return error_response(unavailable)
+        response = render(request, "503.html", status=503)
+        for name, value in unavailable.headers().items():
+            response[name] = value
+        return response
+    if is_machine_face(request):
         return server_error_response()
     return render(request, "500.html", status=500)
 

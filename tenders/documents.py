@@ -15,7 +15,7 @@ from rest_framework.exceptions import ValidationError
 from docservice import links
 from docservice.signing import SignatureError, keyring, permanent_message
 from portal.errors import DomainError, InvalidData, NotFound
-from portal.schema import Choice, Schema, Text, to_json, validate
+from portal.schema import Choice, LongText, Schema, Text, to_json, validate
 
 DOCUMENT_TYPES = [
     "tenderNotice", "awardNotice", "contractNotice", "notice", "biddingDocuments",
@@ -70,9 +70,9 @@ class DocumentMetadata(Schema):
     title = Text(allow_blank=False)
     title_en = Text()
     title_ru = Text()
-    description = Text()
-    description_en = Text()
-    description_ru = Text()
+    description = LongText()
+    description_en = LongText()
+    description_ru = LongText()
     format = Format()
     documentType = Choice(DOCUMENT_TYPES)
     language = Text()

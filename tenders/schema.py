@@ -9,7 +9,17 @@ import uuid
 
 from rest_framework.exceptions import ValidationError
 
-from portal.schema import Boolean, Choice, Email, IsoDateTime, Number, Schema, Text, Url
+from portal.schema import (
+    Boolean,
+    Choice,
+    Email,
+    IsoDateTime,
+    LongText,
+    Number,
+    Schema,
+    Text,
+    Url,
+)
 
 PROCURING_ENTITY_KINDS = ["general", "special", "defense", "other", "social", "authority"]
 # The kinds that may publish a belowThreshold procedure.
@@ -176,32 +186,32 @@ class TenderSchema(Schema):
     title = Text(required=True, allow_blank=False)
     title_en = Text()
     title_ru = Text()
-    description = Text()
-    description_en = Text()
-    description_ru = Text()
+    description = LongText()
+    description_en = LongText()
+    description_ru = LongText()
     mode = Choice(["test"])
     procurementMethod = Choice(["open", "selective", "limited"], default="open")
-    procurementMethodRationale = Text()
-    procurementMethodRationale_en = Text()
-    procurementMethodRationale_ru = Text()
+    procurementMethodRationale = LongText()
+    procurementMethodRationale_en = LongText()
+    procurementMethodRationale_ru = LongText()
     procurementMethodDetails = Text(max_length=255)
     awardCriteria = Choice(
         ["lowestCost", "bestProposal", "bestValueToGovernment", "singleBidOnly"],
         default="lowestCost",
     )
-    awardCriteriaDetails = Text()
-    awardCriteriaDetails_en = Text()
-    awardCriteriaDetails_ru = Text()
+    awardCriteriaDetails = LongText()
+    awardCriteriaDetails_en = LongText()
+    awardCriteriaDetails_ru = LongText()
     submissionMethod = Choice(
         ["electronicAuction", "electronicSubmission", "written", "inPerson"],
         default="electronicAuction",
     )
-    submissionMethodDetails = Text()
-    submissionMethodDetails_en = Text()
-    submissionMethodDetails_ru = Text()
-    eligibilityCriteria = Text()
-    eligibilityCriteria_en = Text()
-    eligibilityCriteria_ru = Text()
+    submissionMethodDetails = LongText()
+    submissionMethodDetails_en = LongText()
+    submissionMethodDetails_ru = LongText()
+    eligibilityCriteria = LongText()
+    eligibilityCriteria_en = LongText()
+    eligibilityCriteria_ru = LongText()
     hasEnquiries = Boolean()
     procuringEntity = ProcuringEntity(required=True)
     value = Value(required=True)
@@ -267,9 +277,9 @@ class AwardPatchSchema(Schema):
     title = Text()
     title_en = Text()
     title_ru = Text()
-    description = Text()
-    description_en = Text()
-    description_ru = Text()
+    description = LongText()
+    description_en = LongText()
+    description_ru = LongText()
 
 
 class ContractPatchSchema(Schema):
@@ -283,9 +293,9 @@ class ContractPatchSchema(Schema):
     title = Text()
     title_en = Text()
     title_ru = Text()
-    description = Text()
-    description_en = Text()
-    description_ru = Text()
+    description = LongText()
+    description_en = LongText()
+    description_ru = LongText()
     dateSigned = IsoDateTime()
     period = Period(required=False)
 
@@ -294,8 +304,8 @@ class CancellationSchema(Schema):
     model_name = "Cancellation"
     server_fields = frozenset({"id", "date", "documents"})
 
-    reason = Text(required=True, allow_blank=False)
-    reason_en = Text()
-    reason_ru = Text()
+    reason = LongText(required=True, allow_blank=False)
+    reason_en = LongText()
+    reason_ru = LongText()
     status = Choice(["pending", "active"])
     cancellationOf = Choice(["tender"], default="tender")

@@ -42,7 +42,7 @@ def _test_settings(settings, tmp_path):
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
         # Each test keeps document content in a folder of its own.
         "documents": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "BACKEND": "docservice.storage.AtomicFileSystemStorage",
             "OPTIONS": {"location": str(tmp_path / "documents")},
         },
     }

@@ -1,9 +1,11 @@
 """The 2.3 wire format: `{"data": ...}` in and out, 201 + Location + `access.token` on creates."""
 
 import json
+from functools import wraps
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.db import transaction
 from rest_framework import renderers
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.response import Response
@@ -65,11 +67,14 @@ def _parse(request):
             if len(raw) > settings.API_MAX_BODY_BYTES:
                 raise RequestDataTooBig
             value = json.loads(raw, parse_constant=_refuse_constant)
-            if _depth(value) > MAX_DEPTH:
+            depth, has_nul = _walk(value)
+            if depth > MAX_DEPTH:
                 raise ValueError("nested too deeply")
             # A lone surrogate escape ("\ud800") parses but cannot be stored as text.
             json.dumps(value, ensure_ascii=False).encode("utf-8")
-            request._api_body = (value, None)
+            # Nor can a NUL ("\u0000"): PostgreSQL refuses it in text and in jsonb.
+            error = BadBody("Null characters are not allowed.") if has_nul else None
+            request._api_body = (None, error) if error else (value, None)
         except RequestDataTooBig:
             request._api_body = (None, BodyTooLarge())
         except (ValueError, UnicodeError, RecursionError):
@@ -81,18 +86,23 @@ def _parse(request):
 MAX_DEPTH = 32
 
 
-def _depth(value) -> int:
-    deepest, stack = 0, [(value, 1)]
+def _walk(value) -> tuple[int, bool]:
+    """How deep a parsed body nests (counting stops past MAX_DEPTH), and whether any of its
+    strings or keys holds a NUL character."""
+    deepest, has_nul, stack = 0, False, [(value, 1)]
     while stack:
         item, depth = stack.pop()
         deepest = max(deepest, depth)
         if deepest > MAX_DEPTH:
             break
-        children = (
-            item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
-        )
-        stack.extend((child, depth + 1) for child in children)
-    return deepest
+        if isinstance(item, str):
+            has_nul = has_nul or "\x00" in item
+        elif isinstance(item, dict):
+            has_nul = has_nul or any("\x00" in key for key in item)
+            stack.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+    return deepest, has_nul
 
 
 def _refuse_constant(name):
@@ -123,6 +133,21 @@ def read_data(request) -> dict:
     if not isinstance(value, dict) or not isinstance(value.get("data"), dict):
         raise BadBody("Data not available")
     return value["data"]
+
+
+def answered_with_the_write(view_method):
+    """Make a write and the reading of its answer one transaction. A change is answered with
+    the object as it now is, which is read again after the change; were the change committed
+    first, a failing read would answer 500 for a change that was made, and the client's retry
+    would make it twice. In one transaction the read failing rolls the change back, and the
+    client is told so (503 for the database, else 500) and may simply send it again."""
+
+    @wraps(view_method)
+    def wrapper(*args, **kwargs):
+        with transaction.atomic():
+            return view_method(*args, **kwargs)
+
+    return wrapper
 
 
 def ok(data) -> Response:

@@ -2,17 +2,14 @@
 
 import logging
 
-from django.db import DatabaseError, IntegrityError, OperationalError
+from django.db import DatabaseError, IntegrityError
 from django.http import JsonResponse
 from rest_framework import exceptions
 from rest_framework.response import Response
 
-from portal.errors import Conflict, DomainError
+from portal.errors import Conflict, DomainError, infrastructure_failure, is_retryable
 
 logger = logging.getLogger(__name__)
-
-# Lock timeouts, deadlocks and serialization failures: the client should simply retry.
-_RETRYABLE_SQLSTATES = {"40001", "40P01", "55P03"}
 
 
 def envelope(entries: list[dict]) -> dict:
@@ -22,6 +19,10 @@ def envelope(entries: list[dict]) -> dict:
 def handler(exc, context):
     if isinstance(exc, DomainError):
         return Response(envelope(exc.entries()), status=exc.http_status, headers=exc.headers())
+    unavailable = infrastructure_failure(exc)
+    if unavailable is not None:
+        logger.error("unavailable: %r", exc)
+        return handler(unavailable, context)
     if isinstance(exc, exceptions.MethodNotAllowed):
         entry = {"location": "request", "name": "method", "description": "Method not allowed"}
         return Response(envelope([entry]), status=405)
@@ -35,19 +36,23 @@ def handler(exc, context):
 
 
 def _is_conflict(exc: DatabaseError) -> bool:
-    if isinstance(exc, IntegrityError):
-        return True
-    cause = exc.__cause__
-    if getattr(cause, "sqlstate", None) in _RETRYABLE_SQLSTATES:
-        return True
-    return isinstance(exc, OperationalError) and "database is locked" in str(exc)
+    return isinstance(exc, IntegrityError) or is_retryable(exc)
+
+
+def envelope_response(entries: list[dict], *, status: int, headers=None) -> JsonResponse:
+    """The envelope outside DRF (function views, middleware, Django's error handlers)."""
+    return JsonResponse(envelope(entries), status=status, headers=headers)
+
+
+def error_response(error: DomainError) -> JsonResponse:
+    return envelope_response(error.entries(), status=error.http_status, headers=error.headers())
 
 
 def not_found_response() -> JsonResponse:
     entry = {"location": "url", "name": "url", "description": "Not Found"}
-    return JsonResponse(envelope([entry]), status=404)
+    return envelope_response([entry], status=404)
 
 
 def server_error_response() -> JsonResponse:
     entry = {"location": "request", "name": "server", "description": "Internal Server Error"}
-    return JsonResponse(envelope([entry]), status=500)
+    return envelope_response([entry], status=500)

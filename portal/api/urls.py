@@ -1,7 +1,12 @@
 """Every path of the 2.3 API, spelled out. Path segments are not constrained: an unknown id
 answers 404 naming its segment (tender_id, award_id...), as 2.3 does."""
 
+from django.conf import settings
 from django.urls import path
+from django.utils.csp import CSP
+from django.views.decorators.cache import cache_page
+from django.views.decorators.csp import csp_override
+from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
 from complaints.api import ComplaintDocumentViewSet, ComplaintViewSet
 from tenders.api.views import (
@@ -13,14 +18,26 @@ from tenders.api.views import (
     TenderViewSet,
 )
 
-from . import views
+from . import openapi, views  # noqa: F401  (openapi: its field extensions register on import)
 
 DOCUMENTS = {"get": "list", "post": "create"}
 DOCUMENT = {"get": "retrieve", "put": "update", "patch": "partial_update"}
 
+# The description depends on the code alone, and takes ~45 ms to generate: it is generated
+# once an hour, not for every request (which a rate limit alone would let through ~1,200 times
+# a minute per address).
+description = cache_page(60 * 60)(SpectacularJSONAPIView.as_view())
+
+# Swagger UI sets inline styles as it lays the page out: this page alone allows them.
+reference_page = csp_override({**settings.SECURE_CSP, "style-src": [CSP.SELF, CSP.UNSAFE_INLINE]})(
+    SpectacularSwaggerSplitView.as_view(url_name="api:openapi")
+)
+
 app_name = "api"
 
 urlpatterns = [
+    path("openapi.json", description, name="openapi"),
+    path("docs/", reference_page, name="docs"),
     path("spore", views.spore, name="spore"),
     path("health", views.health, name="health"),
     path("tenders", TenderViewSet.as_view({"get": "list", "post": "create"}), name="tenders"),

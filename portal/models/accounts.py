@@ -18,7 +18,7 @@ from portal.errors import (
     OrganizationNotVerified,
 )
 
-from .organizations import AlreadyMember, JoinRequest, Organization
+from .organizations import JoinRequest, Organization, check_not_a_member
 
 CONFIRMATION_SALT = "portal.confirm-email"
 
@@ -73,8 +73,7 @@ class User(AbstractUser):
     def check_may_join(self) -> None:
         if self.email_confirmed_at is None:
             raise EmailNotConfirmed()
-        if self.organization is not None:
-            raise AlreadyMember()
+        check_not_a_member(self)
         if self.pending_join_request() is not None:
             raise NotAllowed(
                 gettext_noop(

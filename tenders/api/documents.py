@@ -11,11 +11,29 @@ from django.urls import reverse
 from rest_framework import viewsets
 
 from docservice import client, links
+from portal.actors import Role
 from portal.api.envelope import created, ok, read_data
 from portal.api.serializers import Out
 from portal.errors import DomainError, NotFound
-from portal.schema import iso, validate
-from tenders.documents import DocumentMetadata, document_fields, latest_versions
+from portal.schema import Choice, IsoDateTime, Text, iso, validate
+from tenders.documents import DocumentInput, DocumentMetadata, document_fields, latest_versions
+
+
+class DocumentShape(DocumentMetadata):
+    """What DocumentOut shows, for the OpenAPI description."""
+
+    id = Text(required=True)
+    title = Text(required=True)
+    format = Text(required=True)
+    url = Text(required=True)
+    hash = Text(required=True)
+    author = Choice([Role.TENDER_OWNER, Role.BID_OWNER, Role.COMPLAINT_OWNER], required=True)
+    datePublished = IsoDateTime(required=True)
+    dateModified = IsoDateTime(required=True)
+
+
+class DocumentWithVersionsShape(DocumentShape):
+    previousVersions = DocumentShape(many=True, help_text="Older versions, oldest first.")
 
 
 class DocumentOut(Out):
@@ -33,6 +51,68 @@ class DocumentOut(Out):
             "datePublished": iso(version.date_published),
             "dateModified": iso(version.date_modified),
         }
+
+
+def document_operations(owner: str):
+    """The document operations of a container (`owner`: Tender, Complaint) for the OpenAPI
+    description: JSON (a document-service URL with its hash) or a multipart `file`."""
+    from drf_spectacular.utils import (
+        OpenApiParameter,
+        OpenApiResponse,
+        extend_schema,
+        extend_schema_view,
+        inline_serializer,
+    )
+    from rest_framework import serializers
+
+    from portal.api.openapi import OWNER_TOKEN, data_of, errors
+
+    content = {
+        "application/json": data_of(f"{owner}DocumentCreate", DocumentInput),
+        "multipart/form-data": inline_serializer(
+            name=f"{owner}DocumentFile", fields={"file": serializers.FileField()}
+        ),
+    }
+    one = data_of(f"{owner}Document", DocumentShape)
+    refused = errors(403, 404, 409, 422)
+    return extend_schema_view(
+        list=extend_schema(
+            operation_id=f"list{owner}Documents",
+            parameters=[OpenApiParameter("all", str, description="1: every version")],
+            responses={200: data_of(f"{owner}Documents", DocumentShape, many=True), **errors(404)},
+        ),
+        create=extend_schema(
+            operation_id=f"add{owner}Document",
+            parameters=OWNER_TOKEN,
+            request=content,
+            responses={201: one, **refused},
+        ),
+        retrieve=extend_schema(
+            operation_id=f"get{owner}Document",
+            parameters=[
+                OpenApiParameter("download", str, description="A version's key: redirect to it"),
+            ],
+            responses={
+                200: data_of(f"{owner}DocumentVersions", DocumentWithVersionsShape),
+                302: OpenApiResponse(description="?download=: a signed document-service URL"),
+                **errors(404),
+            },
+        ),
+        update=extend_schema(
+            operation_id=f"replace{owner}Document",
+            summary="A new version of the document",
+            parameters=OWNER_TOKEN,
+            request=content,
+            responses={200: one, **refused},
+        ),
+        partial_update=extend_schema(
+            operation_id=f"patch{owner}Document",
+            summary="Change the metadata of the latest version",
+            parameters=OWNER_TOKEN,
+            request=data_of(f"{owner}DocumentPatch", DocumentMetadata),
+            responses={200: one, **refused},
+        ),
+    )
 
 
 def documents_of(container, context) -> list:

@@ -1,10 +1,26 @@
 """How tenders and their parts look on the wire (2.3)."""
 
-from complaints.serializers import ComplaintOut, shown_complaints
+from rest_framework import serializers
+
+from complaints.serializers import ComplaintOut, ComplaintShape, shown_complaints
 from portal.api.serializers import Out, compact
-from portal.schema import iso
-from tenders.api.documents import documents_of
-from tenders.models import BidStatus
+from portal.schema import Choice, IsoDateTime, Schema, Text, iso
+from tenders.api.documents import DocumentShape, documents_of
+from tenders.models import (
+    AwardStatus,
+    BidStatus,
+    CancellationStatus,
+    ContractStatus,
+    TenderStatus,
+)
+from tenders.schema import (
+    AwardPatchSchema,
+    CancellationSchema,
+    ContractPatchSchema,
+    Organization,
+    TenderSchema,
+    Value,
+)
 
 
 def period(start, end) -> dict:
@@ -100,3 +116,66 @@ class TenderOut(Out):
             "cancellations": CancellationOut(tender.cancellations.all(), many=True).data,
             "documents": documents_of(tender, self.context),
         }
+
+
+# --- what the representations above look like, for the OpenAPI description -----------------
+# Each shape is the schema its object is written with, plus what the server sets. Absent values
+# are left out of every representation, so few fields are required.
+
+
+class PeriodShape(Schema):
+    startDate = IsoDateTime()
+    endDate = IsoDateTime()
+
+
+class BidShape(Schema):
+    id = Text(required=True)
+    status = Choice(BidStatus.values, required=True)
+    date = IsoDateTime()
+    value = Value()
+    tenderers = Organization(many=True)
+
+
+class AwardShape(AwardPatchSchema):
+    id = Text(required=True)
+    bid_id = Text()
+    status = Choice(AwardStatus.values, required=True)
+    date = IsoDateTime()
+    value = Value()
+    suppliers = Organization(many=True)
+    complaintPeriod = PeriodShape()
+    complaints = ComplaintShape(many=True)
+
+
+class ContractShape(ContractPatchSchema):
+    id = Text(required=True)
+    awardID = Text()
+    contractID = Text()
+    status = Choice(ContractStatus.values, required=True)
+    date = IsoDateTime()
+
+
+class CancellationShape(CancellationSchema):
+    id = Text(required=True)
+    status = Choice(CancellationStatus.values, required=True)
+    date = IsoDateTime()
+
+
+class TenderShape(TenderSchema):
+    id = Text(required=True)
+    tenderID = Text(required=True)
+    status = Choice(TenderStatus.values, required=True)
+    owner = Text()
+    date = IsoDateTime()
+    dateModified = IsoDateTime(required=True)
+    procurementMethodType = Choice(["belowThreshold"])
+    enquiryPeriod = PeriodShape()
+    tenderPeriod = PeriodShape()
+    awardPeriod = PeriodShape()
+    next_check = IsoDateTime()
+    numberOfBids = serializers.IntegerField(required=False)
+    bids = BidShape(many=True)
+    awards = AwardShape(many=True)
+    contracts = ContractShape(many=True)
+    cancellations = CancellationShape(many=True)
+    documents = DocumentShape(many=True)

@@ -2,19 +2,50 @@
 model method and show the result; the rules are on the models."""
 
 from django.urls import reverse
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import viewsets
 
 from portal.actors import Role
 from portal.api import feed
 from portal.api.auth import actor_for, api_context, viewer_for
-from portal.api.envelope import created, ok, read_data
+from portal.api.envelope import answered_with_the_write, created, ok, read_data
 from portal.api.lookup import child
+from portal.api.openapi import OWNER_TOKEN, Feed, data_of, errors, patch_of
 from portal.errors import PermissionDenied
 from portal.schema import iso
 from tenders.models import Tender
+from tenders.schema import (
+    AwardPatchSchema,
+    BidSchema,
+    CancellationSchema,
+    ContractPatchSchema,
+    TenderSchema,
+)
 
-from .documents import DocumentViewSet
-from .serializers import AwardOut, BidOut, CancellationOut, ContractOut, TenderOut, public_bids
+from .documents import DocumentViewSet, document_operations
+from .serializers import (
+    AwardOut,
+    AwardShape,
+    BidOut,
+    BidShape,
+    CancellationOut,
+    CancellationShape,
+    ContractOut,
+    ContractShape,
+    TenderOut,
+    TenderShape,
+    public_bids,
+)
+
+FEED_PARAMETERS = [
+    OpenApiParameter("offset", str, description="Where the previous page ended (next_page)."),
+    OpenApiParameter("limit", int, description="Objects per page: 1 to 1000 (default 100)."),
+    OpenApiParameter("descending", str, description="Any non-empty value but 0: newest first."),
+    OpenApiParameter("opt_fields", str, description="Comma-separated fields to add to each."),
+    OpenApiParameter("mode", str, enum=["test", "_all_"], description="Test tenders, or all."),
+    OpenApiParameter("opt_pretty", str, description="Indent the answer."),
+]
+TENDER = data_of("Tender", TenderShape)
 
 
 def _child(tender, related: str, pk: str, segment: str):
@@ -47,6 +78,31 @@ def _listed(request):
     return show
 
 
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="listTenders",
+        summary="The feed: published tenders by dateModified, followed by next_page",
+        parameters=FEED_PARAMETERS,
+        responses={200: Feed, **errors(404, 422)},
+    ),
+    create=extend_schema(
+        operation_id="createTender",
+        summary='Register a tender (data.status "draft": a draft only its owner sees)',
+        request=data_of("TenderCreate", TenderSchema),
+        responses={201: data_of("TenderCreated", TenderShape, access=True), **errors(403, 422)},
+    ),
+    retrieve=extend_schema(
+        operation_id="getTender",
+        parameters=OWNER_TOKEN,
+        responses={200: TENDER, **errors(404)},
+    ),
+    partial_update=extend_schema(
+        operation_id="patchTender",
+        parameters=OWNER_TOKEN,
+        request=patch_of("TenderPatch", TenderSchema),
+        responses={200: TENDER, **errors(403, 404, 409, 422)},
+    ),
+)
 class TenderViewSet(viewsets.ViewSet):
     def list(self, request):
         tenders = Tender.objects.published().select_related("broker")
@@ -59,6 +115,7 @@ class TenderViewSet(viewsets.ViewSet):
             tenders = tenders.with_related()
         return feed.page(request, tenders, _listed(request))
 
+    @answered_with_the_write
     def create(self, request):
         actor = actor_for(request)
         if not actor.is_authenticated:
@@ -73,6 +130,7 @@ class TenderViewSet(viewsets.ViewSet):
     def retrieve(self, request, tender_id):
         return ok(TenderOut(_read(request, tender_id), context=api_context(request)).data)
 
+    @answered_with_the_write
     def partial_update(self, request, tender_id):
         tender = _find(request, tender_id)
         actor = actor_for(request, (Role.TENDER_OWNER, tender))
@@ -81,6 +139,38 @@ class TenderViewSet(viewsets.ViewSet):
         return ok(TenderOut(_read(request, tender_id), context=api_context(request)).data)
 
 
+BID = data_of("Bid", BidShape)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="listBids",
+        summary="The bids, once tendering has closed",
+        responses={200: data_of("Bids", BidShape, many=True), **errors(403, 404)},
+    ),
+    create=extend_schema(
+        operation_id="placeBid",
+        request=data_of("BidCreate", BidSchema),
+        responses={201: data_of("BidPlaced", BidShape, access=True), **errors(403, 404, 422)},
+    ),
+    retrieve=extend_schema(
+        operation_id="getBid",
+        summary="A bid: its owner's alone until tendering closes",
+        parameters=OWNER_TOKEN,
+        responses={200: BID, **errors(403, 404)},
+    ),
+    partial_update=extend_schema(
+        operation_id="patchBid",
+        parameters=OWNER_TOKEN,
+        request=patch_of("BidPatch", BidSchema),
+        responses={200: BID, **errors(403, 404, 409, 422)},
+    ),
+    destroy=extend_schema(
+        operation_id="withdrawBid",
+        parameters=OWNER_TOKEN,
+        responses={200: BID, **errors(403, 404, 409)},
+    ),
+)
 class BidViewSet(viewsets.ViewSet):
     def list(self, request, tender_id):
         tender = _read(request, tender_id)
@@ -134,6 +224,7 @@ class _OwnerPatchedViewSet(viewsets.ViewSet):
         obj = _child(_read(request, tender_id), self.related, pk, self.lookup)
         return ok(self.out(obj, context=api_context(request)).data)
 
+    @answered_with_the_write
     def partial_update(self, request, tender_id, pk):
         tender = _find(request, tender_id)
         obj = _child(tender, self.related, pk, self.lookup)
@@ -143,14 +234,47 @@ class _OwnerPatchedViewSet(viewsets.ViewSet):
         return ok(self.out(obj, context=api_context(request)).data)
 
 
+def owner_patched(name: str, shape, schema, *, plural: str):
+    """The operations of a part of the tender that its owner PATCHes."""
+    one = data_of(name, shape)
+    return extend_schema_view(
+        list=extend_schema(
+            operation_id=f"list{plural}",
+            responses={200: data_of(plural, shape, many=True), **errors(404)},
+        ),
+        retrieve=extend_schema(operation_id=f"get{name}", responses={200: one, **errors(404)}),
+        partial_update=extend_schema(
+            operation_id=f"patch{name}",
+            parameters=OWNER_TOKEN,
+            request=data_of(f"{name}Patch", schema),
+            responses={200: one, **errors(403, 404, 409, 422)},
+        ),
+    )
+
+
+@owner_patched("Award", AwardShape, AwardPatchSchema, plural="Awards")
 class AwardViewSet(_OwnerPatchedViewSet):
     related, lookup, out = "awards", "award_id", AwardOut
 
 
+@owner_patched("Contract", ContractShape, ContractPatchSchema, plural="Contracts")
 class ContractViewSet(_OwnerPatchedViewSet):
     related, lookup, out = "contracts", "contract_id", ContractOut
 
 
+@owner_patched("Cancellation", CancellationShape, CancellationSchema, plural="Cancellations")
+@extend_schema_view(
+    create=extend_schema(
+        operation_id="cancelTender",
+        summary="Cancel the tender: a pending cancellation, active once its owner says so",
+        parameters=OWNER_TOKEN,
+        request=data_of("CancellationCreate", CancellationSchema),
+        responses={
+            201: data_of("CancellationMade", CancellationShape),
+            **errors(403, 404, 409, 422),
+        },
+    )
+)
 class CancellationViewSet(_OwnerPatchedViewSet):
     related, lookup, out = "cancellations", "cancellation_id", CancellationOut
 
@@ -163,6 +287,7 @@ class CancellationViewSet(_OwnerPatchedViewSet):
         return created(request, CancellationOut(cancellation).data, location)
 
 
+@document_operations("Tender")
 class TenderDocumentViewSet(DocumentViewSet):
     route = "api:tender-document"
 

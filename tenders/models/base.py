@@ -1,14 +1,9 @@
-import uuid
-
 from django.db import connection, models
 
 from portal import tokens
 from portal.actors import Actor, Role
 from portal.errors import PermissionDenied
-
-
-def new_id() -> str:
-    return uuid.uuid4().hex
+from portal.ids import new_id as new_id  # the id columns' default, by this path in migrations
 
 
 class Owned(models.Model):

@@ -13,6 +13,7 @@ from portal.errors import (
     PermissionDenied,
     offered,
 )
+from portal.ids import is_id
 from portal.schema import KYIV, iso, merge_patch, to_json, validate
 from tenders import workdays
 from tenders.documents import HasDocuments
@@ -124,7 +125,7 @@ class TenderQuerySet(models.QuerySet):
     def find(self, pk: str, *, viewer: Viewer | None) -> "Tender":
         """The tender, for a write (which applies due changes itself), or 404 tender_id (also
         for a draft `viewer` may not see; None: the system, which sees everything)."""
-        tender = self.select_related("broker").filter(pk=pk).first()
+        tender = self.select_related("broker").filter(pk=pk).first() if is_id(pk) else None
         if tender is None or not tender.shown_to(viewer):
             raise NotFound("tender_id")
         return tender
@@ -186,7 +187,7 @@ class TenderQuerySet(models.QuerySet):
         """The tender with its bids, awards, contracts and cancellations, with every change
         that became due by now applied (so that what anyone reads is current); 404 tender_id
         for a draft `viewer` may not see (None: the system, which sees everything)."""
-        tender = self.with_related().filter(pk=pk).first()
+        tender = self.with_related().filter(pk=pk).first() if is_id(pk) else None
         if tender is None or not tender.shown_to(viewer):
             raise NotFound("tender_id")
         if tender.next_check and tender.next_check <= timezone.now():

@@ -434,3 +434,45 @@ def test_accepting_an_invitation_withdraws_a_pending_request():
 
     assert JoinRequest.objects.get(user=olena).status == "withdrawn"
     assert User.objects.get(pk=olena.pk).organization == buyer.organization
+
+
+def test_an_account_that_joined_in_another_tab_cannot_also_ask_to_join():
+    buyer = make_user("buyer", "Лікарня", "01993913", "procuring")
+    make_user("other", "Інша", "01993914", "procuring")
+    olena = sign_up("olena", name="Інша", identifier="01993914", kind="procuring")
+    stale = User.objects.get(pk=olena.pk)  # the page was loaded before she joined
+    Invitation.objects.by_token(invite(buyer)).accept(user=User.objects.get(pk=olena.pk))
+
+    with pytest.raises(AlreadyMember):
+        Organization.objects.join_or_register(
+            user=stale, name="Третя", identifier="40111333", kind="bidder"
+        )
+    assert not JoinRequest.objects.filter(user=olena, status="pending").exists()
+
+
+def test_withdrawing_a_request_answered_a_moment_before_says_so(as_user, monkeypatch):
+    buyer = make_user("buyer", "Лікарня", "01993913", "procuring")
+    olena = sign_up("olena", name="Лікарня", identifier="01993913", kind="procuring")
+    client = as_user(olena)
+    page = client.get(reverse("dashboard"))  # the withdraw button is on it
+    assert page.status_code == 200
+    request = olena.pending_join_request()
+    # The administrator refuses while the person's withdrawal is on its way: the person's
+    # answer finds the request still pending at first, then already answered.
+    original = User.pending_join_request
+    calls = []
+
+    def pending_then_refused(user):
+        found = original(user)
+        if not calls:
+            calls.append(1)
+            request.refuse(by=buyer)
+        return found
+
+    monkeypatch.setattr(User, "pending_join_request", pending_then_refused)
+    response = client.post(reverse("join-withdraw"), follow=True)
+    assert response.status_code == 200
+    assert (
+        "already been answered" in response.content.decode() or "вже" in response.content.decode()
+    )
+    assert JoinRequest.objects.get(pk=request.pk).status == "refused"

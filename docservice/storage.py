@@ -1,0 +1,87 @@
+"""Where file content is kept, and what a failing store means.
+
+A file is written whole or not at all: a full or read-only disk (or an unreachable bucket)
+leaves no partial file behind, and answers 503 with Retry-After rather than 500.
+"""
+
+import contextlib
+import logging
+import os
+import tempfile
+
+from django.core.files.storage import FileSystemStorage, storages
+
+from portal.errors import Unavailable
+
+logger = logging.getLogger(__name__)
+
+try:  # object storage (django-storages' S3 backend) fails with botocore's errors
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    STORAGE_ERRORS: tuple[type[BaseException], ...] = (OSError, BotoCoreError, ClientError)
+except ImportError:  # pragma: no cover - botocore comes with django-storages[s3]
+    STORAGE_ERRORS = (OSError,)
+
+
+def documents_storage():
+    return storages["documents"]
+
+
+class StorageUnavailable(Unavailable):
+    def __init__(self):
+        super().__init__("storage")
+
+
+class AtomicFileSystemStorage(FileSystemStorage):
+    """A folder of files, each written into a temporary file beside its final place and
+    renamed into place once complete (a rename within one folder is atomic)."""
+
+    def _save(self, name, content):
+        full_path = self.path(name)
+        directory = os.path.dirname(full_path)
+        if self.directory_permissions_mode is not None:
+            os.makedirs(directory, self.directory_permissions_mode, exist_ok=True)
+        else:
+            os.makedirs(directory, exist_ok=True)
+        descriptor, partial = tempfile.mkstemp(dir=directory, prefix=".partial-")
+        try:
+            with os.fdopen(descriptor, "wb") as out:
+                content.seek(0)
+                for chunk in content.chunks():
+                    out.write(chunk)
+                out.flush()
+                os.fsync(out.fileno())
+            if self.file_permissions_mode is not None:
+                os.chmod(partial, self.file_permissions_mode)
+            os.replace(partial, full_path)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(partial)
+            raise
+        return os.path.relpath(full_path, self.location).replace(os.sep, "/")
+
+
+def save(name: str, content) -> str:
+    """Store `content` under `name`; the name it was stored under, or StorageUnavailable."""
+    try:
+        return documents_storage().save(name, content)
+    except STORAGE_ERRORS as error:
+        logger.error("document store refused a write: %r", error)
+        raise StorageUnavailable() from error
+
+
+def open_file(name: str):
+    try:
+        return documents_storage().open(name, "rb")
+    except STORAGE_ERRORS as error:
+        logger.error("document store refused a read: %r", error)
+        raise StorageUnavailable() from error
+
+
+def delete(name: str) -> None:
+    """Forget a file; a store that refuses leaves an orphan, which is logged, not raised (the
+    answer to the request does not depend on it)."""
+    try:
+        documents_storage().delete(name)
+    except STORAGE_ERRORS as error:
+        logger.error("document store kept %s it was asked to delete: %r", name, error)
