@@ -100,7 +100,10 @@ def walk_the_story(people, clock, tmp_path, *, javascript: bool, check=lambda pa
     check(buyer)
     award = Tender.objects.current(tender.pk, viewer=None).awards.get()
     assert award.status == "active"
+    # Up to two weeks have passed since the buyer signed in: its session may have ended.
     clock.move_to(award.complaint_period_end + timedelta(minutes=1))
+    buyer = people(javascript=javascript)
+    sign_in(buyer, buyer_user)
     buyer.goto(f"/tenders/{tender.pk}/")
     buyer.get_by_role("button", name="Укласти договір").click()
     buyer.locator("#awards .badge", has_text="договір укладено").wait_for()

@@ -19,7 +19,7 @@ def manage(*args, env=None) -> subprocess.CompletedProcess:
     environment = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"SECRET_KEY", "DEBUG", "DATABASE_URL", "HTTPS", "ALLOWED_HOSTS"}
+        if key not in {"SECRET_KEY", "DEBUG", "DATABASE_URL", "HTTPS", "ALLOWED_HOSTS", "REDIS_URL"}
     }
     environment.update(env or {})
     return subprocess.run(
@@ -184,3 +184,64 @@ def test_demo_leaves_a_tender_open_to_a_portal_bidder(client):
 def test_the_migrations_describe_the_models():
     result = manage("makemigrations", "--check", "--dry-run", env={"DEBUG": "1"})
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+PRODUCTION = {
+    "SECRET_KEY": "a-production-secret-key-that-is-long-and-random-0123456789abcdef",
+    "ALLOWED_HOSTS": "registry.example.org",
+}
+VERIFY_KEY = "ab" * 32
+
+
+def test_a_remote_document_service_needs_its_upload_key():
+    result = manage("check", env={**PRODUCTION, "DOCSERVICE_URL": "https://ds.example.org"})
+    assert result.returncode != 0
+    assert "portal.E003" in result.stderr and "DOCSERVICE_UPLOAD_KEY" in result.stderr
+    assert "portal.E004" in result.stderr  # nor does it trust the service's signatures
+    complete = {
+        **PRODUCTION,
+        "DOCSERVICE_URL": "https://ds.example.org",
+        "DOCSERVICE_UPLOAD_KEY": "k" * 32,
+        "DOCSERVICE_TRUSTED_KEYS": VERIFY_KEY,
+    }
+    result = manage("check", env=complete)
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_standalone_document_service_needs_the_registrys_key():
+    env = {**PRODUCTION, "ROOT_URLCONF": "docservice.standalone_urls"}
+    result = manage("check", env=env)
+    assert result.returncode != 0 and "portal.E004" in result.stderr
+    assert manage("check", env={**env, "DOCSERVICE_TRUSTED_KEYS": VERIFY_KEY}).returncode == 0
+
+
+def test_unreadable_signing_keys_stop_the_start():
+    result = manage("check", env={**PRODUCTION, "DOCSERVICE_TRUSTED_KEYS": "not-hex"})
+    assert result.returncode != 0 and "portal.E005" in result.stderr
+
+
+def test_an_unusable_document_folder_stops_the_start(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    result = manage("check", env={**PRODUCTION, "DOCUMENTS_ROOT": str(blocker / "documents")})
+    assert result.returncode != 0 and "portal.E006" in result.stderr
+    usable = tmp_path / "documents"
+    assert manage("check", env={**PRODUCTION, "DOCUMENTS_ROOT": str(usable)}).returncode == 0
+    assert usable.is_dir()
+
+
+def test_gunicorn_refuses_to_start_on_a_failing_check(tmp_path):
+    environment = {
+        key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "DEBUG"}
+    }
+    environment.update(PRODUCTION, DOCSERVICE_URL="https://ds.example.org")
+    result = subprocess.run(
+        [sys.executable, "-m", "gunicorn", "portal.wsgi", "--bind", "127.0.0.1:0"],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0
+    assert "portal.E003" in result.stderr
