@@ -44,10 +44,7 @@ class BidForm(OnceForm):
             "tenderers": [
                 {
                     "name": organization.name,
-                    "identifier": {
-                        "scheme": organization.identifier_scheme,
-                        "id": organization.identifier,
-                    },
+                    "identifier": organization.identifier_data,
                     "address": {"countryName": "Україна", "locality": data["locality"]},
                     "contactPoint": contact,
                 }
@@ -219,11 +216,7 @@ class TenderForm(OnceForm):
             "procuringEntity": {
                 "name": organization.name,
                 "kind": data["entity_kind"],
-                "identifier": {
-                    "scheme": organization.identifier_scheme,
-                    "id": organization.identifier,
-                    "legalName": organization.name,
-                },
+                "identifier": {**organization.identifier_data, "legalName": organization.name},
                 "address": address,
                 "contactPoint": contact,
             },

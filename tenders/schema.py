@@ -37,6 +37,12 @@ class Identifier(Schema):
     uri = Url()
 
 
+def party_key(party: dict) -> tuple[str, str]:
+    """Who an organization is, whatever its name says: its identifier's scheme and id."""
+    identifier = party.get("identifier") or {}
+    return identifier.get("scheme", ""), str(identifier.get("id", "")).strip()
+
+
 class Address(Schema):
     model_name = "Address"
     streetAddress = Text()

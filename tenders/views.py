@@ -148,7 +148,8 @@ def _tender_page(request, tender, *, refused=None, status=200):
         "bid_form": refused.get("bid")
         or (
             _new_bid_form(request.user)
-            if owner.organization and not my_bids and tender.accepts_bids_at(now)
+            if owner.organization
+            and tender.bid_refusal({"identifier": owner.organization.identifier_data}, now) is None
             else None
         ),
         "actions": actions,

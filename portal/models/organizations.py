@@ -160,6 +160,11 @@ class Organization(models.Model):
         return f"{self.name} ({self.identifier_scheme} {self.identifier})"
 
     @property
+    def identifier_data(self) -> dict:
+        """Its identifier in the 2.3 form (what a tenderer's or buyer's `identifier` holds)."""
+        return {"scheme": self.identifier_scheme, "id": self.identifier}
+
+    @property
     def publishes_tenders(self) -> bool:
         return self.kind == self.Kind.PROCURING
 

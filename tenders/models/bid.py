@@ -46,6 +46,9 @@ class Bid(PartOfTender, Owned):
             now = self._begin(by, "update")
             fields = to_json(validate(BidSchema, merge_patch(self.document(), patch)))
             self.tender.check_bid_value(fields["value"])
+            self.tender.check_tenderers(
+                "update", fields["tenderers"], active=fields["status"] == BidStatus.ACTIVE, bid=self
+            )
             if fields == self.document():
                 return False
             before = self.status

@@ -22,6 +22,7 @@ from tenders.schema import (
     BidSchema,
     CancellationSchema,
     TenderSchema,
+    party_key,
 )
 from tenders.search import fold, search_columns
 
@@ -604,13 +605,6 @@ class Tender(HasDocuments, Owned):
             period = f"from ({iso(self.tender_start)}) to ({iso(self.tender_end)})"
             raise NotAllowed(f"Bid can be {past} only during the tendering period: {period}.")
 
-    def accepts_bids_at(self, now) -> bool:
-        try:
-            self.require_tendering("add", now)
-        except NotAllowed:
-            return False
-        return True
-
     def check_bid_value(self, value: dict) -> None:
         mine = self.data["value"]
         if value["amount"] > mine["amount"]:
@@ -626,6 +620,35 @@ class Tender(HasDocuments, Owned):
                 "valueAddedTaxIncluded of value of tender",
             )
 
+    def check_tenderers(self, verb: str, tenderers: list[dict], *, active: bool, bid=None):
+        """2.3 leaves these to the platforms; we keep them in the model, for both faces: the
+        procuring entity does not bid on its own tender, and a tenderer has one active bid."""
+        mine = {party_key(tenderer) for tenderer in tenderers}
+        if party_key(self.data["procuringEntity"]) in mine:
+            raise NotAllowed(
+                f"Can't {verb} bid: the procuring entity can't bid on its own tender",
+                location="body",
+                name="tenderers",
+            )
+        if not active:
+            return
+        others = self.bids.filter(status=BidStatus.ACTIVE).exclude(pk=getattr(bid, "pk", None))
+        if any(mine & {party_key(t) for t in other.tenderers} for other in others):
+            raise NotAllowed(
+                f"Can't {verb} bid: the tenderer already has an active bid on this tender",
+                location="body",
+                name="tenderers",
+            )
+
+    def bid_refusal(self, tenderer: dict, now) -> str | None:
+        """Why a bid from `tenderer` would be refused now (the 2.3 description), or None."""
+        try:
+            self.require_tendering("add", now)
+            self.check_tenderers("add", [tenderer], active=True)
+        except NotAllowed as refusal:
+            return refusal.description
+        return None
+
     def place_bid(self, *, by: Actor, data: dict):
         """POST /tenders/{id}/bids: returns the bid and its access token."""
         if by.role is not Role.BROKER:
@@ -635,6 +658,9 @@ class Tender(HasDocuments, Owned):
             now = self._lock()
             self.require_tendering("add", now)
             self.check_bid_value(fields["value"])
+            self.check_tenderers(
+                "add", fields["tenderers"], active=fields["status"] == BidStatus.ACTIVE
+            )
             by.check_standing()
             bid = self.bids.model(
                 id=new_id(),

@@ -203,3 +203,61 @@ def test_withdrawn_bid_is_kept_but_takes_no_part(api, api2, clock):
     assert Bid.objects.get(pk=bid_id).status == "deleted"
     clock.move_to(parse_iso(tender.read()["tenderPeriod"]["endDate"]))
     assert tender.read()["status"] == "unsuccessful"
+
+
+def test_a_tenderer_has_one_active_bid(api, api2, clock):
+    tender = open_for_bids(api, clock)
+    place_bid(api2, tender, 450, identifier="00137256")
+    response = api.post(
+        f"{tender.path}/bids", bid_data(400, name="Інша назва", identifier="00137256")
+    )
+    assert single_error(response, 403) == {
+        "location": "body",
+        "name": "tenderers",
+        "description": "Can't add bid: the tenderer already has an active bid on this tender",
+    }
+    assert Bid.objects.count() == 1
+
+
+def test_a_withdrawn_or_draft_bid_does_not_count_until_activated(api, clock):
+    tender = open_for_bids(api, clock)
+    withdrawn_id, withdrawn_token = place_bid(api, tender, 450)
+    api.delete(f"{tender.path}/bids/{withdrawn_id}", token=withdrawn_token)
+    response = api.post(f"{tender.path}/bids", {**bid_data(300), "status": "draft"})
+    draft_id, draft_token = response.json()["data"]["id"], response.json()["access"]["token"]
+    place_bid(api, tender, 420)
+
+    activated = api.patch(f"{tender.path}/bids/{draft_id}", {"status": "active"}, token=draft_token)
+
+    assert single_error(activated, 403)["description"] == (
+        "Can't update bid: the tenderer already has an active bid on this tender"
+    )
+    assert Bid.objects.get(pk=draft_id).status == "draft"
+
+
+def test_a_bid_cannot_take_another_tenderers_place(api, clock):
+    tender = open_for_bids(api, clock)
+    place_bid(api, tender, 450, identifier="00000001")
+    bid_id, token = place_bid(api, tender, 420, identifier="00000002")
+    response = api.patch(
+        f"{tender.path}/bids/{bid_id}",
+        {"tenderers": bid_data(identifier="00000001")["tenderers"]},
+        token=token,
+    )
+    assert single_error(response, 403)["name"] == "tenderers"
+    assert Bid.objects.get(pk=bid_id).tenderers[0]["identifier"]["id"] == "00000002"
+
+
+def test_the_procuring_entity_does_not_bid_on_its_own_tender(api, api2, clock):
+    tender = open_for_bids(api, clock)
+    entity = tender.read()["procuringEntity"]
+    response = api2.post(
+        f"{tender.path}/bids",
+        bid_data(400, name="Та сама установа", identifier=entity["identifier"]["id"]),
+    )
+    assert single_error(response, 403) == {
+        "location": "body",
+        "name": "tenderers",
+        "description": "Can't add bid: the procuring entity can't bid on its own tender",
+    }
+    assert not Bid.objects.exists()

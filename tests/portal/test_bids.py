@@ -101,3 +101,35 @@ def test_negative_price_is_refused_next_to_the_field(client, tender, bidder, clo
     assert response.status_code == 422
     assert "amount" in response.context["bid_form"].errors
     assert not Bid.objects.exists()
+
+
+def test_a_second_bid_of_the_organization_is_refused(client, tender, bidder, clock):
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(bidder)
+    client.post(reverse("bid-place", args=[tender.pk]), bid_form())
+
+    response = client.post(reverse("bid-place", args=[tender.pk]), bid_form("400", once="c" * 32))
+
+    assert response.status_code == 422
+    assert (
+        "Can&#x27;t add bid: the tenderer already has an active bid on this tender"
+        in response.content.decode()
+    )
+    assert Bid.objects.count() == 1
+
+
+def test_the_buyer_is_offered_no_bid_form_and_a_forged_bid_is_refused(client, clock):
+    buyer = make_user("own", "Лікарня №5", "01993914", "procuring")
+    data = tender_data(clock.now())
+    data["procuringEntity"]["identifier"]["id"] = buyer.organization.identifier
+    tender, _ = Tender.objects.register(by=Actor(Role.BROKER, user=buyer), data=data)
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(buyer)
+
+    page = client.get(reverse("tender", args=[tender.pk]))
+    response = client.post(reverse("bid-place", args=[tender.pk]), bid_form())
+
+    assert page.context["bid_form"] is None
+    assert response.status_code == 422
+    assert "the procuring entity can&#x27;t bid on its own tender" in response.content.decode()
+    assert not Bid.objects.exists()
