@@ -10,7 +10,7 @@ from gunicorn.glogging import Logger
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from portal.log_filters import MaskTokens, mask_tokens
+from portal.core.log_filters import MaskTokens, mask_tokens
 
 
 class TokenMaskingLogger(Logger):

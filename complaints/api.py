@@ -12,13 +12,13 @@ from rest_framework import viewsets
 from complaints.models import Complaint
 from complaints.schema import INPUTS, FileInput, PatchInput, StatusInput
 from complaints.serializers import ComplaintOut, ComplaintShape, shown_complaints
-from portal.actors import Role
-from portal.api.auth import actor_for, api_context, owner_among, viewer_for
-from portal.api.envelope import answered_with_the_write, created, ok, read_data
-from portal.api.lookup import child
-from portal.api.openapi import OWNER_TOKEN, data_of, errors
-from portal.errors import NotFound
-from portal.schema import validate
+from portal.core.actors import Role
+from portal.core.api.auth import actor_for, api_context, owner_among, viewer_for
+from portal.core.api.envelope import answered_with_the_write, created, ok, read_data
+from portal.core.api.lookup import child
+from portal.core.api.openapi import OWNER_TOKEN, data_of, errors
+from portal.core.errors import NotFound
+from portal.core.schema import validate
 from tenders.api.documents import DocumentViewSet, document_operations
 from tenders.models import BidStatus, Tender
 

@@ -5,7 +5,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from complaints.models import MIN_RESOLUTION_LENGTH, ResolutionType
-from portal.forms import AttachmentsField, OnceForm
+from portal.core.forms import AttachmentsField, OnceForm
 
 
 class DraftForm(OnceForm):

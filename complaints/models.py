@@ -12,7 +12,6 @@ read the same table.
 """
 
 from datetime import timedelta
-from functools import partial
 
 from django.db import models, transaction
 from django.db.models import Q
@@ -20,8 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from complaints import notifications
-from portal.actors import Actor, Role, Viewer
-from portal.errors import InvalidData, NotAllowed, PermissionDenied, RoleNotAllowed, offered
+from portal.core.actors import Actor, Role, Viewer
+from portal.core.errors import InvalidData, NotAllowed, PermissionDenied, RoleNotAllowed, offered
 from tenders.documents import DocumentVersion, HasDocuments
 from tenders.models import AwardStatus, BidStatus, Counter, Owned, TenderStatus, new_id
 
@@ -124,7 +123,7 @@ class ComplaintQuerySet(models.QuerySet):
             complaint.save(force_insert=True)
             tender._record(complaint, "file", by, now, to_status=complaint.status)
             tender._touch(now)
-            complaint._notify_after_commit()
+            notifications.notify(complaint)
         return complaint, token
 
 
@@ -313,10 +312,7 @@ class Complaint(HasDocuments, Owned):
         )
         self.tender._touch(now)
         if self.status != before:
-            self._notify_after_commit()
-
-    def _notify_after_commit(self) -> None:
-        transaction.on_commit(partial(notifications.notify, self), robust=True)
+            notifications.notify(self)
 
     @staticmethod
     def _changes(current: "Complaint", **proposed) -> dict:

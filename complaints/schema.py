@@ -7,7 +7,7 @@ send the object they read; a field 2.3 does not know is a "Rogue field".
 from rest_framework import serializers
 
 from complaints.models import ComplaintStatus, ResolutionType
-from portal.schema import Choice, LongText, Schema, Text
+from portal.core.schema import Choice, LongText, Schema, Text
 from tenders.schema import Organization
 
 COMPLAINT_FIELDS = frozenset(

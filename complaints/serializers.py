@@ -1,9 +1,9 @@
 from rest_framework import serializers
 
 from complaints.models import ComplaintStatus, ResolutionType
-from portal.actors import Viewer
-from portal.api.serializers import Out
-from portal.schema import Choice, IsoDateTime, LongText, Schema, Text, iso
+from portal.core.actors import Viewer
+from portal.core.api.serializers import Out
+from portal.core.schema import Choice, IsoDateTime, LongText, Schema, Text, iso
 from tenders.api.documents import DocumentShape, documents_of
 from tenders.schema import Organization
 
@@ -75,3 +75,8 @@ class ComplaintShape(Schema):
     cancellationReason = LongText()
     dateCanceled = IsoDateTime()
     documents = DocumentShape(many=True)
+
+
+def award_complaints(award, context) -> list[dict]:
+    """The claims shown inside an award's representation (see tenders.api.serializers)."""
+    return ComplaintOut(shown_complaints(award, context), many=True, context=context).data

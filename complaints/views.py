@@ -22,11 +22,11 @@ from complaints.forms import (
 )
 from complaints.models import Complaint
 from docservice import client
-from portal.actors import Actor, Role, Viewer, portal_actor
-from portal.errors import DomainError
-from portal.forms import DocumentsForm, add_domain_error
-from portal.htmx import changed, render_page_or_partial
-from portal.ids import is_id
+from portal.core.actors import Actor, Role, Viewer, portal_actor
+from portal.core.errors import DomainError
+from portal.core.forms import DocumentsForm, add_domain_error
+from portal.core.htmx import changed, render_page_or_partial
+from portal.core.ids import is_id
 from tenders.views import award_of, bid_actor, current_tender, download_version
 
 CLAIM_TEMPLATE = "complaints/claim_detail.html"

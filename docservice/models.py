@@ -1,8 +1,8 @@
 from django.db import models, transaction
 from django.utils import timezone
 
-from portal.errors import DomainError
-from portal.ids import new_id
+from portal.core.errors import DomainError
+from portal.core.ids import new_id
 
 from . import storage
 
@@ -28,7 +28,7 @@ class StoredFile(models.Model):
     uploaded_at = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     broker = models.ForeignKey(
-        "portal.Broker", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        "core.Broker", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
 
     def __str__(self) -> str:

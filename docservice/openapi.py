@@ -167,3 +167,9 @@ def document_service_paths() -> dict:
             }
         },
     }
+
+
+def add_document_service_paths(result, generator, request, public):
+    """drf-spectacular postprocessing hook: the document service's plain views, described."""
+    result["paths"].update(document_service_paths())
+    return result

@@ -11,7 +11,7 @@ import tempfile
 
 from django.core.files.storage import FileSystemStorage, storages
 
-from portal.errors import Unavailable
+from portal.core.errors import Unavailable
 
 logger = logging.getLogger(__name__)
 

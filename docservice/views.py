@@ -18,18 +18,18 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from portal.api.auth import presented_broker
-from portal.api.errors import error_response
-from portal.api.throttling import check_rate
-from portal.errors import (
+from portal.core.api.auth import presented_broker
+from portal.core.api.errors import error_response
+from portal.core.api.throttling import check_rate
+from portal.core.errors import (
     DomainError,
     InvalidData,
     NotFound,
     PermissionDenied,
     infrastructure_failure,
 )
-from portal.ids import is_id
-from portal.models import Broker
+from portal.core.ids import is_id
+from portal.core.models import Broker
 
 from . import links, storage
 from .models import StoredFile

@@ -4,8 +4,9 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
 from portal.account_forms import RefusalForm
-from portal.errors import DomainError
-from portal.models import Broker, Membership, Organization, OrganizationEvent, User
+from portal.core.errors import DomainError
+from portal.core.models import Broker
+from portal.models import Membership, Organization, OrganizationEvent, User
 
 
 @admin.register(Broker)

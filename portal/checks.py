@@ -9,8 +9,7 @@ from django.core.files.storage import FileSystemStorage
 
 from docservice.signing import keyring
 from docservice.storage import documents_storage
-
-from .limits import Rate
+from portal.core.limits import Rate
 
 DEVELOPMENT_SECRET_KEY = "development-only-key-never-use-in-production"
 

@@ -4,7 +4,7 @@
 from axes.handlers.cache import AxesCacheHandler
 from axes.helpers import get_client_username, get_credentials, make_cache_key_list
 
-from .limits import cache_unavailable
+from portal.core.limits import cache_unavailable
 
 
 def account_name(request, credentials) -> str:

@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "portal.core",
     "portal",
     "tenders",
     "complaints",
@@ -72,12 +73,12 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # First, so that every error under /api/ and /ds/ leaves as the 2.3 envelope.
-    "portal.middleware.MachineFacesAnswerJSON",
+    "portal.core.middleware.MachineFacesAnswerJSON",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "portal.middleware.PortalLanguageMiddleware",
-    "portal.middleware.MachineFacesInEnglishMiddleware",
+    "portal.core.middleware.PortalLanguageMiddleware",
+    "portal.core.middleware.MachineFacesInEnglishMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -246,7 +247,7 @@ AXES_USERNAME_CALLABLE = "portal.lockout.account_name"
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_CLIENT_IP_CALLABLE = "portal.limits.client_address"
+AXES_CLIENT_IP_CALLABLE = "portal.core.limits.client_address"
 AXES_LOCKOUT_CALLABLE = "portal.accounts.locked_out"
 AXES_VERBOSE = False
 # The portal: new accounts per address, confirmation e-mails per account, invitations per
@@ -257,17 +258,17 @@ INVITATION_RATE = env("INVITATION_RATE", "50/day")
 JOIN_REQUEST_RATE = env("JOIN_REQUEST_RATE", "10/day")
 
 REST_FRAMEWORK = {
-    "DEFAULT_RENDERER_CLASSES": ["portal.api.envelope.JSONRenderer"],
-    # Views read their JSON themselves (portal.api.envelope.read_data); this parser only tells
+    "DEFAULT_RENDERER_CLASSES": ["portal.core.api.envelope.JSONRenderer"],
+    # Views read their JSON themselves (portal.core.api.envelope.read_data); this parser only tells
     # the OpenAPI description that request bodies are JSON.
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_AUTHENTICATION_CLASSES": ["portal.api.auth.BrokerAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["portal.core.api.auth.BrokerAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "portal.api.envelope.AlwaysJSON",
-    "EXCEPTION_HANDLER": "portal.api.errors.handler",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "portal.core.api.envelope.AlwaysJSON",
+    "EXCEPTION_HANDLER": "portal.core.api.errors.handler",
     "UNAUTHENTICATED_USER": None,
     "URL_FORMAT_OVERRIDE": None,
-    "DEFAULT_THROTTLE_CLASSES": ["portal.api.throttling.KeyOrAddressRate"],
+    "DEFAULT_THROTTLE_CLASSES": ["portal.core.api.throttling.KeyOrAddressRate"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 # The API and the document service: requests per broker key, and per address for callers
@@ -308,7 +309,8 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "portal.api.openapi.add_common_answers",
+        "docservice.openapi.add_document_service_paths",
+        "portal.core.api.openapi.add_common_answers",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -371,7 +373,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     # Owner tokens in URLs (`acc_token=`) are masked in every line, the development server's
     # request lines included (gunicorn's access log: gunicorn.conf.py).
-    "filters": {"mask_tokens": {"()": "portal.log_filters.MaskTokens"}},
+    "filters": {"mask_tokens": {"()": "portal.core.log_filters.MaskTokens"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["mask_tokens"]}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
     "loggers": {

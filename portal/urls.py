@@ -5,7 +5,7 @@ from django.urls import include, path, re_path
 
 from complaints import views as claims
 from portal import accounts, members, views
-from portal.api import views as api_views
+from portal.core.api import views as api_views
 from tenders import views as tenders
 
 urlpatterns = [

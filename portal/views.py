@@ -10,11 +10,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from complaints.models import Complaint
 from portal.account_forms import JoinForm
-from portal.api.errors import error_response, not_found_response, server_error_response
-from portal.errors import DomainError, infrastructure_failure
-from portal.forms import SearchForm, add_domain_error
-from portal.htmx import render_page_or_partial
-from portal.middleware import is_machine_face
+from portal.core.api.errors import error_response, not_found_response, server_error_response
+from portal.core.errors import DomainError, infrastructure_failure
+from portal.core.forms import add_domain_error
+from portal.core.htmx import render_page_or_partial
+from portal.core.middleware import is_machine_face
+from portal.forms import SearchForm
 from portal.models import Organization
 from tenders.models import Tender
 

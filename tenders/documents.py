@@ -14,8 +14,8 @@ from rest_framework.exceptions import ValidationError
 
 from docservice import links
 from docservice.signing import SignatureError, keyring, permanent_message
-from portal.errors import DomainError, InvalidData, NotFound
-from portal.schema import Choice, LongText, Schema, Text, to_json, validate
+from portal.core.errors import DomainError, InvalidData, NotFound
+from portal.core.schema import Choice, LongText, Schema, Text, to_json, validate
 
 DOCUMENT_TYPES = [
     "tenderNotice", "awardNotice", "contractNotice", "notice", "biddingDocuments",

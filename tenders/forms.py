@@ -3,8 +3,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from portal.forms import OnceForm, check_size
-from portal.schema import iso
+from portal.core.forms import OnceForm, check_size
+from portal.core.schema import iso
 from tenders.models import Award
 
 

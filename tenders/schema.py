@@ -9,7 +9,7 @@ import uuid
 
 from rest_framework.exceptions import ValidationError
 
-from portal.schema import (
+from portal.core.schema import (
     Boolean,
     Choice,
     Email,

@@ -14,12 +14,11 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from complaints.models import Complaint
 from docservice import client, links
-from portal.actors import Role, Viewer, portal_actor
-from portal.errors import DomainError, NotFound, PermissionDenied
-from portal.forms import DocumentsForm, add_domain_error
-from portal.htmx import changed, render_page_or_partial
+from portal.core.actors import Role, Viewer, portal_actor
+from portal.core.errors import DomainError, NotFound, PermissionDenied
+from portal.core.forms import DocumentsForm, add_domain_error
+from portal.core.htmx import changed, render_page_or_partial
 from tenders.documents import latest_versions
 from tenders.forms import (
     AwardDecisionForm,
@@ -134,7 +133,7 @@ def _tender_page(request, tender, *, refused=None, status=200):
                 "decision_form": AwardDecisionForm(),
                 "sign_form": ContractSignForm(),
                 "claims": [claim for claim in award.complaints.all() if claim.shown_to(viewer)],
-                "may_file": Complaint.may_file(award, bidder, now),
+                "may_file": award.may_be_claimed_by(bidder, now),
             }
         )
     my_bids = [

@@ -50,7 +50,7 @@ def _test_settings(settings, tmp_path):
 
 @pytest.fixture
 def brokers(db):
-    from portal.models import Broker
+    from portal.core.models import Broker
 
     made = {}
     for name in ("broker", "broker2"):

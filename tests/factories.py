@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from complaints.models import Complaint
-from portal.actors import Actor, Role
+from portal.core.actors import Actor, Role
 from tenders.models import Tender
 from tests.helpers import bid_data, organization, tender_data
 

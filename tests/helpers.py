@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from portal.schema import iso, parse_iso
+from portal.core.schema import iso, parse_iso
 
 BASE = "/api/2.3"
 

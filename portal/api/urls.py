@@ -9,6 +9,7 @@ from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
 from complaints.api import ComplaintDocumentViewSet, ComplaintViewSet
+from portal.core.api import openapi, views  # noqa: F401  (openapi: its field extensions register on import)
 from tenders.api.views import (
     AwardViewSet,
     BidViewSet,
@@ -17,8 +18,6 @@ from tenders.api.views import (
     TenderDocumentViewSet,
     TenderViewSet,
 )
-
-from . import openapi, views  # noqa: F401  (openapi: its field extensions register on import)
 
 DOCUMENTS = {"get": "list", "post": "create"}
 DOCUMENT = {"get": "retrieve", "put": "update", "patch": "partial_update"}

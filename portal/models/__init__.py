@@ -1,4 +1,4 @@
-from .accounts import Broker, FormSubmission, User
+from .accounts import User
 from .organizations import (
     Invitation,
     JoinRequest,
@@ -8,8 +8,6 @@ from .organizations import (
 )
 
 __all__ = [
-    "Broker",
-    "FormSubmission",
     "Invitation",
     "JoinRequest",
     "Membership",

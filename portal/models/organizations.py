@@ -21,8 +21,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from portal import limits, notices, tokens
-from portal.errors import DomainError, InvalidData, NotAllowed, NotFound, PermissionDenied
+from portal.core import limits, notices, tokens
+from portal.core.errors import DomainError, InvalidData, NotAllowed, NotFound, PermissionDenied
 
 
 class Refused(NotAllowed):

@@ -11,11 +11,11 @@ from django.urls import reverse
 from rest_framework import viewsets
 
 from docservice import client, links
-from portal.actors import Role
-from portal.api.envelope import created, ok, read_data
-from portal.api.serializers import Out
-from portal.errors import DomainError, NotFound
-from portal.schema import Choice, IsoDateTime, Text, iso, validate
+from portal.core.actors import Role
+from portal.core.api.envelope import created, ok, read_data
+from portal.core.api.serializers import Out
+from portal.core.errors import DomainError, NotFound
+from portal.core.schema import Choice, IsoDateTime, Text, iso, validate
 from tenders.documents import DocumentInput, DocumentMetadata, document_fields, latest_versions
 
 
@@ -65,7 +65,7 @@ def document_operations(owner: str):
     )
     from rest_framework import serializers
 
-    from portal.api.openapi import OWNER_TOKEN, data_of, errors
+    from portal.core.api.openapi import OWNER_TOKEN, data_of, errors
 
     content = {
         "application/json": data_of(f"{owner}DocumentCreate", DocumentInput),

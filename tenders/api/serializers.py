@@ -1,10 +1,12 @@
 """How tenders and their parts look on the wire (2.3)."""
 
+from collections.abc import Callable
+
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from complaints.serializers import ComplaintOut, ComplaintShape, shown_complaints
-from portal.api.serializers import Out, compact
-from portal.schema import Choice, IsoDateTime, Schema, Text, iso
+from portal.core.api.serializers import Out, compact
+from portal.core.schema import Choice, IsoDateTime, Schema, Text, iso
 from tenders.api.documents import DocumentShape, documents_of
 from tenders.models import (
     AwardStatus,
@@ -38,6 +40,15 @@ class BidOut(Out):
         }
 
 
+# What the apps above tenders show inside an award (the claims app its claims): name -> a
+# function of (award, serializer context) giving the list. Registered in their AppConfig.ready.
+AWARD_PARTS: dict[str, Callable] = {}
+
+
+def embed_in_awards(name: str, part: Callable) -> None:
+    AWARD_PARTS[name] = part
+
+
 class AwardOut(Out):
     def represent(self, award):
         return {
@@ -49,11 +60,7 @@ class AwardOut(Out):
             "value": award.value,
             "suppliers": award.suppliers,
             "complaintPeriod": period(award.complaint_period_start, award.complaint_period_end),
-            "complaints": ComplaintOut(
-                shown_complaints(award, self.context),
-                many=True,
-                context=self.context,
-            ).data,
+            **{name: part(award, self.context) for name, part in AWARD_PARTS.items()},
         }
 
 
@@ -136,6 +143,11 @@ class BidShape(Schema):
     tenderers = Organization(many=True)
 
 
+@extend_schema_field({"type": "array", "items": {"$ref": "#/components/schemas/ComplaintShape"}})
+class AwardComplaints(serializers.ListField):
+    """The award's claims, as the claims app describes them (its ComplaintShape)."""
+
+
 class AwardShape(AwardPatchSchema):
     id = Text(required=True)
     bid_id = Text()
@@ -144,7 +156,7 @@ class AwardShape(AwardPatchSchema):
     value = Value()
     suppliers = Organization(many=True)
     complaintPeriod = PeriodShape()
-    complaints = ComplaintShape(many=True)
+    complaints = AwardComplaints()
 
 
 class ContractShape(ContractPatchSchema):

@@ -5,14 +5,14 @@ from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import viewsets
 
-from portal.actors import Role
-from portal.api import feed
-from portal.api.auth import actor_for, api_context, viewer_for
-from portal.api.envelope import answered_with_the_write, created, ok, read_data
-from portal.api.lookup import child
-from portal.api.openapi import OWNER_TOKEN, Feed, data_of, errors, patch_of
-from portal.errors import PermissionDenied
-from portal.schema import iso
+from portal.core.actors import Role
+from portal.core.api import feed
+from portal.core.api.auth import actor_for, api_context, viewer_for
+from portal.core.api.envelope import answered_with_the_write, created, ok, read_data
+from portal.core.api.lookup import child
+from portal.core.api.openapi import OWNER_TOKEN, Feed, data_of, errors, patch_of
+from portal.core.errors import PermissionDenied
+from portal.core.schema import iso
 from tenders.models import Tender
 from tenders.schema import (
     AwardPatchSchema,

@@ -1,8 +1,8 @@
 from django.db import models, transaction
 
-from portal.actors import Actor, Role
-from portal.errors import NotAllowed, offered
-from portal.schema import validate
+from portal.core.actors import Actor, Role
+from portal.core.errors import NotAllowed, offered
+from portal.core.schema import validate
 from tenders.schema import AwardPatchSchema
 from tenders.workdays import STAND_STILL
 
@@ -59,6 +59,11 @@ class Award(PartOfTender):
         the decision."""
         end = self.complaint_period_end
         return self.complaint_period_start <= now and (end is None or now < end)
+
+    def may_be_claimed_by(self, by: Actor, now) -> bool:
+        """May `by` file a claim against this decision now? The claim model decides; the
+        tender reaches it through the relation, never by importing it."""
+        return self.complaints.model.may_file(self, by, now)
 
     def available_actions(self, by: Actor) -> list[str]:
         return [action for action in self.TRANSITIONS if offered(self._check, by, action)]

@@ -1,9 +1,9 @@
 from django.db import connection, models
 
-from portal import tokens
-from portal.actors import Actor, Role
-from portal.errors import PermissionDenied
-from portal.ids import new_id as new_id  # the id columns' default, by this path in migrations
+from portal.core import tokens
+from portal.core.actors import Actor, Role
+from portal.core.errors import PermissionDenied
+from portal.core.ids import new_id as new_id  # the id columns' default, by this path in migrations
 
 
 class Owned(models.Model):
@@ -14,7 +14,7 @@ class Owned(models.Model):
     """
 
     broker = models.ForeignKey(
-        "portal.Broker", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        "core.Broker", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     # Created in the portal: the signed-in user's organization owns it (any of its users acts).
     organization = models.ForeignKey(

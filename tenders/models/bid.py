@@ -1,8 +1,8 @@
 from django.db import models, transaction
 
-from portal.actors import Actor, Role
-from portal.errors import NotAllowed, NotFound
-from portal.schema import merge_patch, to_json, validate
+from portal.core.actors import Actor, Role
+from portal.core.errors import NotAllowed, NotFound
+from portal.core.schema import merge_patch, to_json, validate
 from tenders.schema import BidSchema
 
 from .base import Owned, PartOfTender, new_id

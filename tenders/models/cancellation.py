@@ -1,8 +1,8 @@
 from django.db import models, transaction
 
-from portal.actors import Actor, Role
-from portal.errors import NotAllowed
-from portal.schema import merge_patch, validate
+from portal.core.actors import Actor, Role
+from portal.core.errors import NotAllowed
+from portal.core.schema import merge_patch, validate
 from tenders.schema import CancellationSchema
 
 from .base import PartOfTender, new_id

@@ -1,8 +1,8 @@
 from django.db import models, transaction
 
-from portal.actors import Actor, Role
-from portal.errors import InvalidData, NotAllowed
-from portal.schema import iso, to_json, validate
+from portal.core.actors import Actor, Role
+from portal.core.errors import InvalidData, NotAllowed
+from portal.core.schema import iso, to_json, validate
 from tenders.schema import ContractPatchSchema
 
 from .base import PartOfTender, new_id

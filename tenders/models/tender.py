@@ -4,8 +4,8 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from portal.actors import Actor, Role, Viewer
-from portal.errors import (
+from portal.core.actors import Actor, Role, Viewer
+from portal.core.errors import (
     DomainError,
     InvalidData,
     NotAllowed,
@@ -13,8 +13,8 @@ from portal.errors import (
     PermissionDenied,
     offered,
 )
-from portal.ids import is_id
-from portal.schema import KYIV, iso, merge_patch, to_json, validate
+from portal.core.ids import is_id
+from portal.core.schema import KYIV, iso, merge_patch, to_json, validate
 from tenders import workdays
 from tenders.documents import HasDocuments
 from tenders.schema import (

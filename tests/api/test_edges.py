@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from portal.schema import LONG_TEXT_MAX, SHORT_TEXT_MAX
+from portal.core.schema import LONG_TEXT_MAX, SHORT_TEXT_MAX
 from tests.docservice.helpers import CONTENT, DocService, document
 from tests.helpers import create_tender, error, single_error, tender_data
 

@@ -4,7 +4,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from portal.schema import iso, parse_iso
+from portal.core.schema import iso, parse_iso
 from tests.helpers import create_tender, single_error, tender_data
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ from datetime import datetime, timedelta
 import pytest
 from django.core.management import call_command
 
-from portal.schema import KYIV, iso, parse_iso
+from portal.core.schema import KYIV, iso, parse_iso
 from tenders.models import AuditEvent
 from tests.helpers import create_tender, in_qualification, open_for_bids, place_bid, single_error
 

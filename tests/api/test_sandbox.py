@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from portal.schema import iso, parse_iso
+from portal.core.schema import iso, parse_iso
 from tests.helpers import bid_data, in_qualification, tender_data
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ import pytest
 from django.utils import timezone
 
 from complaints.models import Complaint
-from portal.actors import Actor, Role
+from portal.core.actors import Actor, Role
 from tenders.models import Tender
 from tests.browser.test_claim_story import serious_violations, sign_in
 from tests.helpers import tender_data

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from portal.schema import KYIV
+from portal.core.schema import KYIV
 from tenders.models import Tender, TenderDocument
 from tests.browser.test_claim_story import serious_violations, sign_in
 from tests.portal.world import make_user

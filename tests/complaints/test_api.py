@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from portal.schema import parse_iso
+from portal.core.schema import parse_iso
 from tests.helpers import error, in_qualification, organization, single_error
 
 pytestmark = pytest.mark.django_db

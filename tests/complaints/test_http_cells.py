@@ -4,7 +4,7 @@ sends for it; refused cells assert the status code and the 2.3 description."""
 import pytest
 
 from complaints.models import Complaint
-from portal.schema import iso
+from portal.core.schema import iso
 from tenders.models import AuditEvent
 from tests.complaints.test_api import ANSWER
 from tests.complaints.test_transitions import STATUSES

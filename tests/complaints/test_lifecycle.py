@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from complaints.models import Complaint
-from portal.errors import NotAllowed
+from portal.core.errors import NotAllowed
 from tenders.models import Tender
 from tests.factories import RESOLUTION, decided_award, file_claim, make_complaint
 

@@ -6,7 +6,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 
 from complaints.models import ComplaintDocument
-from portal.schema import iso
+from portal.core.schema import iso
 from tenders.models import AuditEvent
 from tests.complaints.test_api import ANSWER, Claims
 from tests.docservice.helpers import (

@@ -5,8 +5,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from docservice import client
 from docservice.models import StoredFile
-from portal.actors import Actor, Role
-from portal.errors import DomainError, NotAllowed
+from portal.core.actors import Actor, Role
+from portal.core.errors import DomainError, NotAllowed
 from tests.docservice.helpers import stored_names
 
 pytestmark = pytest.mark.django_db

@@ -30,7 +30,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from portal.models import Broker
+from portal.core.models import Broker
 from tests.helpers import basic
 
 SENT: Counter[int] = Counter()

@@ -8,8 +8,8 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from portal.actors import Actor, Role
-from portal.errors import EmailNotConfirmed, NoOrganization
+from portal.core.actors import Actor, Role
+from portal.core.errors import EmailNotConfirmed, NoOrganization
 from portal.models import Invitation, JoinRequest, Membership, Organization, User
 from portal.models.organizations import AlreadyMember, InvitationUnusable
 from tenders.models import Tender

@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from portal.actors import Actor, Role
+from portal.core.actors import Actor, Role
 from tenders.models import Bid, Tender
 from tests.helpers import tender_data
 from tests.portal.world import make_user

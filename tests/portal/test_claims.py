@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from complaints.models import Complaint, ComplaintDocument
 from docservice.models import StoredFile
-from portal.models import FormSubmission
+from portal.core.models import FormSubmission
 from tenders.models import AuditEvent
 from tests.factories import RESOLUTION
 

@@ -9,7 +9,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from complaints.models import Complaint
-from portal.models import Broker, User
+from portal.core.models import Broker
+from portal.models import User
 from tenders.models import Tender, TenderStatus
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -149,7 +150,7 @@ def test_admin_lists_tenders_and_their_audit_trail(admin_client):
     assert admin_client.get("/admin/tenders/tender/").status_code == 200
     page = admin_client.get(f"/admin/tenders/tender/{tender.pk}/change/")
     assert page.status_code == 200 and "sign" in page.content.decode()
-    assert admin_client.get("/admin/portal/broker/").status_code == 200
+    assert admin_client.get("/admin/core/broker/").status_code == 200
     assert admin_client.get("/admin/tenders/auditevent/").status_code == 200
 
 

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from complaints.models import Complaint
-from portal.actors import Actor, Role
+from portal.core.actors import Actor, Role
 from tests.factories import RESOLUTION
 from tests.portal.world import portal_world
 

@@ -15,8 +15,8 @@ from django.core.cache import caches
 from django.core.management import call_command
 from django.urls import reverse
 
-from portal.limits import Rate, client_address, hit
-from portal.log_filters import MaskTokens
+from portal.core.limits import Rate, client_address, hit
+from portal.core.log_filters import MaskTokens
 from portal.models import Invitation, JoinRequest, User
 from tests.portal.test_accounts import signup_form
 from tests.portal.world import PASSWORD, make_user, sign_up
@@ -138,7 +138,7 @@ def test_a_name_typed_as_an_address_does_not_count_against_that_address(client, 
 def test_sign_in_and_sign_up_work_while_the_cache_does_not_answer(
     client, settings, caplog, monkeypatch
 ):
-    monkeypatch.setattr("portal.limits._last_complaint", 0.0)  # not said in the last minute
+    monkeypatch.setattr("portal.core.limits._last_complaint", 0.0)  # not said in the last minute
     # The lockout handler keeps the cache it was made with (made now, if not yet, with the
     # working one): hand it the one that does not answer, for this test only.
     lockout = AxesProxyHandler.get_implementation()
@@ -275,7 +275,7 @@ def test_the_address_behind_trusted_proxies(rf, settings):
 
 
 def test_a_cache_that_does_not_answer_lets_requests_through(settings, caplog, monkeypatch):
-    monkeypatch.setattr("portal.limits._last_complaint", 0.0)  # not said in the last minute
+    monkeypatch.setattr("portal.core.limits._last_complaint", 0.0)  # not said in the last minute
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",

@@ -7,8 +7,8 @@ from django.contrib.auth.models import Permission
 from django.core import mail
 from django.urls import reverse
 
-from portal.actors import Actor, Role
-from portal.errors import InvalidData, PermissionDenied
+from portal.core.actors import Actor, Role
+from portal.core.errors import InvalidData, PermissionDenied
 from portal.models import Membership, Organization, User
 from portal.models.organizations import LastAdministrator, NotAnAdministrator, Refused
 from tenders.models import Tender

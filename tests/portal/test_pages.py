@@ -6,9 +6,9 @@ import pytest
 from django.urls import reverse
 
 from complaints.models import Complaint
-from portal.actors import Actor, Role
+from portal.core.actors import Actor, Role
+from portal.core.schema import KYIV
 from portal.models import Organization, User
-from portal.schema import KYIV
 from tenders.models import Tender
 from tests.helpers import tender_data
 from tests.portal.world import make_user

@@ -9,9 +9,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from docservice.models import StoredFile
-from portal.actors import Actor, Role
+from portal.core.actors import Actor, Role
+from portal.core.schema import KYIV
 from portal.models import User
-from portal.schema import KYIV
 from tenders.models import AuditEvent, Tender, TenderDocument
 from tests.helpers import tender_data
 from tests.portal.world import make_user

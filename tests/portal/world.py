@@ -5,7 +5,7 @@ transitions with the clock moved."""
 from dataclasses import dataclass
 from datetime import timedelta
 
-from portal.actors import Actor, Role
+from portal.core.actors import Actor, Role
 from portal.models import Organization, User
 from tenders.models import Tender
 from tests.helpers import bid_data, tender_data

@@ -2,7 +2,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from portal.schema import KYIV
+from portal.core.schema import KYIV
 from tenders import workdays
 
 

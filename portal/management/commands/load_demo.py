@@ -15,10 +15,11 @@ from django.test.utils import override_settings
 from django.utils import timezone
 
 from complaints.models import Complaint
-from portal import tokens
-from portal.actors import Actor, Role
-from portal.models import Broker, Organization, User
-from portal.schema import iso
+from portal.core import tokens
+from portal.core.actors import Actor, Role
+from portal.core.models import Broker
+from portal.core.schema import iso
+from portal.models import Organization, User
 from tenders.models import Tender
 
 BROKERS = {"broker": "broker", "broker2": "broker2"}

@@ -25,13 +25,13 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
-from portal.schema import Choice, Text
+from portal.core.schema import Choice, Text
 
 # --- the fields of portal/schema.py that are not DRF's own ---------------------------------
 
 
 class NumberExtension(OpenApiSerializerFieldExtension):
-    target_class = "portal.schema.Number"
+    target_class = "portal.core.schema.Number"
 
     def map_serializer_field(self, auto_schema, direction):
         number = {"type": "number"}
@@ -41,14 +41,14 @@ class NumberExtension(OpenApiSerializerFieldExtension):
 
 
 class IsoDateTimeExtension(OpenApiSerializerFieldExtension):
-    target_class = "portal.schema.IsoDateTime"
+    target_class = "portal.core.schema.IsoDateTime"
 
     def map_serializer_field(self, auto_schema, direction):
         return {"type": "string", "format": "date-time"}
 
 
 class BooleanExtension(OpenApiSerializerFieldExtension):
-    target_class = "portal.schema.Boolean"
+    target_class = "portal.core.schema.Boolean"
 
     def map_serializer_field(self, auto_schema, direction):
         return {"type": "boolean"}
@@ -62,7 +62,7 @@ class StrictBooleanExtension(OpenApiSerializerFieldExtension):
 
 
 class BrokerKey(OpenApiAuthenticationExtension):
-    target_class = "portal.api.auth.BrokerAuthentication"
+    target_class = "portal.core.api.auth.BrokerAuthentication"
     name = "basicAuth"
 
     def get_security_definition(self, auto_schema):
@@ -169,11 +169,8 @@ BODY_ERRORS = {
 
 
 def add_common_answers(result, generator, request, public):
-    """drf-spectacular postprocessing hook: the errors every operation may meet, the
-    document service's paths, security schemes, and the links from creates."""
-    from docservice.openapi import document_service_paths
-
-    result["paths"].update(document_service_paths())
+    """drf-spectacular postprocessing hook: the errors every operation may meet, security
+    schemes, and the links from creates."""
     error_ref = {"$ref": "#/components/schemas/ErrorEnvelope"}
     for operations in result["paths"].values():
         for method, operation in operations.items():

@@ -5,10 +5,10 @@ import binascii
 
 from rest_framework.authentication import BaseAuthentication
 
-from portal import tokens
-from portal.actors import Actor, Role, Viewer
-from portal.limits import Rate, check, client_address, hit
-from portal.models import Broker
+from portal.core import tokens
+from portal.core.actors import Actor, Role, Viewer
+from portal.core.limits import Rate, check, client_address, hit
+from portal.core.models import Broker
 
 from .envelope import body_token
 

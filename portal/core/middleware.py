@@ -4,7 +4,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
-from portal.api.errors import envelope_response, not_found_response
+from portal.core.api.errors import envelope_response, not_found_response
 
 MACHINE_PREFIXES = ("/api/", "/ds/")
 

@@ -10,7 +10,7 @@ from rest_framework import renderers
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.response import Response
 
-from portal.errors import DomainError
+from portal.core.errors import DomainError
 
 
 class JSONRenderer(renderers.JSONRenderer):

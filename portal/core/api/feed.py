@@ -23,8 +23,8 @@ from django.conf import settings
 from django.utils import timezone
 from rest_framework.response import Response
 
-from portal.errors import InvalidData, NotFound
-from portal.schema import iso, parse_iso
+from portal.core.errors import InvalidData, NotFound
+from portal.core.schema import iso, parse_iso
 
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 1000

@@ -24,7 +24,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail, ValidationError
 from rest_framework.fields import empty, get_error_detail
 
-from portal.errors import InvalidData
+from portal.core.errors import InvalidData
 
 KYIV = ZoneInfo("Europe/Kyiv")
 

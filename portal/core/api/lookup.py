@@ -1,5 +1,5 @@
-from portal.errors import NotFound
-from portal.ids import is_id
+from portal.core.errors import NotFound
+from portal.core.ids import is_id
 
 
 def child(parent, related: str, pk: str, segment: str):

@@ -1,0 +1,142 @@
+import re
+import uuid
+
+from django import forms
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
+
+from portal.core.errors import DomainError, InvalidData
+from portal.core.models import FormSubmission
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Any number of files (none when not required), each checked as a FileField does."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", MultipleFileInput())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None):
+        files = data if isinstance(data, list | tuple) else [data] if data else []
+        return [super(MultipleFileField, self).clean(file, initial) for file in files]
+
+
+def check_size(file) -> None:
+    """A file the document service would refuse as too large is refused by the form."""
+    if file and file.size > settings.DOCUMENT_MAX_BYTES:
+        raise forms.ValidationError(
+            _("%(name)s is larger than %(size)s MB.")
+            % {"name": file.name, "size": settings.DOCUMENT_MAX_BYTES // (1024 * 1024)}
+        )
+
+
+class AttachmentsField(MultipleFileField):
+    def __init__(self, **kwargs):
+        super().__init__(
+            label=_("Attachments"),
+            required=False,
+            help_text=_("Any number of files, up to %(size)s MB each.")
+            % {"size": settings.DOCUMENT_MAX_BYTES // (1024 * 1024)},
+            **kwargs,
+        )
+
+    def validate(self, value):
+        super().validate(value)
+        check_size(value)
+
+
+class OnceForm(forms.Form):
+    """A form that may change something only once: its token is spent with the change."""
+
+    once = forms.CharField(
+        widget=forms.HiddenInput,
+        max_length=32,
+        error_messages={
+            "required": _("This form arrived incomplete: reload the page and send it again."),
+            "max_length": _("This form arrived incomplete: reload the page and send it again."),
+        },
+    )
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("initial", {}).setdefault("once", uuid.uuid4().hex)
+        super().__init__(*args, **kwargs)
+
+    @property
+    def top_errors(self) -> list[str]:
+        """What is shown above the form: its own errors, and its hidden token's."""
+        return [*self.non_field_errors(), *self.errors.get("once", [])]
+
+    def spend(self, user) -> None:
+        """Call inside the transaction that makes the change."""
+        try:
+            with transaction.atomic():
+                FormSubmission.objects.create(token=self.cleaned_data["once"], user=user)
+        except IntegrityError:
+            raise AlreadySent() from None
+
+
+class DocumentsForm(OnceForm):
+    documents = AttachmentsField()
+
+    def clean_documents(self):
+        documents = self.cleaned_data["documents"]
+        if not documents:
+            raise forms.ValidationError(_("Choose at least one file."))
+        return documents
+
+
+class AlreadySent(DomainError):
+    http_status = 409
+    code = "already_sent"
+
+    def __init__(self):
+        super().__init__(_("This form has already been sent; the page shows what it did."))
+
+
+# The 2.3 descriptions people meet in the portal, marked for the translators (the API sends them
+# untranslated; add_domain_error translates what the catalog has).
+REFUSALS_TO_TRANSLATE = (
+    gettext_noop("Forbidden"),
+    gettext_noop("Can't update complaint"),
+    gettext_noop("Can add complaint only in complaintPeriod"),
+    gettext_noop("Can update complaint only in complaintPeriod"),
+    gettext_noop("Claim submission is not allowed on pending award"),
+    gettext_noop("Only users of a procuring entity can publish tenders"),
+    gettext_noop("value should be less than value of tender"),
+    gettext_noop("enquiryPeriod should end in the future"),
+    gettext_noop("period should begin after enquiryPeriod"),
+    gettext_noop("period should begin before its end"),
+    gettext_noop("CPV group of items be identical"),
+    gettext_noop("date value out of range"),
+)
+
+
+def add_domain_error(form, error: DomainError) -> None:
+    """Show a refusal of the model next to the field it is about (else above the form), in the
+    words the API uses, translated where the portal has a translation."""
+    if isinstance(error, InvalidData):
+        for name, messages in error.errors.items():
+            field = getattr(form, "api_fields", {}).get(name) or snake_case(name)
+            for message in flat_messages(messages):
+                form.add_error(field if field in form.fields else None, gettext(message))
+        return
+    form.add_error(error.field if error.field in form.fields else None, gettext(error.description))
+
+
+def flat_messages(messages) -> list[str]:
+    """The messages of a 2.3 error, however deep ({"endDate": ["..."]}, one per item...)."""
+    if isinstance(messages, dict):
+        return [m for value in messages.values() for m in flat_messages(value)]
+    if isinstance(messages, list):
+        return [m for value in messages for m in flat_messages(value)]
+    return [str(messages)]
+
+
+def snake_case(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
