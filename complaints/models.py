@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from complaints import notifications
 from portal.core.actors import Actor, Role, Viewer
 from portal.core.errors import InvalidData, NotAllowed, PermissionDenied, RoleNotAllowed, offered
+from portal.core.transitions import StatusMachine, transition
 from tenders.documents import DocumentVersion, HasDocuments
 from tenders.models import AwardStatus, BidStatus, Counter, Owned, TenderStatus, new_id
 
@@ -53,16 +54,16 @@ OPEN = frozenset({S.DRAFT, S.CLAIM, S.ANSWERED})
 # action: (statuses it starts from, status it leads to, who performs it). None: the claim's
 # resolutionType. The last three are not asked for: time or another decision causes them.
 TRANSITIONS = {
-    "edit": ({S.DRAFT}, S.DRAFT, Role.COMPLAINT_OWNER),
-    "submit": ({S.DRAFT}, S.CLAIM, Role.COMPLAINT_OWNER),
-    "prepare_answer": ({S.CLAIM}, S.CLAIM, Role.TENDER_OWNER),
-    "answer": ({S.CLAIM}, S.ANSWERED, Role.TENDER_OWNER),
-    "rate_answer": ({S.ANSWERED}, S.ANSWERED, Role.COMPLAINT_OWNER),
-    "resolve": ({S.ANSWERED}, S.RESOLVED, Role.COMPLAINT_OWNER),
-    "cancel": (set(OPEN), S.CANCELLED, Role.COMPLAINT_OWNER),
-    "expire": ({S.ANSWERED}, None, Role.SYSTEM),
-    "ignore": ({S.CLAIM}, S.IGNORED, Role.SYSTEM),
-    "void": (set(OPEN), S.CANCELLED, Role.SYSTEM),
+    "edit": transition({S.DRAFT}, S.DRAFT, Role.COMPLAINT_OWNER),
+    "submit": transition({S.DRAFT}, S.CLAIM, Role.COMPLAINT_OWNER),
+    "prepare_answer": transition({S.CLAIM}, S.CLAIM, Role.TENDER_OWNER),
+    "answer": transition({S.CLAIM}, S.ANSWERED, Role.TENDER_OWNER),
+    "rate_answer": transition({S.ANSWERED}, S.ANSWERED, Role.COMPLAINT_OWNER),
+    "resolve": transition({S.ANSWERED}, S.RESOLVED, Role.COMPLAINT_OWNER),
+    "cancel": transition(OPEN, S.CANCELLED, Role.COMPLAINT_OWNER),
+    "expire": transition({S.ANSWERED}, None, Role.SYSTEM),
+    "ignore": transition({S.CLAIM}, S.IGNORED, Role.SYSTEM),
+    "void": transition(OPEN, S.CANCELLED, Role.SYSTEM),
 }
 # Only inside the award's complaint period; the others may happen at any time.
 WITHIN_COMPLAINT_PERIOD = {"edit", "submit"}
@@ -87,6 +88,11 @@ class ComplaintQuerySet(models.QuerySet):
 
     def answered(self):
         return self.filter(status=S.ANSWERED)
+
+    def reconsidering(self):
+        """Claims that let the tender owner reopen the decision they contest: submitted,
+        answered, or resolved (withdrawn, refused and ignored claims do not)."""
+        return self.filter(status__in=(S.CLAIM, S.ANSWERED, S.RESOLVED))
 
     def closed(self):
         return self.exclude(status__in=OPEN)
@@ -127,7 +133,7 @@ class ComplaintQuerySet(models.QuerySet):
         return complaint, token
 
 
-class Complaint(HasDocuments, Owned):
+class Complaint(StatusMachine, HasDocuments, Owned):
     MIN_RESOLUTION_LENGTH = MIN_RESOLUTION_LENGTH
     TRANSITIONS = TRANSITIONS
 
@@ -226,23 +232,27 @@ class Complaint(HasDocuments, Owned):
             raise PermissionDenied()
         return role
 
-    def check_actor(self, by: Actor) -> Role:
-        """A party to the claim, in a tender still deciding its awards, on an open claim."""
-        role = self.require_party(by)
+    def role_of(self, by: Actor) -> Role | None:
+        return self._role_of(by)
+
+    def check_context(self, action: str, by: Actor, now) -> None:
+        """A party changes a claim only in a tender still deciding its awards, and only while
+        the claim is open."""
+        if by.role is Role.SYSTEM:
+            return
         if self.tender.status not in TenderStatus.deciding():
             raise NotAllowed(
                 f"Can't update complaint in current ({self.tender.status}) tender status"
             )
         if self.status not in OPEN:
             raise NotAllowed(f"Can't update complaint in current ({self.status}) status")
-        return role
 
-    def _check(self, action: str, by: Actor, now) -> None:
-        sources, _target, role = TRANSITIONS[action]
-        if self.check_actor(by) != role:
-            raise RoleNotAllowed()
-        if self.status not in sources:
-            raise NotAllowed("Can't update complaint")
+    def status_refusal(self, action: str) -> NotAllowed:
+        return NotAllowed("Can't update complaint")
+
+    def check_rules(self, action: str, by: Actor, now) -> None:
+        if by.role is Role.SYSTEM:
+            return
         if action in WITHIN_COMPLAINT_PERIOD and not self.award.accepts_claims_at(now):
             raise NotAllowed("Can update complaint only in complaintPeriod")
         by.check_standing(in_public=self._in_public(action))
@@ -262,30 +272,22 @@ class Complaint(HasDocuments, Owned):
         owner's alone until it is sent, and stays so if it never is."""
         return self.date_answered is not None or viewer is None or viewer.owns(self.tender)
 
-    def available_actions(self, by: Actor, now=None) -> list[str]:
-        """What `by` may do to this claim now, from the same checks the methods make."""
-        now = now or timezone.now()
-        return [
-            action
-            for action, (_sources, _target, role) in TRANSITIONS.items()
-            if role is not Role.SYSTEM and offered(self._check, action, by, now)
-        ]
-
     def action_for(self, by: Actor, requested: str) -> str:
         """The transition a PATCH asking for status `requested` means for this actor (2.3)."""
-        role = self.check_actor(by)
-        for action, (sources, target, action_role) in TRANSITIONS.items():
-            if action_role is role and self.status in sources and target == requested:
-                return action
+        role = self.require_party(by)
+        self.check_context("", by, timezone.now())
+        action = self.transition_to(requested, role)
+        if action is not None:
+            return action
         # 2.3: the claimant may always ask to cancel; otherwise an actor may patch only in the
         # statuses where it has something to do. Anything else of theirs "can't" be done.
         may_patch = any(
-            action_role is role
+            row.role is role
             and (
-                target == requested == S.CANCELLED
-                or (target != S.CANCELLED and self.status in sources)
+                row.target == requested == S.CANCELLED
+                or (row.target != S.CANCELLED and self.status in row.sources)
             )
-            for sources, target, action_role in TRANSITIONS.values()
+            for row in TRANSITIONS.values()
         )
         if not may_patch:
             raise RoleNotAllowed()
@@ -293,24 +295,23 @@ class Complaint(HasDocuments, Owned):
 
     # --- the frame of every change --------------------------------------------------------
 
-    def _begin(self, action: str, by: Actor):
-        """Lock the tender (applying what became due), reload this claim, check the change."""
-        now = self._lock_for_change()
-        self._check(action, by, now)
+    def lock_for_change(self):
+        """Lock the tender (applying what became due) and reload this claim; returns now."""
+        tender = self.tender
+        now = tender._lock()
+        self.refresh_from_db()
+        self.tender = tender  # keep the locked instance (refresh_from_db forgets it)
         return now
 
-    def _apply(self, action: str, by: Actor, now, *, status=None, **fields) -> None:
-        before = self.status
-        for name, value in fields.items():
-            setattr(self, name, value)
-        if status is not None:
-            self.status = status
-        self.date = now
-        self.save()
-        self.tender._record(
-            self, action, by, now, from_status=before, to_status=self.status, fields=sorted(fields)
+    def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]):
+        tender = self.tender
+        tender._record(
+            self, action, by, now, from_status=before, to_status=self.status, fields=fields
         )
-        self.tender._touch(now)
+        # A change by time or by another decision is made inside the tender's own change,
+        # which stamps the tender once.
+        if by.role is not Role.SYSTEM:
+            tender._touch(now)
         if self.status != before:
             notifications.notify(self)
 
@@ -322,42 +323,40 @@ class Complaint(HasDocuments, Owned):
 
     def edit(self, *, by: Actor, title=None, description=None, author=None) -> None:
         with transaction.atomic():
-            now = self._begin("edit", by)
+            now = self.begin("edit", by)
             changes = self._changes(self, title=title, description=description, author=author)
             if changes:
-                self._apply("edit", by, now, **changes)
+                self.apply("edit", by, now, **changes)
 
     def submit(self, *, by: Actor, title=None, description=None, author=None) -> None:
         """Send the draft to the tender owner (with any last edits); its documents stay."""
         with transaction.atomic():
-            now = self._begin("submit", by)
+            now = self.begin("submit", by)
             changes = self._changes(self, title=title, description=description, author=author)
-            self._apply("submit", by, now, status=S.CLAIM, date_submitted=now, **changes)
+            self.apply("submit", by, now, date_submitted=now, **changes)
 
     def rate_answer(self, *, by: Actor, satisfied: bool | None = None) -> None:
         """Record whether the answer satisfies the claimant, leaving the claim answered."""
         with transaction.atomic():
-            now = self._begin("rate_answer", by)
+            now = self.begin("rate_answer", by)
             if satisfied is not None and satisfied != self.satisfied:
-                self._apply("rate_answer", by, now, satisfied=satisfied)
+                self.apply("rate_answer", by, now, satisfied=satisfied)
 
     def resolve(self, *, by: Actor, satisfied: bool | None = None) -> None:
         """Close the claim: satisfied with the answer, or not (both end as "resolved")."""
         with transaction.atomic():
-            now = self._begin("resolve", by)
+            now = self.begin("resolve", by)
             satisfied = self.satisfied if satisfied is None else satisfied
             if satisfied is None:
                 raise InvalidData.field("satisfied", "This field is required.")
-            self._apply("resolve", by, now, status=S.RESOLVED, satisfied=satisfied)
+            self.apply("resolve", by, now, satisfied=satisfied)
 
     def cancel(self, *, by: Actor, reason: str | None = None) -> None:
         with transaction.atomic():
-            now = self._begin("cancel", by)
+            now = self.begin("cancel", by)
             if not reason:
                 raise InvalidData.field("cancellationReason", "This field is required.")
-            self._apply(
-                "cancel", by, now, status=S.CANCELLED, cancellation_reason=reason, date_canceled=now
-            )
+            self.apply("cancel", by, now, cancellation_reason=reason, date_canceled=now)
 
     # --- the tender owner -----------------------------------------------------------------
 
@@ -366,7 +365,7 @@ class Complaint(HasDocuments, Owned):
     ) -> None:
         """Save the answer being written; the claim stays submitted."""
         with transaction.atomic():
-            now = self._begin("prepare_answer", by)
+            now = self.begin("prepare_answer", by)
             changes = self._changes(
                 self,
                 resolution=resolution,
@@ -376,14 +375,14 @@ class Complaint(HasDocuments, Owned):
             if changes.get("tenderer_action") and not self.tenderer_action_date:
                 changes["tenderer_action_date"] = now
             if changes:
-                self._apply("prepare_answer", by, now, **changes)
+                self.apply("prepare_answer", by, now, **changes)
 
     def answer(
         self, *, by: Actor, resolution=None, resolution_type=None, tenderer_action=None
     ) -> None:
         """Answer the claim. What was saved with prepare_answer counts."""
         with transaction.atomic():
-            now = self._begin("answer", by)
+            now = self.begin("answer", by)
             resolution = self.resolution if resolution is None else resolution
             resolution_type = resolution_type or self.resolution_type
             tenderer_action = self.tenderer_action if tenderer_action is None else tenderer_action
@@ -401,7 +400,7 @@ class Complaint(HasDocuments, Owned):
             }
             if tenderer_action and not self.tenderer_action_date:
                 fields["tenderer_action_date"] = now
-            self._apply("answer", by, now, status=S.ANSWERED, **fields)
+            self.apply("answer", by, now, **fields)
 
     # --- documents ------------------------------------------------------------------------
 
@@ -424,13 +423,6 @@ class Complaint(HasDocuments, Owned):
     def may_add_documents(self, by: Actor) -> bool:
         return offered(self.check_document_change, by, "add")
 
-    def _lock_for_change(self):
-        tender = self.tender
-        now = tender._lock()
-        self.refresh_from_db()
-        self.tender = tender  # keep the locked instance (refresh_from_db forgets it)
-        return now
-
     def _documents_changed(self, version, action: str, by: Actor, now) -> None:
         self.date = now
         self.save(update_fields=["date"])
@@ -446,23 +438,19 @@ class Complaint(HasDocuments, Owned):
         """When an answered claim nobody closed takes its resolution type."""
         return self.tender.shift(self.date_answered, ANSWER_STANDSTILL)
 
-    def _close(self, action: str, status, by: Actor, at, **fields) -> None:
-        before = self.status
-        self.status = status
-        self.date = at
-        for name, value in fields.items():
-            setattr(self, name, value)
-        self.save()
-        self.tender._record(self, action, by, at, from_status=before, to_status=status)
+    def _close(self, action: str, at, **fields) -> None:
+        system = Actor.system()
+        self.guard(action, system, at)
+        self.apply(action, system, at, **fields)
 
     def _expire(self, at) -> None:
-        self._close("expire", self.resolution_type, Actor.system(), at)
+        self._close("expire", at, status=self.resolution_type)
 
     def _ignore(self, at) -> None:
-        self._close("ignore", S.IGNORED, Actor.system(), at)
+        self._close("ignore", at)
 
-    def _void(self, by: Actor, at) -> None:
-        self._close("void", S.CANCELLED, by, at, cancellation_reason="cancelled", date_canceled=at)
+    def _void(self, at) -> None:
+        self._close("void", at, cancellation_reason="cancelled", date_canceled=at)
 
 
 class ComplaintDocument(DocumentVersion):

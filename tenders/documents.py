@@ -14,7 +14,7 @@ from rest_framework.exceptions import ValidationError
 
 from docservice import links
 from docservice.signing import SignatureError, keyring, permanent_message
-from portal.core.errors import DomainError, InvalidData, NotFound
+from portal.core.errors import DomainError, InvalidData, NotFound, Refused
 from portal.core.schema import Choice, LongText, Schema, Text, to_json, validate
 
 DOCUMENT_TYPES = [
@@ -187,7 +187,7 @@ def latest_versions(versions) -> list:
     return sorted(newest.values(), key=lambda v: (v.date_modified, v.version, v.pk))
 
 
-class NotAuthor(DomainError):
+class NotAuthor(Refused):
     code = "not_author"
     location = "url"
     name = "role"
@@ -207,7 +207,7 @@ class HasDocuments:
     def check_document_change(self, by, verb: str, document_id: str | None = None) -> str:
         raise NotImplementedError
 
-    def _lock_for_change(self):
+    def lock_for_change(self):
         raise NotImplementedError
 
     def _documents_changed(self, version, action: str, by, now) -> None:
@@ -235,7 +235,7 @@ class HasDocuments:
 
     def add_document(self, *, by, key, md5, title, format, metadata):
         with transaction.atomic():
-            now = self._lock_for_change()
+            now = self.lock_for_change()
             author = self.check_document_change(by, "add")
             self._check_related_item(metadata)
             version = self.documents.create(
@@ -256,7 +256,7 @@ class HasDocuments:
     def replace_document(self, *, by, document_id, key, md5, title, format, metadata):
         """PUT: a new version. It inherits what the PUT does not say (description, type...)."""
         with transaction.atomic():
-            now = self._lock_for_change()
+            now = self.lock_for_change()
             self.check_document_change(by, "update", document_id)
             previous = self.latest_document(document_id)
             metadata = {**previous.metadata, **metadata}
@@ -279,7 +279,7 @@ class HasDocuments:
     def edit_document(self, *, by, document_id, changes: dict):
         """PATCH: metadata only; the version's dateModified stays (it dates the content)."""
         with transaction.atomic():
-            now = self._lock_for_change()
+            now = self.lock_for_change()
             self.check_document_change(by, "update", document_id)
             latest = self.latest_document(document_id)
             changes = to_json(changes)

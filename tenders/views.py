@@ -122,7 +122,7 @@ def _tender_page(request, tender, *, refused=None, status=200):
         awards.append(
             {
                 "award": award,
-                "decisions": award.available_actions(owner) if owner.subject else [],
+                "decisions": award.decisions(owner, now) if owner.subject else [],
                 "contract": contract,
                 "signing_refusal": (
                     contract.signing_refusal(owner, now)
@@ -393,7 +393,7 @@ def tender_publish(request, tender_id):
 def tender_cancel(request, tender_id):
     def change(tender, owner, form):
         reason = form.cleaned_data["reason"]
-        tender.add_cancellation(by=owner, data={"reason": reason, "status": "active"})
+        tender.cancel(by=owner, reason=reason)
         return _("The tender is cancelled.")
 
     return _act(request, tender_id, TenderCancelForm, change, at="cancel")

@@ -37,13 +37,18 @@ class DomainError(Exception):
         return {}
 
 
-class NotAllowed(DomainError):
+class Refused(DomainError):
+    """What a guard raises: the actor may not make this change now. Every guard's refusal is
+    one of these, so a predicate (`offered`) catches this type alone."""
+
+
+class NotAllowed(Refused):
     """A business rule refuses the change: 403 with a "Can't ..." description."""
 
     code = "not_allowed"
 
 
-class PermissionDenied(DomainError):
+class PermissionDenied(Refused):
     """No credentials for this object (wrong or missing token, no key)."""
 
     code = "permission"
@@ -54,7 +59,7 @@ class PermissionDenied(DomainError):
         super().__init__("Forbidden")
 
 
-class RoleNotAllowed(DomainError):
+class RoleNotAllowed(Refused):
     """Valid credentials, but this role may not make this change in the current state."""
 
     code = "role"
@@ -103,7 +108,7 @@ class InvalidData(DomainError):
         return cls({name: [message]})
 
 
-class NotInGoodStanding(DomainError):
+class NotInGoodStanding(Refused):
     """The portal account may not act (yet): its e-mail is unconfirmed, it belongs to no
     organization, or its organization is not verified. Brokers are accredited when their key
     is issued, so the API never meets this."""
@@ -142,14 +147,14 @@ class OrganizationNotVerified(NotInGoodStanding):
         )
 
 
-def offered(check, *args, refusals=(NotAllowed, PermissionDenied, RoleNotAllowed)) -> bool:
+def offered(check, *args) -> bool:
     """Does an action pass its guard (`check(*args)`)? One refused only for the actor's
     standing is still offered: trying it says what the account must do first."""
     try:
         check(*args)
     except NotInGoodStanding:
         return True
-    except refusals:
+    except Refused:
         return False
     return True
 

@@ -1,16 +1,15 @@
 from django.db import models, transaction
 
 from portal.core.actors import Actor, Role
-from portal.core.errors import NotAllowed, offered
+from portal.core.errors import NotAllowed
 from portal.core.schema import validate
+from portal.core.transitions import StatusMachine, transition
 from tenders.schema import AwardPatchSchema
 from tenders.workdays import STAND_STILL
 
 from .base import PartOfTender, new_id
 from .statuses import AwardStatus, ContractStatus, TenderStatus
 
-# Claims against a disqualification that let the owner reopen it.
-RECONSIDERING_CLAIMS = ("claim", "answered", "resolved")
 EDITABLE_FIELDS = (
     "title",
     "title_en",
@@ -21,17 +20,24 @@ EDITABLE_FIELDS = (
 )
 
 
-class Award(PartOfTender):
+class Award(StatusMachine, PartOfTender):
     """A decision on one bid. The tender owner activates it (the bid wins) or disqualifies it
     (the next lowest bid gets an award); either starts the complaint period."""
 
-    # action: (from, to). The methods, the PATCH dispatch and the portal read this table.
     TRANSITIONS = {
-        "activate": ({AwardStatus.PENDING}, AwardStatus.ACTIVE),
-        "disqualify": ({AwardStatus.PENDING}, AwardStatus.UNSUCCESSFUL),
+        # The owner's edits of a pending award (title, description).
+        "edit": transition({AwardStatus.PENDING}, AwardStatus.PENDING, Role.TENDER_OWNER),
+        "activate": transition({AwardStatus.PENDING}, AwardStatus.ACTIVE, Role.TENDER_OWNER),
+        "disqualify": transition(
+            {AwardStatus.PENDING}, AwardStatus.UNSUCCESSFUL, Role.TENDER_OWNER
+        ),
         # An active award is taken back; a disqualification is reconsidered after a claim.
-        "cancel": ({AwardStatus.ACTIVE, AwardStatus.UNSUCCESSFUL}, AwardStatus.CANCELLED),
+        "cancel": transition(
+            {AwardStatus.ACTIVE, AwardStatus.UNSUCCESSFUL}, AwardStatus.CANCELLED, Role.TENDER_OWNER
+        ),
     }
+    # The transitions that decide (the portal's buttons); "edit" changes words only.
+    DECISIONS = ("activate", "disqualify", "cancel")
 
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
     bid = models.ForeignKey("tenders.Bid", on_delete=models.PROTECT, related_name="awards")
@@ -47,16 +53,9 @@ class Award(PartOfTender):
     def __str__(self) -> str:
         return f"award {self.pk} ({self.status})"
 
-    @classmethod
-    def action_for(cls, current: str, requested: str) -> str | None:
-        for action, (sources, target) in cls.TRANSITIONS.items():
-            if current in sources and target == requested:
-                return action
-        return None
-
     def accepts_claims_at(self, now) -> bool:
-        """Inside the complaint period: from the award's creation to two working days after
-        the decision."""
+        """Inside the complaint period: from the award's creation to STAND_STILL (working days)
+        after the decision."""
         end = self.complaint_period_end
         return self.complaint_period_start <= now and (end is None or now < end)
 
@@ -65,68 +64,79 @@ class Award(PartOfTender):
         tender reaches it through the relation, never by importing it."""
         return self.complaints.model.may_file(self, by, now)
 
-    def available_actions(self, by: Actor) -> list[str]:
-        return [action for action in self.TRANSITIONS if offered(self._check, by, action)]
+    def decisions(self, by: Actor, now=None) -> list[str]:
+        return [action for action in self.available_actions(by, now) if action in self.DECISIONS]
 
-    def _begin(self, by: Actor, action: str | None):
-        """Lock the tender, reload this award, check the change; returns `now`."""
-        now = self._lock_tender()
-        self._check(by, action)
-        return now
+    # --- the frame's questions ------------------------------------------------------------
 
-    def _check(self, by: Actor, action: str | None) -> None:
-        """Who acts, in which tender status, on which award status (`action` None: an edit of
-        a pending award)."""
+    def role_of(self, by: Actor) -> Role | None:
+        return Role.TENDER_OWNER if by.acts_as(Role.TENDER_OWNER, self.tender) else None
+
+    def check_context(self, action: str, by: Actor, now) -> None:
         tender = self.tender
-        tender.require(by, Role.TENDER_OWNER)
         if tender.status not in TenderStatus.deciding():
             raise NotAllowed(f"Can't update award in current ({tender.status}) tender status")
-        expected = self.TRANSITIONS[action][0] if action else {AwardStatus.PENDING}
-        if self.status not in expected:
-            raise NotAllowed(f"Can't update award in current ({self.status}) status")
+
+    def status_refusal(self, action: str) -> NotAllowed:
+        return NotAllowed(f"Can't update award in current ({self.status}) status")
+
+    def check_rules(self, action: str, by: Actor, now) -> None:
         # A disqualification is reopened only to remedy a claim against it.
         if (
             action == "cancel"
             and self.status == AwardStatus.UNSUCCESSFUL
-            and not self.complaints.filter(status__in=RECONSIDERING_CLAIMS).exists()
+            and not self.complaints.reconsidering().exists()
         ):
-            raise NotAllowed(f"Can't update award in current ({self.status}) status")
+            raise self.status_refusal(action)
         by.check_standing()
+
+    def lock_for_change(self):
+        return self._lock_tender()
+
+    def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]):
+        # The methods stamp the tender themselves, once, after the changes each one causes.
+        self.tender._record(
+            self, action, by, now, from_status=before, to_status=self.status, fields=fields
+        )
+
+    # --- the owner's changes --------------------------------------------------------------
 
     def patch(self, *, by: Actor, data: dict) -> None:
         """PATCH /awards/{id}: the owner's edits of a pending award, and the transition the
         requested status selects."""
         fields = validate(AwardPatchSchema, data)
         with transaction.atomic():
-            now = self._lock_tender()
+            now = self.lock_for_change()
             requested = fields.pop("status", self.status)
-            action = self.action_for(self.status, requested)
-            self._check(by, action)
+            action = (
+                self.transition_to(requested, Role.TENDER_OWNER)
+                if requested != self.status
+                else None
+            )
+            self.guard(action or "edit", by, now)
             if requested != self.status and action is None:
-                raise NotAllowed(f"Can't update award in current ({self.status}) status")
+                raise self.status_refusal("edit")
             edits = {k: v for k, v in fields.items() if k in EDITABLE_FIELDS}
             if edits and {**self.data, **edits} != self.data:
+                # Words, not a decision: the award's date stays.
                 self.data = {**self.data, **edits}
-                self.save()
+                self.save(update_fields=["data"])
+                self.record_change("edit", by, now, self.status, sorted(edits))
                 self.tender._touch(now)
-                self.tender._record(self, "edit", by, now, fields=sorted(edits))
             if action:
                 getattr(self, action)(by=by)
-
-    def _decide(self, status: AwardStatus, by: Actor, now, action: str) -> None:
-        before = self.status
-        self.status = status
-        self.date = now
-        self.save()
-        self.tender._record(self, action, by, now, from_status=before, to_status=status)
 
     def activate(self, *, by: Actor) -> None:
         """The bid wins: a pending contract is drawn up and the complaint period runs."""
         with transaction.atomic():
-            now = self._begin(by, "activate")
+            now = self.begin("activate", by)
             tender = self.tender
-            self.complaint_period_end = tender.shift(now, STAND_STILL, working_days=True)
-            self._decide(AwardStatus.ACTIVE, by, now, "activate")
+            self.apply(
+                "activate",
+                by,
+                now,
+                complaint_period_end=tender.shift(now, STAND_STILL, working_days=True),
+            )
             number = tender.contracts.count() + 1
             tender.contracts.create(
                 id=new_id(),
@@ -141,26 +151,30 @@ class Award(PartOfTender):
                     "items": tender.data["items"],
                 },
             )
-            tender._set_status(TenderStatus.AWARDED, now)
+            tender._transit("awarded", Actor.system(), now)
             tender.award_period_end = now
             tender._touch(now)
 
     def disqualify(self, *, by: Actor) -> None:
         """The bid is out: the next lowest bid gets a pending award, if there is one."""
         with transaction.atomic():
-            now = self._begin(by, "disqualify")
-            self.complaint_period_end = self.tender.shift(now, STAND_STILL, working_days=True)
-            self._decide(AwardStatus.UNSUCCESSFUL, by, now, "disqualify")
+            now = self.begin("disqualify", by)
+            self.apply(
+                "disqualify",
+                by,
+                now,
+                complaint_period_end=self.tender.shift(now, STAND_STILL, working_days=True),
+            )
             self.tender._award_next_bid(at=now, by=by)
             self.tender._touch(now)
 
     def cancel(self, *, by: Actor) -> None:
         """Take a decision back. An active award's contract is cancelled; a disqualification
         reopened after a claim cancels it and every later award. Open claims against the
-        cancelled awards are cancelled with them; qualification starts over from the best bid
+        cancelled awards are voided with them; qualification starts over from the best bid
         still in the running."""
         with transaction.atomic():
-            now = self._begin(by, "cancel")
+            now = self.begin("cancel", by)
             tender = self.tender
             cancelled = [self]
             if self.status == AwardStatus.UNSUCCESSFUL:
@@ -169,14 +183,14 @@ class Award(PartOfTender):
                     if award.status != AwardStatus.CANCELLED
                 ]  # fmt: skip
             for award in cancelled:
+                # The later awards fall with this one: part of this transition, under its lock.
                 award.tender = tender
-                award.complaint_period_end = now
-                award._decide(AwardStatus.CANCELLED, by, now, "cancel")
-                award.contracts.exclude(status=ContractStatus.CANCELLED).update(
-                    status=ContractStatus.CANCELLED
-                )
+                award.apply("cancel", by, now, complaint_period_end=now)
+                for contract in award.contracts.exclude(status=ContractStatus.CANCELLED):
+                    contract.tender, contract.award = tender, award
+                    contract._void(now)
                 for complaint in award.complaints.open():
                     complaint.tender = tender
-                    complaint._void(by, now)
+                    complaint._void(now)
             tender._award_next_bid(at=now, by=by)
             tender._touch(now)

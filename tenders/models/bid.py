@@ -3,13 +3,25 @@ from django.db import models, transaction
 from portal.core.actors import Actor, Role
 from portal.core.errors import NotAllowed, NotFound
 from portal.core.schema import merge_patch, to_json, validate
+from portal.core.transitions import StatusMachine, transition
 from tenders.schema import BidSchema
 
 from .base import Owned, PartOfTender, new_id
 from .statuses import BidStatus
 
 
-class Bid(PartOfTender, Owned):
+class Bid(StatusMachine, PartOfTender, Owned):
+    LIVE = {BidStatus.DRAFT, BidStatus.ACTIVE}
+    TRANSITIONS = {
+        # Value and tenderers; a draft becomes active here (and an active bid a draft again).
+        "edit": transition(LIVE, None, Role.BID_OWNER),
+        "withdraw": transition(LIVE, BidStatus.DELETED, Role.BID_OWNER),
+    }
+    # The 2.3 words for each action.
+    VERBS = {"edit": "update", "withdraw": "delete"}
+    # 2.3 keeps a bid's date: when it was placed.
+    STAMP_FIELD = None
+
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
     status = models.CharField(max_length=16, choices=BidStatus, editable=False)
     date = models.DateTimeField(editable=False)
@@ -31,45 +43,57 @@ class Bid(PartOfTender, Owned):
         if self.status != BidStatus.ACTIVE:
             raise NotFound("bid_id")
 
-    def _begin(self, by: Actor, verb: str):
-        now = self._lock_tender()
-        self.require(by, Role.BID_OWNER)
-        self.tender.require_tendering(verb, now)
-        if self.status == BidStatus.DELETED:
-            raise NotAllowed(f"Can't {verb} bid in current ({self.status}) status")
+    # --- the frame's questions ------------------------------------------------------------
+
+    def role_of(self, by: Actor) -> Role | None:
+        return Role.BID_OWNER if by.acts_as(Role.BID_OWNER, self) else None
+
+    def check_context(self, action: str, by: Actor, now) -> None:
+        self.tender.require_tendering(self.VERBS[action], now)
+
+    def status_refusal(self, action: str) -> NotAllowed:
+        return NotAllowed(f"Can't {self.VERBS[action]} bid in current ({self.status}) status")
+
+    def check_rules(self, action: str, by: Actor, now) -> None:
         by.check_standing()
-        return now
+
+    def lock_for_change(self):
+        return self._lock_tender()
+
+    def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]):
+        self.tender._touch(now)
+        self.tender._record(
+            self, action, by, now, from_status=before, to_status=self.status, fields=fields
+        )
+
+    # --- the bidder's changes -------------------------------------------------------------
 
     def edit(self, *, by: Actor, patch: dict) -> bool:
         """PATCH a bid while tendering is open: tenderers, value, draft/active."""
         with transaction.atomic():
-            now = self._begin(by, "update")
+            now = self.begin("edit", by)
             fields = to_json(validate(BidSchema, merge_patch(self.document(), patch)))
             self.tender.check_bid_value(fields["value"])
             self.tender.check_tenderers(
-                "update", fields["tenderers"], active=fields["status"] == BidStatus.ACTIVE, bid=self
+                "update",
+                fields["tenderers"],
+                active=fields["status"] == BidStatus.ACTIVE,
+                bid=self,
             )
             if fields == self.document():
                 return False
-            before = self.status
-            self.status, self.value, self.tenderers = (
-                fields["status"],
-                fields["value"],
-                fields["tenderers"],
+            self.apply(
+                "edit",
+                by,
+                now,
+                status=fields["status"],
+                value=fields["value"],
+                tenderers=fields["tenderers"],
             )
-            self.save()
-            self.tender._touch(now)
-            self.tender._record(self, "edit", by, now, from_status=before, to_status=self.status)
             return True
 
     def withdraw(self, *, by: Actor) -> None:
         """DELETE a bid while tendering is open. The row stays, for the audit trail."""
         with transaction.atomic():
-            now = self._begin(by, "delete")
-            before = self.status
-            self.status = BidStatus.DELETED
-            self.save()
-            self.tender._touch(now)
-            self.tender._record(
-                self, "withdraw", by, now, from_status=before, to_status=self.status
-            )
+            now = self.begin("withdraw", by)
+            self.apply("withdraw", by, now)

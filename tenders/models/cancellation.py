@@ -3,15 +3,25 @@ from django.db import models, transaction
 from portal.core.actors import Actor, Role
 from portal.core.errors import NotAllowed
 from portal.core.schema import merge_patch, validate
+from portal.core.transitions import StatusMachine, transition
 from tenders.schema import CancellationSchema
 
 from .base import PartOfTender, new_id
 from .statuses import CancellationStatus, TenderStatus
 
 
-class Cancellation(PartOfTender):
+class Cancellation(StatusMachine, PartOfTender):
     """The owner's decision to cancel the tender: pending (documents may be attached), then
     active, which cancels the tender."""
+
+    TRANSITIONS = {
+        "edit": transition(
+            {CancellationStatus.PENDING}, CancellationStatus.PENDING, Role.TENDER_OWNER
+        ),
+        "activate": transition(
+            {CancellationStatus.PENDING}, CancellationStatus.ACTIVE, Role.TENDER_OWNER
+        ),
+    }
 
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
     status = models.CharField(max_length=16, choices=CancellationStatus, editable=False)
@@ -26,33 +36,52 @@ class Cancellation(PartOfTender):
     def document(self) -> dict:
         return {"reason": self.reason, "status": self.status, **self.data}
 
+    # --- the frame's questions ------------------------------------------------------------
+
+    def role_of(self, by: Actor) -> Role | None:
+        return Role.TENDER_OWNER if by.acts_as(Role.TENDER_OWNER, self.tender) else None
+
+    def check_context(self, action: str, by: Actor, now) -> None:
+        tender = self.tender
+        if tender.status in TenderStatus.terminal():
+            raise NotAllowed(
+                f"Can't update cancellation in current ({tender.status}) tender status"
+            )
+
+    def status_refusal(self, action: str) -> NotAllowed:
+        return NotAllowed(f"Can't update cancellation in current ({self.status}) status")
+
+    def check_rules(self, action: str, by: Actor, now) -> None:
+        by.check_standing(in_public=self.tender.status != TenderStatus.DRAFT)
+
+    def lock_for_change(self):
+        return self._lock_tender()
+
+    def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]):
+        # The tender is stamped by the method, after the cancellation it may cause.
+        self.tender._record(
+            self, action, by, now, from_status=before, to_status=self.status, fields=fields
+        )
+
+    # --- the owner's changes --------------------------------------------------------------
+
     def patch(self, *, by: Actor, data: dict) -> None:
         """PATCH /cancellations/{id}: edit the reason; status "active" cancels the tender."""
         with transaction.atomic():
-            now = self._lock_tender()
-            tender = self.tender
-            tender.require(by, Role.TENDER_OWNER)
-            if tender.status in TenderStatus.terminal():
-                raise NotAllowed(
-                    f"Can't update cancellation in current ({tender.status}) tender status"
-                )
-            by.check_standing(in_public=tender.status != TenderStatus.DRAFT)
+            now = self.begin("edit", by)
             fields = validate(CancellationSchema, merge_patch(self.document(), data))
             status = fields.pop("status", self.status)
             reason = fields.pop("reason")
             if (reason, fields) != (self.reason, self.data):
+                # Words, not a decision: the date stays.
                 self.reason, self.data = reason, fields
-                self.save()
-                tender._record(self, "edit", by, now)
+                self.save(update_fields=["reason", "data"])
+                self.record_change("edit", by, now, self.status, ["data", "reason"])
             if status == CancellationStatus.ACTIVE and self.status != status:
                 self._activate(by, now)
-            tender._touch(now)
+            self.tender._touch(now)
 
     def _activate(self, by: Actor, now) -> None:
-        self.status = CancellationStatus.ACTIVE
-        self.date = now
-        self.save()
-        self.tender._record(
-            self, "activate", by, now, from_status=CancellationStatus.PENDING, to_status=self.status
-        )
+        self.guard("activate", by, now)
+        self.apply("activate", by, now)
         self.tender._cancel(by, now)

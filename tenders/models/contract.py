@@ -1,16 +1,26 @@
 from django.db import models, transaction
 
 from portal.core.actors import Actor, Role
-from portal.core.errors import InvalidData, NotAllowed
+from portal.core.errors import InvalidData, NotAllowed, Refused
 from portal.core.schema import iso, to_json, validate
+from portal.core.transitions import StatusMachine, transition
 from tenders.schema import ContractPatchSchema
 
 from .base import PartOfTender, new_id
 from .statuses import AwardStatus, ContractStatus, TenderStatus
 
 
-class Contract(PartOfTender):
+class Contract(StatusMachine, PartOfTender):
     """The contract with an active award's supplier; signing it completes the tender."""
+
+    TRANSITIONS = {
+        "edit": transition({ContractStatus.PENDING}, ContractStatus.PENDING, Role.TENDER_OWNER),
+        "sign": transition({ContractStatus.PENDING}, ContractStatus.ACTIVE, Role.TENDER_OWNER),
+        # Its award was taken back.
+        "void": transition({ContractStatus.PENDING}, ContractStatus.CANCELLED, Role.SYSTEM),
+    }
+    # 2.3 keeps a contract's date: the moment it was drawn up.
+    STAMP_FIELD = None
 
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
     award = models.ForeignKey("tenders.Award", on_delete=models.PROTECT, related_name="contracts")
@@ -25,23 +35,41 @@ class Contract(PartOfTender):
     def __str__(self) -> str:
         return self.contract_id
 
-    def _begin(self, by: Actor):
-        now = self._lock_tender()
+    # --- the frame's questions ------------------------------------------------------------
+
+    def role_of(self, by: Actor) -> Role | None:
+        return Role.TENDER_OWNER if by.acts_as(Role.TENDER_OWNER, self.tender) else None
+
+    def check_context(self, action: str, by: Actor, now) -> None:
         tender = self.tender
-        tender.require(by, Role.TENDER_OWNER)
-        if tender.status not in TenderStatus.deciding():
+        if by.role is not Role.SYSTEM and tender.status not in TenderStatus.deciding():
             raise NotAllowed(f"Can't update contract in current ({tender.status}) tender status")
-        if self.status != ContractStatus.PENDING:
-            raise NotAllowed(f"Can't update contract in current ({self.status}) status")
-        by.check_standing()
-        return now
+
+    def status_refusal(self, action: str) -> NotAllowed:
+        return NotAllowed(f"Can't update contract in current ({self.status}) status")
+
+    def check_rules(self, action: str, by: Actor, now) -> None:
+        if by.role is not Role.SYSTEM:
+            by.check_standing()
+        if action == "sign":
+            self._check_signing(now)
+
+    def lock_for_change(self):
+        return self._lock_tender()
+
+    def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]):
+        # sign and edit stamp the tender after what they cause; void is part of the award's
+        # cancellation, which stamps it.
+        self.tender._record(
+            self, action, by, now, from_status=before, to_status=self.status, fields=fields
+        )
 
     def patch(self, *, by: Actor, data: dict) -> None:
         """PATCH /contracts/{id}: the owner's edits of a pending contract, and signing it
         (status "active")."""
         fields = validate(ContractPatchSchema, data)
         with transaction.atomic():
-            now = self._begin(by)
+            now = self.begin("edit", by)
             requested = fields.pop("status", self.status)
             if requested not in (ContractStatus.PENDING, ContractStatus.ACTIVE):
                 raise NotAllowed("Can't update contract status")
@@ -49,15 +77,15 @@ class Contract(PartOfTender):
             edits = to_json(fields)
             if edits and {**self.data, **edits} != self.data:
                 self.data = {**self.data, **edits}
-                self.save()
+                self.save(update_fields=["data"])
+                self.record_change("edit", by, now, self.status, sorted(edits))
                 self.tender._touch(now)
-                self.tender._record(self, "edit", by, now, fields=sorted(edits))
             if requested == ContractStatus.ACTIVE:
                 self.sign(by=by, date_signed=date_signed)
             elif date_signed is not None:
                 self._check_date_signed(date_signed, now)
                 self.date_signed = date_signed
-                self.save()
+                self.save(update_fields=["date_signed"])
                 self.tender._touch(now)
 
     def _check_date_signed(self, date_signed, now) -> None:
@@ -83,30 +111,22 @@ class Contract(PartOfTender):
 
     def signing_refusal(self, by: Actor, now) -> str | None:
         """Why `by` may not sign this contract now (the 2.3 description), or None if it may."""
-        tender = self.tender
-        if not by.acts_as(Role.TENDER_OWNER, tender) or self.status != ContractStatus.PENDING:
-            return "Forbidden"
         try:
-            self._check_signing(now)
-        except NotAllowed as refusal:
+            self.guard("sign", by, now)
+        except Refused as refusal:
             return refusal.description
         return None
 
     def sign(self, *, by: Actor, date_signed=None) -> None:
         """Sign once the award's complaint period is over; the tender is then complete."""
         with transaction.atomic():
-            now = self._begin(by)
-            self._check_signing(now)
+            now = self.begin("sign", by)
             if date_signed is not None:
                 self._check_date_signed(date_signed, now)
-            self.status = ContractStatus.ACTIVE
-            self.date_signed = date_signed or now
-            self.save()
-            tender = self.tender
-            tender._record(
-                self, "sign", by, now, from_status=ContractStatus.PENDING, to_status=self.status
-            )
-            before = tender.status
-            tender._set_status(TenderStatus.COMPLETE, now)
-            tender._record(tender, "complete", by, now, from_status=before, to_status=tender.status)
-            tender._touch(now)
+            self.apply("sign", by, now, date_signed=date_signed or now)
+            self.tender._complete(by, now)
+
+    def _void(self, now) -> None:
+        system = Actor.system()
+        self.guard("void", system, now)
+        self.apply("void", system, now)

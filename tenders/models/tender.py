@@ -11,10 +11,11 @@ from portal.core.errors import (
     NotAllowed,
     NotFound,
     PermissionDenied,
-    offered,
+    Refused,
 )
 from portal.core.ids import is_id
 from portal.core.schema import KYIV, iso, merge_patch, to_json, validate
+from portal.core.transitions import StatusMachine, transition
 from tenders import workdays
 from tenders.documents import HasDocuments
 from tenders.schema import (
@@ -62,7 +63,7 @@ class MethodNotImplemented(DomainError):
         super().__init__("Not implemented", location="data", name="procurementMethodType")
 
 
-class NotProcuringEntity(DomainError):
+class NotProcuringEntity(Refused):
     """A portal account registers tenders only for a procuring entity (2.3 has no accounts)."""
 
     code = "not_procuring_entity"
@@ -71,7 +72,7 @@ class NotProcuringEntity(DomainError):
         super().__init__("Only users of a procuring entity can publish tenders")
 
 
-class StaleDraft(DomainError):
+class StaleDraft(Refused):
     """A draft whose enquiry period is over (2.3 published it, and the tender moved on at once);
     a draft cannot be edited, so it is cancelled and written anew."""
 
@@ -197,7 +198,28 @@ class TenderQuerySet(models.QuerySet):
         return tender
 
 
-class Tender(HasDocuments, Owned):
+T = TenderStatus
+LIVE = frozenset(T) - T.terminal()
+TRANSITIONS = {
+    # The owner's changes.
+    "publish": transition({T.DRAFT}, T.ENQUIRIES, Role.TENDER_OWNER),
+    "edit": transition(LIVE - {T.DRAFT}, None, Role.TENDER_OWNER),
+    "add_document": transition({T.DRAFT, T.ENQUIRIES}, None, Role.TENDER_OWNER),
+    "update_document": transition({T.DRAFT, T.ENQUIRIES}, None, Role.TENDER_OWNER),
+    "cancel": transition(LIVE, T.CANCELLED, Role.TENDER_OWNER),
+    # Caused by time, or by a decision on an award or a contract.
+    "start_tendering": transition({T.ENQUIRIES}, T.TENDERING, Role.SYSTEM),
+    "close_tendering": transition({T.TENDERING}, None, Role.SYSTEM),  # qualification | unsuccessful
+    "awarded": transition({T.QUALIFICATION}, T.AWARDED, Role.SYSTEM),
+    "reopen_qualification": transition({T.AWARDED}, T.QUALIFICATION, Role.SYSTEM),
+    "fail": transition({T.AWARDED}, T.UNSUCCESSFUL, Role.SYSTEM),
+    "complete": transition({T.AWARDED}, T.COMPLETE, Role.SYSTEM),
+}
+
+
+class Tender(StatusMachine, HasDocuments, Owned):
+    TRANSITIONS = TRANSITIONS
+
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
     tender_id = models.CharField(_("tender ID"), max_length=40, unique=True, editable=False)
     status = models.CharField(_("status"), max_length=32, choices=TenderStatus, editable=False)
@@ -335,13 +357,43 @@ class Tender(HasDocuments, Owned):
         self.next_check = self._next_check()
         self.save()
 
-    def _set_status(self, status: TenderStatus, at) -> None:
-        self.status = status
-        self.date = at
-        if status in TenderStatus.terminal():
+    # --- the frame's questions ------------------------------------------------------------
+
+    def role_of(self, by: Actor) -> Role | None:
+        return Role.TENDER_OWNER if by.acts_as(Role.TENDER_OWNER, self) else None
+
+    def status_refusal(self, action: str) -> NotAllowed:
+        if action == "cancel":
+            return NotAllowed(f"Can't add cancellation in current ({self.status}) tender status")
+        if action.endswith("_document"):
+            verb = action.removesuffix("_document")
+            return NotAllowed(f"Can't {verb} document in current ({self.status}) tender status")
+        return NotAllowed(f"Can't update tender in current ({self.status}) status")
+
+    def check_rules(self, action: str, by: Actor, now) -> None:
+        if by.role is Role.SYSTEM:
+            return
+        if action == "publish" and self.is_stale_draft:
+            raise StaleDraft()
+        by.check_standing(in_public=action == "publish" or self.status != TenderStatus.DRAFT)
+
+    def lock_for_change(self):
+        return self._lock()
+
+    def save_change(self, fields: list[str]) -> None:
+        """The tender's row is saved once per change, by _touch (dateModified, next_check)."""
+
+    def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]):
+        if self.status in TenderStatus.terminal():
             # Claims nobody answered before the tender ended are ignored.
             for complaint in self.complaints.unanswered():
-                complaint._ignore(at)
+                complaint._ignore(now)
+        self._record(self, action, by, now, from_status=before, to_status=self.status)
+
+    def _transit(self, action: str, by: Actor, at, *, status=None) -> None:
+        """A change of status through the one guard (time-driven ones by the system)."""
+        self.guard(action, by, at)
+        self.apply(action, by, at, status=status)
 
     def _record(
         self, subject, action: str, by: Actor, at, *, from_status="", to_status="", **payload
@@ -377,14 +429,14 @@ class Tender(HasDocuments, Owned):
                 complaint._expire(complaint.closes_at)
                 changed = True
         if self.status == TenderStatus.ENQUIRIES and self.tender_start <= now:
-            self._change_by_time(TenderStatus.TENDERING, at=self.tender_start)
+            self._transit("start_tendering", Actor.system(), self.tender_start)
             changed = True
         if self.status == TenderStatus.TENDERING and self.tender_end <= now:
             self._close_tendering(at=self.tender_end)
             changed = True
         failed_at = self._qualification_failed_at()
         if failed_at is not None and failed_at <= now:
-            self._change_by_time(TenderStatus.UNSUCCESSFUL, at=failed_at)
+            self._transit("fail", Actor.system(), failed_at)
             changed = True
         return changed
 
@@ -397,18 +449,14 @@ class Tender(HasDocuments, Owned):
         due.append(self._qualification_failed_at())
         return min((moment for moment in due if moment is not None), default=None)
 
-    def _change_by_time(self, status: TenderStatus, *, at) -> None:
-        before = self.status
-        self._set_status(status, at)
-        self._record(self, "time", Actor.system(), at, from_status=before, to_status=status)
-
     def _close_tendering(self, *, at) -> None:
+        system = Actor.system()
         if not self.bids.filter(status=BidStatus.ACTIVE).exists():
-            self._change_by_time(TenderStatus.UNSUCCESSFUL, at=at)
+            self._transit("close_tendering", system, at, status=TenderStatus.UNSUCCESSFUL)
             return
-        self._change_by_time(TenderStatus.QUALIFICATION, at=at)
+        self._transit("close_tendering", system, at, status=TenderStatus.QUALIFICATION)
         self.award_period_start = at
-        self._award_next_bid(at=at, by=Actor.system())
+        self._award_next_bid(at=at, by=system)
 
     def _qualification_failed_at(self):
         """When every bid has been disqualified, the tender fails once the last complaint
@@ -440,7 +488,8 @@ class Tender(HasDocuments, Owned):
             key=lambda bid: (bid.value["amount"], bid.number),
         )
         if not candidates:
-            self._set_status(TenderStatus.AWARDED, at)
+            if self.status != TenderStatus.AWARDED:
+                self._transit("awarded", Actor.system(), at)
             self.award_period_end = at
             return
         bid = candidates[0]
@@ -456,35 +505,16 @@ class Tender(HasDocuments, Owned):
         )
         self._record(award, "create", by, at, to_status=AwardStatus.PENDING)
         if self.status != TenderStatus.QUALIFICATION:
-            self._set_status(TenderStatus.QUALIFICATION, at)
+            self._transit("reopen_qualification", Actor.system(), at)
         self.award_period_end = None
 
     # --- the owner's changes --------------------------------------------------------------
 
-    def available_actions(self, by: Actor) -> list[str]:
-        """What `by` may do to the tender now (the portal's buttons; each method checks again)."""
-        checks = {
-            "publish": self._check_publishing,
-            "add_document": lambda by: self.check_document_change(by, "add"),
-            "cancel": self._check_cancelling,
-        }
-        refusals = (NotAllowed, PermissionDenied, StaleDraft)
-        return [action for action, check in checks.items() if offered(check, by, refusals=refusals)]
-
     def publish(self, *, by: Actor) -> None:
         """A draft becomes public: questions are taken from now on."""
         with transaction.atomic():
-            now = self._lock()
-            self._check_publishing(by)
+            now = self.begin("publish", by)
             self._publish(by, now)
-
-    def _check_publishing(self, by: Actor) -> None:
-        self.require(by, Role.TENDER_OWNER)
-        if self.status != TenderStatus.DRAFT:
-            raise NotAllowed(f"Can't update tender in current ({self.status}) status")
-        if self.is_stale_draft:
-            raise StaleDraft()
-        by.check_standing()
 
     @property
     def is_stale_draft(self) -> bool:
@@ -496,16 +526,11 @@ class Tender(HasDocuments, Owned):
         """PATCH /tenders/{id}: merge `patch` into the document (2.3 rules); True if it changed."""
         with transaction.atomic():
             now = self._lock()
-            self.require(by, Role.TENDER_OWNER)
-            if self.status in TenderStatus.terminal():
-                raise NotAllowed(f"Can't update tender in current ({self.status}) status")
-            if self.status == TenderStatus.DRAFT:
-                if patch.get("status") != TenderStatus.ENQUIRIES:
-                    raise NotAllowed("Can't update tender in current (draft) status")
-                self._check_publishing(by)
+            if self.status == TenderStatus.DRAFT and patch.get("status") == TenderStatus.ENQUIRIES:
+                self.guard("publish", by, now)
                 self._publish(by, now)
                 return True
-            by.check_standing()
+            self.guard("edit", by, now)
             rogue = {key: "Rogue field" for key in patch if key not in TENDER_FIELDS}
             if rogue:
                 raise InvalidData(rogue)
@@ -529,11 +554,8 @@ class Tender(HasDocuments, Owned):
             return True
 
     def _publish(self, by: Actor, now) -> None:
-        self._set_status(TenderStatus.ENQUIRIES, now)
+        self.apply("publish", by, now)
         self._touch(now)
-        self._record(
-            self, "publish", by, now, from_status=TenderStatus.DRAFT, to_status=self.status
-        )
 
     def add_cancellation(self, *, by: Actor, data: dict):
         """POST /tenders/{id}/cancellations: a pending cancellation, or with status "active" the
@@ -541,7 +563,7 @@ class Tender(HasDocuments, Owned):
         fields = validate(CancellationSchema, data)
         with transaction.atomic():
             now = self._lock()
-            self._check_cancelling(by)
+            self.guard("cancel", by, now)
             status = fields.pop("status", CancellationStatus.PENDING)
             cancellation = self.cancellations.create(
                 id=new_id(),
@@ -557,16 +579,18 @@ class Tender(HasDocuments, Owned):
             self._touch(now)
         return cancellation
 
-    def _check_cancelling(self, by: Actor) -> None:
-        self.require(by, Role.TENDER_OWNER)
-        if self.status in TenderStatus.terminal():
-            raise NotAllowed(f"Can't add cancellation in current ({self.status}) tender status")
-        by.check_standing(in_public=self.status != TenderStatus.DRAFT)
+    def cancel(self, *, by: Actor, reason: str) -> None:
+        """Cancel the tender at once, for `reason` (an active cancellation)."""
+        self.add_cancellation(by=by, data={"reason": reason, "status": CancellationStatus.ACTIVE})
+
+    def _complete(self, by: Actor, at) -> None:
+        """The contract is signed: the tender is complete."""
+        self._transit("complete", Actor.system(), at)
+        self._touch(at)
 
     def _cancel(self, by: Actor, at) -> None:
-        before = self.status
-        self._set_status(TenderStatus.CANCELLED, at)
-        self._record(self, "cancel", by, at, from_status=before, to_status=self.status)
+        """An active cancellation cancels the tender (the owner's act, through it)."""
+        self.apply("cancel", by, at)
 
     # --- documents ------------------------------------------------------------------------
 
@@ -577,16 +601,10 @@ class Tender(HasDocuments, Owned):
     def check_document_change(self, by: Actor, verb: str, document_id: str | None = None) -> str:
         """The owner's documents, added and replaced while the tender is a draft or in
         enquiries (once bids come in, the conditions they answer are fixed)."""
-        self.require(by, Role.TENDER_OWNER)
-        if self.status not in (TenderStatus.DRAFT, TenderStatus.ENQUIRIES):
-            raise NotAllowed(f"Can't {verb} document in current ({self.status}) tender status")
+        self.guard(f"{verb}_document", by, timezone.now())
         if document_id:
             self._check_author(Role.TENDER_OWNER, document_id)
-        by.check_standing(in_public=self.status != TenderStatus.DRAFT)
         return Role.TENDER_OWNER
-
-    def _lock_for_change(self):
-        return self._lock()
 
     def _documents_changed(self, version, action: str, by: Actor, now) -> None:
         self._touch(now)

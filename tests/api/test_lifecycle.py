@@ -24,7 +24,7 @@ def test_enquiries_turn_into_tendering_at_the_tender_period_start(api, clock):
     assert data["status"] == "active.tendering"
     assert data["date"] == start  # stamped when it was due, not when somebody looked
     assert data["next_check"] == data["tenderPeriod"]["endDate"]
-    event = AuditEvent.objects.get(action="time", to_status="active.tendering")
+    event = AuditEvent.objects.get(action="start_tendering", to_status="active.tendering")
     assert (event.actor_role, event.from_status, iso(event.at)) == (
         "chronograph",
         "active.enquiries",

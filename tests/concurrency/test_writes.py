@@ -5,6 +5,7 @@ import pytest
 from tests.concurrency.conftest import run_together
 from tests.helpers import (
     Clock,
+    bid_data,
     create_tender,
     in_qualification,
     open_for_bids,
@@ -59,11 +60,28 @@ def test_parallel_bids_are_all_kept(fresh_api, time_machine):
     clock = Clock(time_machine)
     tender = open_for_bids(fresh_api(), clock)
     results = run_together(
-        *[lambda n=n: place_bid(fresh_api("broker2"), tender, 400 + n) for n in range(6)]
+        *[
+            lambda n=n: place_bid(fresh_api("broker2"), tender, 400 + n, identifier=f"{n + 1:08d}")
+            for n in range(6)
+        ]
     )
     assert len({bid_id for bid_id, _ in results}) == 6
     clock.advance(days=8)
     assert tender.read()["numberOfBids"] == 6
+
+
+def test_parallel_bids_of_one_tenderer_keep_one(fresh_api, time_machine):
+    clock = Clock(time_machine)
+    tender = open_for_bids(fresh_api(), clock)
+    responses = run_together(
+        *[
+            lambda n=n: fresh_api("broker2").post(f"{tender.path}/bids", bid_data(400 + n))
+            for n in range(6)
+        ]
+    )
+    assert sorted(response.status_code for response in responses) == [201] + [403] * 5
+    clock.advance(days=8)
+    assert tender.read()["numberOfBids"] == 1
 
 
 def test_activate_and_disqualify_at_once_one_decision_wins(fresh_api, time_machine):

@@ -39,9 +39,9 @@ def test_owner_actions_follow_the_status(buyer, clock):
     seen["cancelled"] = tender.available_actions(owner)
 
     assert seen == {
-        "draft": ["publish", "add_document", "cancel"],
-        "active.enquiries": ["add_document", "cancel"],
-        "active.tendering": ["cancel"],
+        "draft": ["publish", "add_document", "update_document", "cancel"],
+        "active.enquiries": ["edit", "add_document", "update_document", "cancel"],
+        "active.tendering": ["edit", "cancel"],
         "cancelled": [],
     }
 

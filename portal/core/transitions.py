@@ -1,0 +1,130 @@
+"""The frame every status machine uses (Tender, Bid, Award, Contract, Cancellation, Complaint).
+
+A model lists its transitions in one table, `TRANSITIONS`: action -> (statuses it starts from,
+the status it leads to, the role that performs it). One guard (`guard`) reads the table; the
+portal's buttons (`available_actions`), `can` and the API's dispatch (`action_for`) are derived
+from it; one method per transition on the model calls `begin` (lock, then guard) and `apply`
+(set, stamp, save the changed columns, record). Time-driven changes pass the same guard with
+the system actor.
+
+The model says what the table cannot:
+- `role_of(by)`: which role of its table `by` holds for this object (None: none);
+- `check_context(action, by, now)`: the state around it (e.g. the tender's status), checked
+  before the table, because 2.3 words those refusals first;
+- `status_refusal(action)`: the 2.3 refusal when the status is not a source;
+- `check_rules(action, by, now)`: the transition's own rules (periods, standing...);
+- `lock_for_change()`: lock what the change must hold, apply due changes, reload; returns now;
+- `record_change(action, by, now, before, fields)`: the audit event and the tender's stamp;
+- `save_change(fields)`, only if its row is saved otherwise (the tender's, once per change).
+"""
+
+from typing import ClassVar, NamedTuple
+
+from django.utils import timezone
+
+from portal.core.actors import Actor, Role
+from portal.core.errors import PermissionDenied, Refused, RoleNotAllowed, offered
+
+
+class Transition(NamedTuple):
+    sources: frozenset
+    # None: the transition decides (e.g. an answered claim takes its resolution type).
+    target: str | None
+    role: Role
+
+
+def transition(sources, target, role: Role) -> Transition:
+    return Transition(frozenset(sources), target, role)
+
+
+class StatusMachine:
+    """Mixin for a model with a `status` column and a `TRANSITIONS` table."""
+
+    TRANSITIONS: ClassVar[dict[str, Transition]] = {}
+    # The column stamped with the moment of every change (None: none).
+    STAMP_FIELD: ClassVar[str | None] = "date"
+
+    # --- what the model says --------------------------------------------------------------
+
+    def role_of(self, by: Actor) -> Role | None:
+        raise NotImplementedError
+
+    def check_context(self, action: str, by: Actor, now) -> None:
+        """The state around this object that every change needs (none by default)."""
+
+    def status_refusal(self, action: str) -> Refused:
+        raise NotImplementedError
+
+    def check_rules(self, action: str, by: Actor, now) -> None:
+        """The transition's own rules, after the table (none by default)."""
+
+    def lock_for_change(self):
+        raise NotImplementedError
+
+    def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]):
+        raise NotImplementedError
+
+    def save_change(self, fields: list[str]) -> None:
+        """Save the changed columns (a model that saves its row once per change, later,
+        says so here)."""
+        self.save(update_fields=fields)
+
+    # --- the one guard and what is derived from it ----------------------------------------
+
+    def guard(self, action: str, by: Actor, now) -> None:
+        """Raise the refusal (a `Refused`) if `by` may not perform `action` now."""
+        row = self.TRANSITIONS[action]
+        role = Role.SYSTEM if by.role is Role.SYSTEM else self.role_of(by)
+        if role is None:
+            raise PermissionDenied()
+        self.check_context(action, by, now)
+        if role is not row.role:
+            raise RoleNotAllowed()
+        if self.status not in row.sources:
+            raise self.status_refusal(action)
+        self.check_rules(action, by, now)
+
+    def can(self, action: str, by: Actor, now=None) -> bool:
+        return offered(self.guard, action, by, now or timezone.now())
+
+    def available_actions(self, by: Actor, now=None) -> list[str]:
+        """What `by` may do now (the system's transitions are never offered)."""
+        now = now or timezone.now()
+        return [
+            action
+            for action, row in self.TRANSITIONS.items()
+            if row.role is not Role.SYSTEM and self.can(action, by, now)
+        ]
+
+    def transition_to(self, requested: str, role: Role) -> str | None:
+        """The transition that takes `role` from this status to `requested` (how a 2.3 PATCH
+        of `status` is read), or None."""
+        for action, row in self.TRANSITIONS.items():
+            if row.role is role and self.status in row.sources and row.target == requested:
+                return action
+        return None
+
+    # --- performing a transition ----------------------------------------------------------
+
+    def begin(self, action: str, by: Actor):
+        """Lock and check; returns `now`, the one moment the change is stamped with."""
+        now = self.lock_for_change()
+        self.guard(action, by, now)
+        return now
+
+    def apply(self, action: str, by: Actor, now, *, status=None, **fields) -> None:
+        """Set `fields` and the status (the table's target unless given), stamp, save only the
+        changed columns, and record the change."""
+        before = self.status
+        target = status if status is not None else self.TRANSITIONS[action].target
+        for name, value in fields.items():
+            setattr(self, name, value)
+        changed = list(fields)
+        if target is not None:
+            self.status = target
+            changed.append("status")
+        if self.STAMP_FIELD:
+            setattr(self, self.STAMP_FIELD, now)
+            changed.append(self.STAMP_FIELD)
+        self.save_change(sorted(set(changed)))
+        self.record_change(action, by, now, before, sorted(fields))
