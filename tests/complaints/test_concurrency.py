@@ -6,7 +6,7 @@ from django.test import Client
 from complaints.models import Complaint
 from tenders.models import AuditEvent
 from tests.complaints.test_api import ANSWER, CLAIM, Claims
-from tests.concurrency.conftest import run_together
+from tests.concurrency.conftest import run_racing_for, run_together
 from tests.helpers import Api
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -18,11 +18,11 @@ def fresh(key):
 
 def test_answer_and_cancel_at_once_leave_one_consistent_outcome(brokers, clock):
     claims = Claims(fresh("broker"), fresh("broker2"), clock)
-    outcomes = set()
-    for _ in range(20):
+    for _ in range(10):
         claim, token = claims.filed(status="claim")
         path = f"{claims.path}/{claim['id']}"
-        answer, cancel = run_together(
+        answer, cancel = run_racing_for(
+            claims.tender.id,
             lambda path=path: fresh("broker").patch(path, ANSWER, token=claims.tender.token),
             lambda path=path, token=token: fresh("broker2").patch(
                 path, {"status": "cancelled", "cancellationReason": "знято"}, token=token
@@ -55,8 +55,6 @@ def test_answer_and_cancel_at_once_leave_one_consistent_outcome(brokers, clock):
                 and not stored.resolution
             )
             assert events == ["file", "cancel"]
-        outcomes.add((answer.status_code, cancel.status_code))
-    assert outcomes  # every round ended in one of the consistent states above
 
 
 def test_parallel_claims_get_unique_consecutive_numbers(brokers, clock):

@@ -1,7 +1,8 @@
 import threading
+import time
 
 import pytest
-from django.db import connection
+from django.db import connection, connections, transaction
 from django.test import Client
 
 from tests.helpers import Api
@@ -30,6 +31,48 @@ def run_together(*calls):
         if isinstance(result, BaseException):
             raise result
     return results
+
+
+def run_racing_for(tender_id: str, *calls):
+    """Run the calls while a third party holds the tender's row lock, and release it only once
+    every call is waiting for it: they then race for the lock for certain, not by chance.
+    Their results, in order."""
+    from tenders.models import Tender
+
+    locked, release = threading.Event(), threading.Event()
+
+    def hold():
+        try:
+            with transaction.atomic():
+                Tender.objects.select_for_update().get(pk=tender_id)
+                locked.set()
+                release.wait(30)
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    locked.wait(10)
+    outcome = {}
+    racers = threading.Thread(target=lambda: outcome.setdefault("results", run_together(*calls)))
+    racers.start()
+    deadline = time.monotonic() + 20
+    waiting = 0
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE wait_event_type = 'Lock' AND datname = current_database()"
+            )
+            waiting = cursor.fetchone()[0]
+        if waiting >= len(calls):
+            break
+        time.sleep(0.02)
+    release.set()
+    holder.join()
+    racers.join()
+    assert waiting >= len(calls), f"only {waiting} of {len(calls)} calls waited for the lock"
+    return outcome["results"]
 
 
 @pytest.fixture
