@@ -50,6 +50,9 @@ class ResolutionType(models.TextChoices):
 
 S = ComplaintStatus
 OPEN = frozenset({S.DRAFT, S.CLAIM, S.ANSWERED})
+# Claims that let the tender owner reopen the decision they contest: submitted, answered, or
+# resolved (withdrawn, refused and ignored claims do not).
+RECONSIDERING = frozenset({S.CLAIM, S.ANSWERED, S.RESOLVED})
 
 # action: (statuses it starts from, status it leads to, who performs it). None: the claim's
 # resolutionType. The last three are not asked for: time or another decision causes them.
@@ -88,11 +91,6 @@ class ComplaintQuerySet(models.QuerySet):
 
     def answered(self):
         return self.filter(status=S.ANSWERED)
-
-    def reconsidering(self):
-        """Claims that let the tender owner reopen the decision they contest: submitted,
-        answered, or resolved (withdrawn, refused and ignored claims do not)."""
-        return self.filter(status__in=(S.CLAIM, S.ANSWERED, S.RESOLVED))
 
     def closed(self):
         return self.exclude(status__in=OPEN)
@@ -261,6 +259,10 @@ class Complaint(StatusMachine, HasDocuments, Owned):
         """Editing a draft, saving an answer before sending it and withdrawing a draft are
         seen by nobody else; every other change is public."""
         return action not in PRIVATE_ACTIONS and not (action == "cancel" and self.status == S.DRAFT)
+
+    @property
+    def lets_reconsider(self) -> bool:
+        return self.status in RECONSIDERING
 
     def shown_to(self, viewer: Viewer | None) -> bool:
         """A draft is shown to its author alone (2.3 listed drafts to everyone); `viewer` None:

@@ -85,7 +85,8 @@ class Award(StatusMachine, PartOfTender):
         if (
             action == "cancel"
             and self.status == AwardStatus.UNSUCCESSFUL
-            and not self.complaints.reconsidering().exists()
+            # (read from the claims already loaded with the tender, when they are)
+            and not any(claim.lets_reconsider for claim in self.complaints.all())
         ):
             raise self.status_refusal(action)
         by.check_standing()
