@@ -3,9 +3,11 @@ tender to a stage through the public API with the clock moved (never by writing 
 
 import base64
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
 from portal.core.schema import iso, parse_iso
@@ -216,3 +218,66 @@ def in_qualification(
         clock.advance(minutes=1)
     clock.move_to(parse_iso(tender.read()["tenderPeriod"]["endDate"]) + timedelta(minutes=1))
     return tender
+
+
+# --- claims through the API -------------------------------------------------------------
+
+CLAIM = {
+    "title": "complaint title",
+    "description": "complaint description",
+    "author": organization("ДКП «Школяр»", "00137256"),
+}
+
+
+ANSWER = {
+    "status": "answered",
+    "resolutionType": "resolved",
+    "tendererAction": "Виправлено неконкурентні умови",
+    "resolution": "Виправлено неконкурентні умови",
+}
+
+
+class Claims:
+    """A tender whose lowest bid's award was decided; bids were placed by broker2."""
+
+    def __init__(self, api, api2, clock, decision="unsuccessful"):
+        self.api, self.api2, self.clock = api, api2, clock
+        self.tender = in_qualification(api, clock, amounts=(450, 400), bidder_api=api2)
+        if decision:
+            assert self.tender.decide(decision).status_code == 200
+        self.award = self.tender.read()["awards"][0]
+        self.path = f"{self.tender.path}/awards/{self.award['id']}/complaints"
+        self.bid_token = self.tender.bids[1][1]  # the bid of that award
+
+    def file(self, data=None, token=None, client=None):
+        return (client or self.api2).post(
+            self.path, data if data is not None else CLAIM, token=token or self.bid_token
+        )
+
+    def filed(self, **extra):
+        response = self.file({**CLAIM, **extra})
+        assert response.status_code == 201, response.content
+        body = response.json()
+        return body["data"], body["access"]["token"]
+
+    def patch(self, complaint, data, token, client=None):
+        return (client or self.api2).patch(f"{self.path}/{complaint['id']}", data, token=token)
+
+    def owner_patch(self, complaint, data):
+        return self.api.patch(f"{self.path}/{complaint['id']}", data, token=self.tender.token)
+
+
+def routes(prefix: str) -> list[str]:
+    """Every path pattern of the URL conf under `prefix`, parameters as {name}."""
+    found = []
+
+    def walk(patterns, base):
+        for pattern in patterns:
+            text = base + str(pattern.pattern).lstrip("^").rstrip("$")
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, text)
+            elif isinstance(pattern, URLPattern) and "<" in text:
+                found.append("/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", text))
+
+    walk(get_resolver().url_patterns, "")
+    return [route for route in found if route.startswith(prefix)]

@@ -1,6 +1,7 @@
 """The layer contracts of `make lint` (pyproject.toml) cover the project package whole."""
 
 import pkgutil
+import re
 import tomllib
 from pathlib import Path
 
@@ -31,3 +32,15 @@ def test_the_kernel_may_import_neither_the_apps_nor_the_project_package():
         contracts()["project"]["forbidden_modules"]
     )
     assert set(contracts()["project"]["source_modules"]) == set(apps)
+
+
+def test_no_test_module_imports_another():
+    """Shared builders live in helper modules (tests/helpers.py, tests/factories.py,
+    tests/portal/forms.py, tests/browser/pages.py...), never in a test module."""
+    importing = [
+        f"{path.relative_to(ROOT)}: {line.strip()}"
+        for path in (ROOT / "tests").rglob("*.py")
+        for line in path.read_text().splitlines()
+        if re.match(r"\s*from tests(\.\w+)*\.test_\w+ import", line)
+    ]
+    assert importing == []

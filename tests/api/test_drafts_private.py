@@ -4,9 +4,8 @@ nobody else, in any read path (a deliberate difference from 2.3, which listed dr
 
 import pytest
 
-from tests.complaints.test_api import ANSWER, Claims
 from tests.docservice.helpers import DocService, document, key_of
-from tests.helpers import create_tender
+from tests.helpers import ANSWER, Claims, create_tender
 
 pytestmark = pytest.mark.django_db
 

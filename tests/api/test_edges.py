@@ -5,11 +5,10 @@ digit that str.isdigit() takes but int() refuses, in any path segment or query p
 import re
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver
 
 from portal.core.schema import LONG_TEXT_MAX, SHORT_TEXT_MAX
 from tests.docservice.helpers import CONTENT, DocService, document
-from tests.helpers import create_tender, error, single_error, tender_data
+from tests.helpers import create_tender, error, routes, single_error, tender_data
 
 pytestmark = pytest.mark.django_db
 
@@ -17,26 +16,10 @@ BAD_SEGMENTS = ("%00", "a%00b", "%C2%B2", "%E2%80%8B", "x" * 300, "%F0%9F%92%A9"
 BAD_VALUES = ("%00", "%C2%B2", "%EF%BC%91", "1%00", "9" * 5000)
 
 
-def routes(prefix: str) -> list[str]:
-    """Every path pattern of the URL conf under `prefix`, parameters as {name}."""
-    found = []
-
-    def walk(patterns, base):
-        for pattern in patterns:
-            text = base + str(pattern.pattern).lstrip("^").rstrip("$")
-            if isinstance(pattern, URLResolver):
-                walk(pattern.url_patterns, text)
-            elif isinstance(pattern, URLPattern) and "<" in text:
-                found.append("/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", text))
-
-    walk(get_resolver().url_patterns, "")
-    return [route for route in found if route.startswith(prefix)]
-
-
 @pytest.fixture
 def world(api, api2, clock, client, brokers):
     """Real ids for every kind of segment: a tender with an award, a claim with a document."""
-    from tests.complaints.test_api import Claims
+    from tests.helpers import Claims
 
     claims = Claims(api, api2, clock)
     claim, token = claims.filed()

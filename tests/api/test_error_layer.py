@@ -8,9 +8,8 @@ from django.test import Client
 
 from tenders.api import views
 from tenders.models import Tender
-from tests.complaints.test_api import Claims
 from tests.docservice.helpers import CONTENT, DocService, document
-from tests.helpers import basic, create_tender, error, single_error, tender_data
+from tests.helpers import Claims, basic, create_tender, error, single_error, tender_data
 
 pytestmark = pytest.mark.django_db
 

@@ -6,11 +6,11 @@ fragments), once without (plain forms, post-redirect-get)."""
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
 from complaints.models import Complaint
+from tests.browser.pages import serious_violations, sign_in
 from tests.factories import RESOLUTION
-from tests.portal.world import PASSWORD, portal_world
+from tests.portal.world import portal_world
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,23 +21,6 @@ EVIDENCE = (
         "Акт не підписано".encode(),
     ),
 )
-
-
-def sign_in(page, user):
-    page.goto("/accounts/login/")
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url("**/dashboard/")
-
-
-def serious_violations(page) -> list[str]:
-    results = Axe().run(page)
-    return [
-        f"{v['id']}: {v['help']} at {[node['target'] for node in v['nodes']]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def walk_the_story(people, world, tmp_path, *, javascript: bool, check=lambda page: None):

@@ -7,7 +7,7 @@ from django.utils import timezone
 from complaints.models import Complaint
 from portal.core.actors import Actor, Role
 from tenders.models import Tender
-from tests.browser.test_claim_story import serious_violations, sign_in
+from tests.browser.pages import serious_violations, sign_in
 from tests.helpers import tender_data
 from tests.portal.world import portal_world
 

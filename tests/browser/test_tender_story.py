@@ -9,27 +9,14 @@ from datetime import timedelta
 
 import pytest
 
-from portal.core.schema import KYIV
 from tenders.models import Tender, TenderDocument
-from tests.browser.test_claim_story import serious_violations, sign_in
+from tests.browser.pages import fill_item, kyiv, serious_violations, sign_in
 from tests.portal.world import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CONDITIONS = ("умови закупівлі.txt", "Поставка протягом 10 днів".encode())
 CONDITIONS_V2 = ("умови закупівлі (зміни).txt", "Поставка протягом 5 днів".encode())
-
-
-def kyiv(moment) -> str:
-    return moment.astimezone(KYIV).strftime("%Y-%m-%dT%H:%M")
-
-
-def fill_item(page, number: int, description: str, cpv: str, cpv_name: str, quantity: str):
-    row = page.get_by_role("group", name=f"Позиція {number}")
-    row.get_by_label("Що закуповується").fill(description)
-    row.get_by_label("Код CPV").fill(cpv)
-    row.get_by_label("Назва за CPV").fill(cpv_name)
-    row.get_by_label("Кількість").fill(quantity)
 
 
 def walk_the_story(people, clock, tmp_path, *, javascript: bool, check=lambda page: None):

@@ -12,8 +12,7 @@ from django.core import mail
 
 from portal.models import Membership, Organization
 from tenders.models import Tender
-from tests.browser.test_claim_story import serious_violations
-from tests.browser.test_tender_story import fill_item, kyiv
+from tests.browser.pages import fill_item, kyiv, serious_violations
 from tests.portal.world import PASSWORD, operator
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -6,51 +6,9 @@ from datetime import timedelta
 import pytest
 
 from portal.core.schema import parse_iso
-from tests.helpers import error, in_qualification, organization, single_error
+from tests.helpers import ANSWER, CLAIM, Claims, error, in_qualification, single_error
 
 pytestmark = pytest.mark.django_db
-
-CLAIM = {
-    "title": "complaint title",
-    "description": "complaint description",
-    "author": organization("ДКП «Школяр»", "00137256"),
-}
-ANSWER = {
-    "status": "answered",
-    "resolutionType": "resolved",
-    "tendererAction": "Виправлено неконкурентні умови",
-    "resolution": "Виправлено неконкурентні умови",
-}
-
-
-class Claims:
-    """A tender whose lowest bid's award was decided; bids were placed by broker2."""
-
-    def __init__(self, api, api2, clock, decision="unsuccessful"):
-        self.api, self.api2, self.clock = api, api2, clock
-        self.tender = in_qualification(api, clock, amounts=(450, 400), bidder_api=api2)
-        if decision:
-            assert self.tender.decide(decision).status_code == 200
-        self.award = self.tender.read()["awards"][0]
-        self.path = f"{self.tender.path}/awards/{self.award['id']}/complaints"
-        self.bid_token = self.tender.bids[1][1]  # the bid of that award
-
-    def file(self, data=None, token=None, client=None):
-        return (client or self.api2).post(
-            self.path, data if data is not None else CLAIM, token=token or self.bid_token
-        )
-
-    def filed(self, **extra):
-        response = self.file({**CLAIM, **extra})
-        assert response.status_code == 201, response.content
-        body = response.json()
-        return body["data"], body["access"]["token"]
-
-    def patch(self, complaint, data, token, client=None):
-        return (client or self.api2).patch(f"{self.path}/{complaint['id']}", data, token=token)
-
-    def owner_patch(self, complaint, data):
-        return self.api.patch(f"{self.path}/{complaint['id']}", data, token=self.tender.token)
 
 
 @pytest.fixture

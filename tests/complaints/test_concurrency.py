@@ -5,9 +5,8 @@ from django.test import Client
 
 from complaints.models import Complaint
 from tenders.models import AuditEvent
-from tests.complaints.test_api import ANSWER, CLAIM, Claims
 from tests.concurrency.conftest import run_racing_for, run_together
-from tests.helpers import Api
+from tests.helpers import ANSWER, CLAIM, Api, Claims
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

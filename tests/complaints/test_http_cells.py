@@ -3,13 +3,11 @@ sends for it; refused cells assert the status code and the 2.3 description."""
 
 import pytest
 
-from complaints.models import Complaint
+from complaints.models import Complaint, ComplaintStatus
 from portal.core.schema import iso
 from tenders.models import AuditEvent
-from tests.complaints.test_api import ANSWER
-from tests.complaints.test_transitions import STATUSES
 from tests.factories import decided_award, make_complaint
-from tests.helpers import Api, error
+from tests.helpers import ANSWER, Api, error
 
 pytestmark = pytest.mark.django_db
 
@@ -107,7 +105,8 @@ def expected(status, body, who):
 
 
 @pytest.mark.parametrize(
-    ("status", "action", "who"), [(s, a, w) for s in STATUSES for a in BODIES for w in ACTORS]
+    ("status", "action", "who"),
+    [(s, a, w) for s in list(ComplaintStatus.values) for a in BODIES for w in ACTORS],
 )
 def test_http_cell(client, brokers, clock, status, action, who):
     world = decided_award(brokers, clock)

@@ -8,7 +8,6 @@ import pytest
 from complaints.models import ComplaintDocument
 from portal.core.schema import iso
 from tenders.models import AuditEvent
-from tests.complaints.test_api import ANSWER, Claims
 from tests.docservice.helpers import (
     CONTENT,
     DocService,
@@ -21,7 +20,7 @@ from tests.docservice.helpers import (
     refused,
     with_file,
 )
-from tests.helpers import single_error
+from tests.helpers import ANSWER, Claims, single_error
 
 pytestmark = pytest.mark.django_db
 

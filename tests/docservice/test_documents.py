@@ -8,7 +8,6 @@ import pytest
 from complaints.models import ComplaintDocument
 from docservice.models import StoredFile
 from tenders.models import TenderDocument
-from tests.complaints.test_api import ANSWER, Claims
 from tests.docservice.helpers import (
     CONTENT,
     NAME,
@@ -22,7 +21,7 @@ from tests.docservice.helpers import (
     with_file,
     with_query,
 )
-from tests.helpers import create_tender, error, open_for_bids, single_error
+from tests.helpers import ANSWER, Claims, create_tender, error, open_for_bids, single_error
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 from openapi_spec_validator import validate
 
-from tests.api.test_edges import routes
+from tests.helpers import routes
 
 pytestmark = pytest.mark.django_db
 

@@ -14,30 +14,15 @@ from portal.models import Invitation, JoinRequest, Membership, Organization, Use
 from portal.models.organizations import AlreadyMember, InvitationUnusable
 from tenders.models import Tender
 from tests.helpers import tender_data
+from tests.portal.forms import PASSWORD_FIELDS, signup_form
 from tests.portal.world import PASSWORD, make_user, sign_up
 
 pytestmark = pytest.mark.django_db
-
-PASSWORD_FIELDS = {"password1": "Tr1cky-passphrase", "password2": "Tr1cky-passphrase"}
 
 
 @pytest.fixture(autouse=True)
 def _in_english(client):
     client.cookies["django_language"] = "en"
-
-
-def signup_form(username, identifier, **extra) -> dict:
-    return {
-        "username": username,
-        "first_name": "Олена",
-        "last_name": "Коваленко",
-        "email": f"{username}@example.org",
-        "organization_name": "Назва",
-        "organization_identifier": identifier,
-        "organization_kind": "procuring",
-        **PASSWORD_FIELDS,
-        **extra,
-    }
 
 
 def link_in(message) -> str:

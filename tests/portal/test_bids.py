@@ -8,6 +8,7 @@ from django.urls import reverse
 from portal.core.actors import Actor, Role
 from tenders.models import Bid, Tender
 from tests.helpers import tender_data
+from tests.portal.forms import bid_form
 from tests.portal.world import make_user
 
 pytestmark = pytest.mark.django_db
@@ -30,17 +31,6 @@ def tender(db, clock):
 @pytest.fixture
 def bidder(db):
     return make_user("bidder", "ТОВ «Медтехсервіс»", "38012345", "bidder")
-
-
-def bid_form(amount="420.50", **extra):
-    return {
-        "once": "b" * 32,
-        "amount": amount,
-        "contact_name": "Ірина Бондар",
-        "email": "iryna@example.org",
-        "locality": "Київ",
-        **extra,
-    }
 
 
 def test_bidder_bids_while_tendering_and_sees_its_bid(client, tender, bidder, clock):

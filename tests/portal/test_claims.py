@@ -4,7 +4,6 @@ the API's words; nothing half-saved."""
 
 import pytest
 from django.core import mail
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from complaints.models import Complaint, ComplaintDocument
@@ -13,6 +12,7 @@ from docservice.models import StoredFile
 from portal.core.models import FormSubmission
 from tenders.models import AuditEvent
 from tests.factories import RESOLUTION
+from tests.portal.forms import claim_form, file_claim, new_claim_url, upload
 
 pytestmark = pytest.mark.django_db
 
@@ -23,29 +23,6 @@ HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "claim-panel"}
 def _in_english(client):
     """The API's words are English; the portal shows them untranslated in English."""
     client.cookies["django_language"] = "en"
-
-
-def new_claim_url(world):
-    return reverse("claim-new", args=[world.tender.pk, world.award.pk])
-
-
-def claim_form(**extra):
-    return {
-        "title": "Переможець не підтвердив досвід",
-        "description": "Пропозиція переможця не відповідає пункту 4.2 документації.",
-        "once": extra.pop("once", "a" * 32),
-        **extra,
-    }
-
-
-def upload(name="довідка.pdf", content=b"%PDF-1.4 claim evidence"):
-    return SimpleUploadedFile(name, content, content_type="application/pdf")
-
-
-def file_claim(client, world, *, submit=True, files=(), once="a" * 32):
-    data = claim_form(once=once, documents=list(files))
-    data["submit" if submit else "draft"] = "1"
-    return client.post(new_claim_url(world), data)
 
 
 def test_bidder_files_a_claim_at_once_and_the_buyer_is_told(

@@ -10,7 +10,7 @@ from portal.core.actors import Actor, Role
 from tenders.models import Tender
 from tests.factories import RESOLUTION
 from tests.helpers import tender_data
-from tests.portal.test_claims import file_claim, upload
+from tests.portal.forms import file_claim, upload
 from tests.portal.world import make_user
 
 pytestmark = pytest.mark.django_db

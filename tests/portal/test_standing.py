@@ -12,9 +12,7 @@ from portal.core.actors import Actor, Role
 from tenders.models import Bid, Tender
 from tests.factories import RESOLUTION
 from tests.helpers import tender_data
-from tests.portal.test_bids import bid_form
-from tests.portal.test_claims import claim_form
-from tests.portal.test_tenders import tender_form
+from tests.portal.forms import bid_form, claim_form, tender_form
 from tests.portal.world import make_user, operator
 
 pytestmark = pytest.mark.django_db

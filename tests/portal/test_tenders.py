@@ -10,10 +10,10 @@ from django.urls import reverse
 
 from docservice.models import StoredFile
 from portal.core.actors import Actor, Role
-from portal.core.schema import KYIV
 from portal.models import User
 from tenders.models import AuditEvent, Tender, TenderDocument
 from tests.helpers import tender_data
+from tests.portal.forms import kyiv, tender_form
 from tests.portal.world import make_user
 
 pytestmark = pytest.mark.django_db
@@ -34,45 +34,6 @@ def buyer(db):
 @pytest.fixture
 def bidder(db):
     return make_user("bidder", "ТОВ «Медтехсервіс»", "38012345", "bidder")
-
-
-def kyiv(moment) -> str:
-    return moment.astimezone(KYIV).strftime("%Y-%m-%dT%H:%M")
-
-
-def tender_form(clock, *, once="n" * 32, rows=None, **fields) -> dict:
-    """The new-tender form as a browser sends it: one filled item row and one left empty."""
-    now = clock.now()
-    data = {
-        "once": once,
-        "title": "Папір офісний А4",
-        "description": "Для реєстратури",
-        "amount": "48000",
-        "vat_included": "on",
-        "minimal_step": "480",
-        "enquiry_end": kyiv(now + timedelta(days=7)),
-        "tender_end": kyiv(now + timedelta(days=14)),
-        "entity_kind": "general",
-        "locality": "м. Київ",
-        "street_address": "вул. Саксаганського, 10",
-        "contact_name": "Ірина Бондар",
-        "contact_email": "iryna@example.org",
-        "items-TOTAL_FORMS": "2",
-        "items-INITIAL_FORMS": "0",
-        "items-MIN_NUM_FORMS": "1",
-        "items-MAX_NUM_FORMS": "50",
-        "items-0-description": "Папір А4, 500 аркушів",
-        "items-0-cpv": "30197630-1",
-        "items-0-cpv_description": "Папір для друку",
-        "items-0-quantity": "100",
-        "items-0-unit": "H87",
-        "items-1-unit": "H87",  # an untouched row still sends its select
-        **fields,
-    }
-    for index, row in enumerate(rows or [], start=1):
-        data["items-TOTAL_FORMS"] = str(index + 1)
-        data.update({f"items-{index}-{name}": value for name, value in row.items()})
-    return data
 
 
 def create(client, clock, **fields):
