@@ -30,6 +30,7 @@ from portal.core.errors import (
 )
 from portal.core.ids import is_id
 from portal.core.models import Broker
+from portal.core.schema import md5_digest
 
 from . import links, storage
 from .models import StoredFile
@@ -38,7 +39,6 @@ from .uploads import FileTooLarge, clean_filename, guess_format, read_upload
 
 logger = logging.getLogger(__name__)
 
-MD5 = re.compile(r"^[0-9a-fA-F]{32}$")
 EXPIRES = re.compile(r"[0-9]{1,12}")
 
 
@@ -76,16 +76,10 @@ def _base(request) -> str:
 
 def parse_md5(value) -> str:
     """The hex digest of an "md5:<32 hex>" hash, or the 2.3 hash errors."""
-    if not isinstance(value, str) or ":" not in value:
-        raise InvalidData.field("hash", "Hash type is not supported.")
-    kind, digest = value.split(":", 1)
-    if kind != "md5":
-        raise InvalidData.field("hash", "Hash type is not supported.")
-    if len(digest) != 32:
-        raise InvalidData.field("hash", "Hash value is wrong length.")
-    if not MD5.match(digest):
-        raise InvalidData.field("hash", "Hash value is not hexadecimal.")
-    return digest.lower()
+    try:
+        return md5_digest(value)
+    except ValueError as refusal:
+        raise InvalidData.field("hash", str(refusal)) from None
 
 
 def _verify(request, message: str) -> None:

@@ -7,7 +7,6 @@ and the versions themselves.
 """
 
 import re
-import uuid
 
 from django.db import models, transaction
 from rest_framework.exceptions import ValidationError
@@ -15,7 +14,8 @@ from rest_framework.exceptions import ValidationError
 from docservice import links
 from docservice.signing import SignatureError, keyring, permanent_message
 from portal.core.errors import DomainError, InvalidData, NotFound, Refused
-from portal.core.schema import Choice, LongText, Schema, Text, to_json, validate
+from portal.core.ids import new_id
+from portal.core.schema import Choice, LongText, Schema, Text, md5_digest, to_json, validate
 
 DOCUMENT_TYPES = [
     "tenderNotice", "awardNotice", "contractNotice", "notice", "biddingDocuments",
@@ -27,7 +27,6 @@ DOCUMENT_TYPES = [
     "eligibilityDocuments", "registerExtract",
 ]  # fmt: skip
 FORMAT = re.compile(r"^[-\w]+/[-.\w+]+$")
-MD5_HASH = re.compile(r"^md5:[0-9a-fA-F]{32}$")
 # Metadata a PATCH may change; the content (url, hash) and dates change only with a new version.
 METADATA = (
     "title", "title_en", "title_ru", "description", "description_en", "description_ru",
@@ -52,15 +51,10 @@ class Hash(Text):
     """2.3's hash errors; only MD5 binds a document to its content here."""
 
     def to_internal_value(self, data):
-        value = super().to_internal_value(data)
-        kind, _, digest = value.partition(":")
-        if not _ or kind != "md5":
-            raise ValidationError("Hash type is not supported.")
-        if len(digest) != 32:
-            raise ValidationError("Hash value is wrong length.")
-        if not MD5_HASH.match(value):
-            raise ValidationError("Hash value is not hexadecimal.")
-        return value.lower()
+        try:
+            return "md5:" + md5_digest(super().to_internal_value(data))
+        except ValueError as refusal:
+            raise ValidationError(str(refusal)) from None
 
 
 class DocumentMetadata(Schema):
@@ -237,21 +231,8 @@ class HasDocuments:
         with transaction.atomic():
             now = self.lock_for_change()
             author = self.check_document_change(by, "add")
-            self._check_related_item(metadata)
-            version = self.documents.create(
-                document_id=uuid.uuid4().hex,
-                version=1,
-                key=key,
-                md5=md5,
-                title=title,
-                format=format,
-                metadata=metadata,
-                author=author,
-                date_published=now,
-                date_modified=now,
-            )
-            self._documents_changed(version, "add_document", by, now)
-        return version
+            content = {"key": key, "md5": md5, "title": title, "format": format}
+            return self._new_version(by, now, None, author, metadata, content)
 
     def replace_document(self, *, by, document_id, key, md5, title, format, metadata):
         """PUT: a new version. It inherits what the PUT does not say (description, type...)."""
@@ -259,21 +240,24 @@ class HasDocuments:
             now = self.lock_for_change()
             self.check_document_change(by, "update", document_id)
             previous = self.latest_document(document_id)
+            content = {"key": key, "md5": md5, "title": title, "format": format}
             metadata = {**previous.metadata, **metadata}
-            self._check_related_item(metadata)
-            version = self.documents.create(
-                document_id=document_id,
-                version=previous.version + 1,
-                key=key,
-                md5=md5,
-                title=title,
-                format=format,
-                metadata=metadata,
-                author=previous.author,
-                date_published=previous.date_published,
-                date_modified=now,
-            )
-            self._documents_changed(version, "replace_document", by, now)
+            return self._new_version(by, now, previous, previous.author, metadata, content)
+
+    def _new_version(self, by, now, previous, author: str, metadata: dict, content: dict):
+        """Store a document's first version (`previous` None) or its next one, and record it."""
+        self._check_related_item(metadata)
+        version = self.documents.create(
+            document_id=previous.document_id if previous else new_id(),
+            version=previous.version + 1 if previous else 1,
+            metadata=metadata,
+            author=author,
+            date_published=previous.date_published if previous else now,
+            date_modified=now,
+            **content,
+        )
+        action = "replace_document" if previous else "add_document"
+        self._documents_changed(version, action, by, now)
         return version
 
     def edit_document(self, *, by, document_id, changes: dict):

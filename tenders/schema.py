@@ -5,10 +5,10 @@ of the tender (statuses, periods against the clock, bids against the tender) liv
 """
 
 import re
-import uuid
 
 from rest_framework.exceptions import ValidationError
 
+from portal.core.ids import new_id
 from portal.core.schema import (
     Boolean,
     Choice,
@@ -166,7 +166,7 @@ class Item(Schema):
     deliveryLocation = Location(required=False)
 
     def validate(self, attrs):
-        attrs.setdefault("id", uuid.uuid4().hex)
+        attrs.setdefault("id", new_id())
         if attrs["classification"]["id"] == "99999999-9" and not attrs.get(
             "additionalClassifications"
         ):

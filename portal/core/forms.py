@@ -1,5 +1,4 @@
 import re
-import uuid
 
 from django import forms
 from django.conf import settings
@@ -8,6 +7,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from portal.core.errors import DomainError, InvalidData
+from portal.core.ids import new_id
 from portal.core.models import FormSubmission
 
 
@@ -64,7 +64,7 @@ class OnceForm(forms.Form):
     )
 
     def __init__(self, *args, **kwargs):
-        kwargs.setdefault("initial", {}).setdefault("once", uuid.uuid4().hex)
+        kwargs.setdefault("initial", {}).setdefault("once", new_id())
         super().__init__(*args, **kwargs)
 
     @property

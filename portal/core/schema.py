@@ -14,6 +14,7 @@ returns the cleaned document or raises `InvalidData`.
 """
 
 import math
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -330,3 +331,19 @@ class Url(Text):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.validators.append(URLValidator(message=self.error_messages["invalid_url"]))
+
+
+HEX_DIGEST = re.compile(r"[0-9a-fA-F]+")
+
+
+def md5_digest(value) -> str:
+    """The hex digest (lower case) of a 2.3 document hash, "md5:<32 hex digits>"; ValueError
+    with 2.3's words for anything else."""
+    kind, colon, digest = value.partition(":") if isinstance(value, str) else ("", "", "")
+    if not colon or kind != "md5":
+        raise ValueError("Hash type is not supported.")
+    if len(digest) != 32:
+        raise ValueError("Hash value is wrong length.")
+    if not HEX_DIGEST.fullmatch(digest):
+        raise ValueError("Hash value is not hexadecimal.")
+    return digest.lower()
