@@ -4,7 +4,6 @@ the form in the words the API uses."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -24,7 +23,7 @@ from complaints.models import Complaint
 from docservice import client
 from portal.core.actors import Actor, Role, Viewer, portal_actor
 from portal.core.errors import DomainError
-from portal.core.forms import DocumentsForm, add_domain_error
+from portal.core.forms import DocumentsForm, add_domain_error, made_from
 from portal.core.htmx import changed, render_page_or_partial
 from portal.core.ids import is_id
 from tenders.views import award_of, bid_actor, current_tender, download_version
@@ -86,11 +85,10 @@ def claim_new(request, tender_id, award_id):
         if refusal is not None:
             add_domain_error(form, refusal)
         elif form.is_valid():
-            try:
-                complaint = _file(request.user, award, bidder, form)
-            except DomainError as error:
-                add_domain_error(form, error)
-            else:
+            complaint = made_from(
+                form, request.user, lambda: _file(request.user, award, bidder, form)
+            )
+            if complaint is not None:
                 url = reverse("claim", args=[complaint.pk])
                 messages.success(
                     request,
@@ -115,8 +113,7 @@ def _file(user, award, bidder: Actor, form) -> Complaint:
     data = form.cleaned_data
     submit = "submit" in form.data
     stored = client.store_files(data["documents"], bidder)
-    with client.discarded_on_refusal(stored), transaction.atomic():
-        form.spend(user)
+    with client.discarded_on_refusal(stored):
         complaint, _token = Complaint.objects.file(
             award=award,
             by=bidder,
@@ -195,31 +192,23 @@ def _act(request, complaint_id, form_class, key: str, change):
     complaint = _claim(complaint_id, request.user)
     actor = claim_actor(request.user, complaint)
     form = form_class(request.POST, request.FILES)
-    if form.is_valid():
-        try:
-            notice = change(complaint, actor, form)
-        except DomainError as error:
-            add_domain_error(form, error)
-        else:
+    notice = form.is_valid() and made_from(
+        form, request.user, lambda: change(complaint, actor, form)
+    )
+    if notice:
 
-            def fresh():
-                complaint = _claim(complaint_id, request.user)
-                return _render_claim(request, complaint, claim_actor(request.user, complaint))
+        def fresh():
+            complaint = _claim(complaint_id, request.user)
+            return _render_claim(request, complaint, claim_actor(request.user, complaint))
 
-            return changed(
-                request,
-                notice,
-                url=reverse("claim", args=[complaint.pk]),
-                fresh=fresh,
-                event="claim-changed",
-            )
+        return changed(
+            request,
+            notice,
+            url=reverse("claim", args=[complaint.pk]),
+            fresh=fresh,
+            event="claim-changed",
+        )
     return _render_claim(request, complaint, actor, bound={key: form}, status=422)
-
-
-def _spend_and(form, user, change) -> None:
-    with transaction.atomic():
-        form.spend(user)
-        change()
 
 
 @require_POST
@@ -230,9 +219,9 @@ def claim_draft(request, complaint_id):
     def change(complaint, actor, form):
         data = {k: form.cleaned_data[k] for k in ("title", "description")}
         if "submit" in request.POST:
-            _spend_and(form, request.user, lambda: complaint.submit(by=actor, **data))
+            complaint.submit(by=actor, **data)
             return _("Your claim has been submitted.")
-        _spend_and(form, request.user, lambda: complaint.edit(by=actor, **data))
+        complaint.edit(by=actor, **data)
         return _("The draft is saved.")
 
     return _act(request, complaint_id, DraftForm, "draft", change)
@@ -243,7 +232,7 @@ def claim_draft(request, complaint_id):
 def claim_documents(request, complaint_id):
     def change(complaint, actor, form):
         documents = form.cleaned_data["documents"]
-        _spend_and(form, request.user, lambda: client.attach_uploads(complaint, actor, documents))
+        client.attach_uploads(complaint, actor, documents)
         return _("The documents are attached.")
 
     return _act(request, complaint_id, DocumentsForm, "documents", change)
@@ -272,7 +261,7 @@ def claim_answer(request, complaint_id):
                 complaint.prepare_answer(by=actor, **data)
 
         with client.discarded_on_refusal(stored):
-            _spend_and(form, request.user, answer)
+            answer()
         return _("Your answer has been sent.") if final else _("Your answer is saved as a draft.")
 
     return _act(request, complaint_id, AnswerForm, "answer", change)
@@ -283,7 +272,7 @@ def claim_answer(request, complaint_id):
 def claim_decision(request, complaint_id):
     def change(complaint, actor, form):
         satisfied = form.cleaned_data["satisfied"]
-        _spend_and(form, request.user, lambda: complaint.resolve(by=actor, satisfied=satisfied))
+        complaint.resolve(by=actor, satisfied=satisfied)
         return _("You accepted the answer.") if satisfied else _("You rejected the answer.")
 
     return _act(request, complaint_id, DecisionForm, "decision", change)
@@ -294,7 +283,7 @@ def claim_decision(request, complaint_id):
 def claim_cancel(request, complaint_id):
     def change(complaint, actor, form):
         reason = form.cleaned_data["reason"]
-        _spend_and(form, request.user, lambda: complaint.cancel(by=actor, reason=reason))
+        complaint.cancel(by=actor, reason=reason)
         return _("The claim is withdrawn.")
 
     return _act(request, complaint_id, CancelForm, "cancel", change)

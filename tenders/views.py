@@ -4,7 +4,6 @@ from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -17,7 +16,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from docservice import client, links
 from portal.core.actors import Role, Viewer, portal_actor
 from portal.core.errors import DomainError, NotFound, PermissionDenied
-from portal.core.forms import DocumentsForm, add_domain_error
+from portal.core.forms import DocumentsForm, made_from
 from portal.core.htmx import changed, render_page_or_partial
 from tenders.documents import latest_versions
 from tenders.forms import (
@@ -214,21 +213,15 @@ def _act(request, tender_id, form_class, change, *, at: str, find=None):
         find(tender)
     owner = portal_actor(request.user, (Role.TENDER_OWNER, tender))
     form = form_class(request.POST, request.FILES)
-    if form.is_valid():
-        try:
-            with transaction.atomic():
-                form.spend(request.user)
-                notice = change(tender, owner, form)
-        except DomainError as error:
-            add_domain_error(form, error)
-        else:
-            return changed(
-                request,
-                notice,
-                url=reverse("tender", args=[tender.pk]),
-                fresh=lambda: _tender_page(request, current_tender(tender_id, request.user)),
-                event="tender-changed",
-            )
+    notice = form.is_valid() and made_from(form, request.user, lambda: change(tender, owner, form))
+    if notice:
+        return changed(
+            request,
+            notice,
+            url=reverse("tender", args=[tender.pk]),
+            fresh=lambda: _tender_page(request, current_tender(tender_id, request.user)),
+            event="tender-changed",
+        )
     return _tender_page(request, tender, refused={at: form}, status=422)
 
 
@@ -342,15 +335,15 @@ def tender_new(request):
         return _new_tender_page(request, form, items, quiet=True)
     if form.is_valid() and items.is_valid():
         draft = "publish" not in request.POST
-        try:
-            with transaction.atomic():
-                form.spend(request.user)
-                tender, _token = Tender.objects.register(
-                    by=account, data=form.as_tender(organization, items.items(), draft=draft)
-                )
-        except DomainError as error:
-            add_domain_error(form, error)
-        else:
+        registered = made_from(
+            form,
+            request.user,
+            lambda: Tender.objects.register(
+                by=account, data=form.as_tender(organization, items.items(), draft=draft)
+            ),
+        )
+        if registered is not None:
+            tender, _token = registered
             messages.success(request, DRAFT_SAVED if draft else _("The tender is published."))
             url = reverse("tender", args=[tender.pk])
             return HttpResponseClientRedirect(url) if request.htmx else redirect(url)

@@ -140,3 +140,16 @@ def flat_messages(messages) -> list[str]:
 
 def snake_case(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def made_from(form, user, change):
+    """Make the change a valid portal form asks for: its one-time token is spent in the same
+    transaction, so a form sent twice changes nothing the second time. Returns what `change()`
+    returns, or None when the model refused (its words are then next to the form's field)."""
+    try:
+        with transaction.atomic():
+            form.spend(user)
+            return change()
+    except DomainError as error:
+        add_domain_error(form, error)
+        return None
