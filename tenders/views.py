@@ -32,13 +32,14 @@ from tenders.forms import (
 from tenders.models import BidStatus, CancellationStatus, Tender, TenderStatus
 
 # The road a tender takes, and what moves it on.
-STAGES = [
-    (TenderStatus.ENQUIRIES, _("Questions to the procuring entity")),
-    (TenderStatus.TENDERING, _("Bids are accepted")),
-    (TenderStatus.QUALIFICATION, _("The procuring entity decides on the lowest bid")),
-    (TenderStatus.AWARDED, _("Winner chosen: claims may be filed, then the contract signed")),
-    (TenderStatus.COMPLETE, _("Contract signed")),
-]
+# What each stage of the tender's lifecycle (Tender.LIFECYCLE) means to a reader.
+STAGE_LABELS = {
+    TenderStatus.ENQUIRIES: _("Questions to the procuring entity"),
+    TenderStatus.TENDERING: _("Bids are accepted"),
+    TenderStatus.QUALIFICATION: _("The procuring entity decides on the lowest bid"),
+    TenderStatus.AWARDED: _("Winner chosen: claims may be filed, then the contract signed"),
+    TenderStatus.COMPLETE: _("Contract signed"),
+}
 
 
 DECISION_NOTICES = {
@@ -62,13 +63,14 @@ def current_tender(tender_id: str, user) -> Tender:
 def lifecycle(tender: Tender) -> list[dict]:
     """The stages with the one the tender is in marked: all are ahead of a draft, and none is
     reached by a tender that ended early."""
-    order = [status for status, _label in STAGES]
+    order = Tender.LIFECYCLE
     if tender.status == TenderStatus.DRAFT:
         position = -1
     else:
         position = order.index(tender.status) if tender.status in order else None
     stages = []
-    for index, (status, label) in enumerate(STAGES):
+    for index, status in enumerate(order):
+        label = STAGE_LABELS[status]
         if position is None:
             state = "skipped"
         elif index < position:

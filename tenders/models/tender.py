@@ -216,9 +216,14 @@ TRANSITIONS = {
     "complete": transition({T.AWARDED}, T.COMPLETE, Role.SYSTEM),
 }
 
+# The way a tender goes when nothing ends it early (each step a transition above; closing
+# tendering leads to qualification when there are bids): the stages the portal shows.
+LIFECYCLE = [T.ENQUIRIES, T.TENDERING, T.QUALIFICATION, T.AWARDED, T.COMPLETE]
+
 
 class Tender(StatusMachine, HasDocuments, Owned):
     TRANSITIONS = TRANSITIONS
+    LIFECYCLE = LIFECYCLE
 
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
     tender_id = models.CharField(_("tender ID"), max_length=40, unique=True, editable=False)

@@ -4,6 +4,7 @@ object reaches its status through the transitions; allowed cells are then perfor
 model's own method and leave exactly the status and the audit event the table says."""
 
 from datetime import timedelta
+from itertools import pairwise
 
 import pytest
 
@@ -401,3 +402,13 @@ def test_cancellation_cells(status, brokers, clock):
             else:
                 expected = ALLOWED if status == "pending" else NotAllowed.__name__
             assert outcome(cancellation, action, by, clock.now()) == expected, (status, action, who)
+
+
+def test_the_lifecycle_is_a_path_through_the_table():
+    lifecycle = ["draft", *Tender.LIFECYCLE]
+    for before, after in pairwise(lifecycle):
+        assert any(
+            before in row.sources and row.target in (after, None)
+            for row in TENDER_TRANSITIONS.values()
+        ), (before, after)
+    assert set(Tender.LIFECYCLE) == set(TENDER_STATUSES) - {"draft", "unsuccessful", "cancelled"}
