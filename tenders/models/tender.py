@@ -1,3 +1,7 @@
+"""The tender: its columns, its status table and the owner's changes. Its other jobs live
+beside it: the 2.3 wire form (tender_wire.py), time-driven changes (tender_time.py), bidding
+(bidding.py), finding and registering tenders (tender_queries.py), refusals (tender_errors.py)."""
+
 from datetime import timedelta
 
 from django.db import models, transaction
@@ -5,198 +9,20 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from portal.core.actors import Actor, Role, Viewer
-from portal.core.errors import (
-    DomainError,
-    InvalidData,
-    NotAllowed,
-    NotFound,
-    PermissionDenied,
-    Refused,
-)
-from portal.core.ids import is_id
-from portal.core.schema import KYIV, iso, merge_patch, to_json, validate
+from portal.core.errors import InvalidData, NotAllowed
+from portal.core.schema import KYIV, merge_patch, validate
 from portal.core.transitions import StatusMachine, transition
 from tenders import workdays
 from tenders.documents import HasDocuments
-from tenders.schema import (
-    PUBLISHING_KINDS,
-    BidSchema,
-    CancellationSchema,
-    TenderSchema,
-    party_key,
-)
-from tenders.search import fold, search_columns
+from tenders.schema import CancellationSchema, TenderSchema
 
 from .base import AuditEvent, Counter, Owned, new_id
-from .statuses import AwardStatus, BidStatus, CancellationStatus, TenderStatus
-
-TEST_TITLE_PREFIXES = {
-    "title": "[ТЕСТУВАННЯ] ",
-    "title_en": "[TESTING] ",
-    "title_ru": "[ТЕСТИРОВАНИЕ] ",
-}
-
-# What the owner may change in each status; everything else in a PATCH is dropped silently,
-# as 2.3 does. procuringEntity.kind, mode and the procurement method are fixed at creation.
-EDITABLE_FIELDS = {
-    TenderStatus.ENQUIRIES: frozenset(
-        {
-            "title", "title_en", "title_ru", "description", "description_en", "description_ru",
-            "procurementMethodRationale", "procurementMethodRationale_en",
-            "procurementMethodRationale_ru", "awardCriteriaDetails", "awardCriteriaDetails_en",
-            "awardCriteriaDetails_ru", "submissionMethodDetails", "submissionMethodDetails_en",
-            "submissionMethodDetails_ru", "eligibilityCriteria", "eligibilityCriteria_en",
-            "eligibilityCriteria_ru", "hasEnquiries", "procuringEntity", "value", "minimalStep",
-            "guarantee", "enquiryPeriod", "tenderPeriod", "items",
-        }
-    ),
-}  # fmt: skip
-# Every key a tender PATCH may carry without being a "Rogue field".
-TENDER_FIELDS = frozenset(TenderSchema().fields) | TenderSchema.server_fields
-
-
-class MethodNotImplemented(DomainError):
-    http_status = 415
-    code = "not_implemented"
-
-    def __init__(self):
-        super().__init__("Not implemented", location="data", name="procurementMethodType")
-
-
-class NotProcuringEntity(Refused):
-    """A portal account registers tenders only for a procuring entity (2.3 has no accounts)."""
-
-    code = "not_procuring_entity"
-
-    def __init__(self):
-        super().__init__("Only users of a procuring entity can publish tenders")
-
-
-class StaleDraft(Refused):
-    """A draft whose enquiry period is over (2.3 published it, and the tender moved on at once);
-    a draft cannot be edited, so it is cancelled and written anew."""
-
-    http_status = 422
-    code = "stale_draft"
-
-    def __init__(self):
-        super().__init__(
-            "enquiryPeriod should end in the future", location="body", name="enquiryPeriod"
-        )
-
-
-class TenderQuerySet(models.QuerySet):
-    def with_related(self):
-        return self.select_related("broker").prefetch_related(
-            "bids",
-            "awards",
-            "awards__complaints",
-            "awards__complaints__documents",
-            "contracts",
-            "cancellations",
-            "documents",
-        )
-
-    def published(self):
-        return self.exclude(status=TenderStatus.DRAFT)
-
-    def public(self):
-        """What the portal lists: published, not test tenders."""
-        return self.published().exclude(mode="test")
-
-    def matching(self, *, q="", tender_id="", cpv="", buyer="", status="", published_from=None,
-                 published_to=None):  # fmt: skip
-        """The portal's search; every criterion given must hold."""
-        found = self
-        for word in fold(q).split():
-            found = found.filter(search_text__contains=word)
-        if tender_id:
-            found = found.filter(tender_id__iexact=tender_id.strip())
-        if cpv:
-            found = found.filter(cpv_codes__contains=f" {cpv} " if "-" in cpv else f" {cpv}-")
-        if buyer:
-            found = found.filter(buyer_identifier=buyer.strip())
-        if status:
-            found = found.filter(status=status)
-        if published_from:
-            found = found.filter(date__date__gte=published_from)
-        if published_to:
-            found = found.filter(date__date__lte=published_to)
-        return found
-
-    def find(self, pk: str, *, viewer: Viewer | None) -> "Tender":
-        """The tender, for a write (which applies due changes itself), or 404 tender_id (also
-        for a draft `viewer` may not see; None: the system, which sees everything)."""
-        tender = self.select_related("broker").filter(pk=pk).first() if is_id(pk) else None
-        if tender is None or not tender.shown_to(viewer):
-            raise NotFound("tender_id")
-        return tender
-
-    def check_registering(self, by: Actor) -> None:
-        """A broker registers tenders; in the portal, a procuring entity's user."""
-        if by.role is not Role.BROKER:
-            raise PermissionDenied()
-        if by.user is not None and not getattr(by.organization, "publishes_tenders", False):
-            raise NotProcuringEntity()
-        by.check_standing(in_public=False)
-
-    def register(self, *, by: Actor, data: dict) -> tuple["Tender", str]:
-        """Create a tender (as a draft when data.status is "draft"); returns it and its token."""
-        self.check_registering(by)
-        if data.get("procurementMethodType", "belowThreshold") != "belowThreshold":
-            raise MethodNotImplemented()
-        now = timezone.now()
-        document = validate(TenderSchema, data, now=now)
-        kind = document["procuringEntity"].get("kind", "")
-        if kind not in PUBLISHING_KINDS:
-            raise DomainError(
-                f"'{kind}' procuringEntity cannot publish this type of procedure. "
-                f"Only {', '.join(PUBLISHING_KINDS)} are allowed.",
-                code="procuring_entity_kind",
-                location="procuringEntity",
-                name="kind",
-            )
-        status = TenderStatus.DRAFT if data.get("status") == "draft" else TenderStatus.ENQUIRIES
-        by.check_standing(in_public=status != TenderStatus.DRAFT)
-        with transaction.atomic():
-            tender = self.model(
-                id=new_id(),
-                broker=by.broker,
-                organization=by.organization,
-                status=status,
-                date=now,
-                tender_id=Tender.next_tender_id(now),
-            )
-            tender._store(document)
-            token = tender.issue_token()
-            tender.next_check = tender._next_check()
-            # Stamped after the day's counter, which parallel creates wait for: dateModified
-            # stays close to the commit, as the feed's watermark assumes.
-            tender.date_modified = max(now, timezone.now())
-            tender.save(force_insert=True)
-            tender._record(tender, "register", by, now, to_status=status)
-        return tender, token
-
-    def catch_up_due(self, *, limit: int = 100) -> int:
-        """The chronograph's pass: bring up to date the tenders whose next change is due."""
-        due = self.filter(next_check__lte=timezone.now()).order_by("next_check")
-        changed = 0
-        for tender in due[:limit]:
-            changed += tender.catch_up(skip_locked=True)
-        return changed
-
-    def current(self, pk: str, *, viewer: Viewer | None) -> "Tender":
-        """The tender with its bids, awards, contracts and cancellations, with every change
-        that became due by now applied (so that what anyone reads is current); 404 tender_id
-        for a draft `viewer` may not see (None: the system, which sees everything)."""
-        tender = self.with_related().filter(pk=pk).first() if is_id(pk) else None
-        if tender is None or not tender.shown_to(viewer):
-            raise NotFound("tender_id")
-        if tender.next_check and tender.next_check <= timezone.now():
-            tender.catch_up()
-            tender = self.with_related().get(pk=pk)
-        return tender
-
+from .bidding import Bidding
+from .statuses import CancellationStatus, TenderStatus
+from .tender_errors import StaleDraft
+from .tender_queries import TenderQuerySet
+from .tender_time import TimeDrivenChanges
+from .tender_wire import EDITABLE_FIELDS, TENDER_FIELDS, TenderWire
 
 T = TenderStatus
 LIVE = frozenset(T) - T.terminal()
@@ -221,7 +47,7 @@ TRANSITIONS = {
 LIFECYCLE = [T.ENQUIRIES, T.TENDERING, T.QUALIFICATION, T.AWARDED, T.COMPLETE]
 
 
-class Tender(StatusMachine, HasDocuments, Owned):
+class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments, Owned):
     TRANSITIONS = TRANSITIONS
     LIFECYCLE = LIFECYCLE
 
@@ -287,51 +113,6 @@ class Tender(StatusMachine, HasDocuments, Owned):
     @property
     def owner_name(self) -> str:
         return self.broker.name if self.broker_id else ""
-
-    def document(self) -> dict:
-        """The owner-written document in its 2.3 wire form (what PATCH merges into)."""
-        document = dict(self.data)
-        document["title"] = self.title
-        if self.description:
-            document["description"] = self.description
-        if self.mode:
-            document["mode"] = self.mode
-        if self.procurement_method_details:
-            document["procurementMethodDetails"] = self.procurement_method_details
-        document["enquiryPeriod"] = {
-            "startDate": iso(self.enquiry_start),
-            "endDate": iso(self.enquiry_end),
-        }
-        document["tenderPeriod"] = {
-            "startDate": iso(self.tender_start),
-            "endDate": iso(self.tender_end),
-        }
-        return document
-
-    def _store(self, document: dict) -> None:
-        """Write a validated document into the columns and `data`."""
-        document = dict(document)
-        for column, value in search_columns(document).items():
-            setattr(self, column, value)
-        if document.get("mode") == "test":
-            for field, prefix in TEST_TITLE_PREFIXES.items():
-                if field in document and not document[field].startswith(prefix):
-                    document[field] = prefix + document[field]
-        self.title = document.pop("title")
-        self.description = document.pop("description", "")
-        self.mode = document.pop("mode", "")
-        self.procurement_method_details = document.pop("procurementMethodDetails", "")
-        enquiry, tender = document.pop("enquiryPeriod"), document.pop("tenderPeriod")
-        self.enquiry_start, self.enquiry_end = enquiry["startDate"], enquiry["endDate"]
-        self.tender_start, self.tender_end = tender["startDate"], tender["endDate"]
-        document.setdefault("procurementMethodType", "belowThreshold")
-        self.data = to_json(document)
-
-    def _stored_state(self) -> tuple:
-        return (
-            self.title, self.description, self.mode, self.procurement_method_details,
-            self.enquiry_start, self.enquiry_end, self.tender_start, self.tender_end, self.data,
-        )  # fmt: skip
 
     @staticmethod
     def next_tender_id(now) -> str:
@@ -414,104 +195,7 @@ class Tender(StatusMachine, HasDocuments, Owned):
             **payload,
         )
 
-    def catch_up(self, *, skip_locked: bool = False) -> bool:
-        """Apply every time-driven change due by now; True if there was one. With skip_locked,
-        a tender another process is changing is left alone (it will catch up itself)."""
-        try:
-            with transaction.atomic():
-                self._lock(skip_locked=skip_locked)
-        except Tender.DoesNotExist:
-            return False
-        return self._caught_up
-
     # --- time-driven changes --------------------------------------------------------------
-
-    def _advance(self, now) -> bool:
-        """Apply, in order, each change that became due by `now`, stamped with its due time."""
-        changed = False
-        for complaint in self.complaints.answered():
-            if complaint.closes_at <= now:
-                complaint._expire(complaint.closes_at)
-                changed = True
-        if self.status == TenderStatus.ENQUIRIES and self.tender_start <= now:
-            self._transit("start_tendering", Actor.system(), self.tender_start)
-            changed = True
-        if self.status == TenderStatus.TENDERING and self.tender_end <= now:
-            self._close_tendering(at=self.tender_end)
-            changed = True
-        failed_at = self._qualification_failed_at()
-        if failed_at is not None and failed_at <= now:
-            self._transit("fail", Actor.system(), failed_at)
-            changed = True
-        return changed
-
-    def _next_check(self):
-        if self.status == TenderStatus.ENQUIRIES:
-            return self.tender_start
-        if self.status == TenderStatus.TENDERING:
-            return self.tender_end
-        due = [complaint.closes_at for complaint in self.complaints.answered()]
-        due.append(self._qualification_failed_at())
-        return min((moment for moment in due if moment is not None), default=None)
-
-    def _close_tendering(self, *, at) -> None:
-        system = Actor.system()
-        if not self.bids.filter(status=BidStatus.ACTIVE).exists():
-            self._transit("close_tendering", system, at, status=TenderStatus.UNSUCCESSFUL)
-            return
-        self._transit("close_tendering", system, at, status=TenderStatus.QUALIFICATION)
-        self.award_period_start = at
-        self._award_next_bid(at=at, by=system)
-
-    def _qualification_failed_at(self):
-        """When every bid has been disqualified, the tender fails once the last complaint
-        period has ended and the last claim is closed; None while some bid is still in the
-        running or a submitted claim awaits its end."""
-        if self.status != TenderStatus.AWARDED:
-            return None
-        awards = list(self.awards.all())
-        if not awards or awards[-1].status != AwardStatus.UNSUCCESSFUL:
-            return None
-        if self.complaints.unresolved().exists():
-            return None
-        ends = [award.complaint_period_end for award in awards if award.complaint_period_end]
-        ends += [complaint.date for complaint in self.complaints.closed()]
-        return max(ends)
-
-    def _award_next_bid(self, *, at, by: Actor) -> None:
-        """Give a pending award to the lowest bid (earliest on ties) not yet disqualified, or,
-        with none left, end the qualification."""
-        disqualified = {
-            award.bid_id for award in self.awards.all() if award.status == AwardStatus.UNSUCCESSFUL
-        }
-        candidates = sorted(
-            (
-                bid
-                for bid in self.bids.filter(status=BidStatus.ACTIVE)
-                if bid.pk not in disqualified
-            ),
-            key=lambda bid: (bid.value["amount"], bid.number),
-        )
-        if not candidates:
-            if self.status != TenderStatus.AWARDED:
-                self._transit("awarded", Actor.system(), at)
-            self.award_period_end = at
-            return
-        bid = candidates[0]
-        award = self.awards.create(
-            id=new_id(),
-            number=self.awards.count() + 1,
-            bid=bid,
-            status=AwardStatus.PENDING,
-            date=at,
-            value=bid.value,
-            suppliers=bid.tenderers,
-            complaint_period_start=at,
-        )
-        self._record(award, "create", by, at, to_status=AwardStatus.PENDING)
-        if self.status != TenderStatus.QUALIFICATION:
-            self._transit("reopen_qualification", Actor.system(), at)
-        self.award_period_end = None
 
     # --- the owner's changes --------------------------------------------------------------
 
@@ -618,86 +302,3 @@ class Tender(StatusMachine, HasDocuments, Owned):
         )
 
     # --- bidders --------------------------------------------------------------------------
-
-    def require_tendering(self, verb: str, now) -> None:
-        """Bids are placed, changed and withdrawn only while tendering is open."""
-        if self.status != TenderStatus.TENDERING:
-            raise NotAllowed(f"Can't {verb} bid in current ({self.status}) tender status")
-        if not self.tender_start <= now <= self.tender_end:
-            past = {"add": "added", "update": "updated", "delete": "deleted"}[verb]
-            period = f"from ({iso(self.tender_start)}) to ({iso(self.tender_end)})"
-            raise NotAllowed(f"Bid can be {past} only during the tendering period: {period}.")
-
-    def check_bid_value(self, value: dict) -> None:
-        mine = self.data["value"]
-        if value["amount"] > mine["amount"]:
-            raise InvalidData.field("value", "value of bid should be less than value of tender")
-        if value["currency"] != mine["currency"]:
-            raise InvalidData.field(
-                "value", "currency of bid should be identical to currency of value of tender"
-            )
-        if value["valueAddedTaxIncluded"] != mine["valueAddedTaxIncluded"]:
-            raise InvalidData.field(
-                "value",
-                "valueAddedTaxIncluded of bid should be identical to "
-                "valueAddedTaxIncluded of value of tender",
-            )
-
-    def check_tenderers(self, verb: str, tenderers: list[dict], *, active: bool, bid=None):
-        """2.3 leaves these to the platforms; we keep them in the model, for both faces: the
-        procuring entity does not bid on its own tender, and a tenderer has one active bid."""
-        mine = {party_key(tenderer) for tenderer in tenderers}
-        if party_key(self.data["procuringEntity"]) in mine:
-            raise NotAllowed(
-                f"Can't {verb} bid: the procuring entity can't bid on its own tender",
-                location="body",
-                name="tenderers",
-            )
-        if not active:
-            return
-        others = self.bids.filter(status=BidStatus.ACTIVE).exclude(pk=getattr(bid, "pk", None))
-        if any(mine & {party_key(t) for t in other.tenderers} for other in others):
-            raise NotAllowed(
-                f"Can't {verb} bid: the tenderer already has an active bid on this tender",
-                location="body",
-                name="tenderers",
-            )
-
-    def bid_refusal(self, tenderer: dict, now) -> str | None:
-        """Why a bid from `tenderer` would be refused now (the 2.3 description), or None."""
-        try:
-            self.require_tendering("add", now)
-            self.check_tenderers("add", [tenderer], active=True)
-        except NotAllowed as refusal:
-            return refusal.description
-        return None
-
-    def place_bid(self, *, by: Actor, data: dict):
-        """POST /tenders/{id}/bids: returns the bid and its access token."""
-        if by.role is not Role.BROKER:
-            raise PermissionDenied()
-        fields = to_json(validate(BidSchema, data))
-        with transaction.atomic():
-            now = self._lock()
-            self.require_tendering("add", now)
-            self.check_bid_value(fields["value"])
-            self.check_tenderers(
-                "add", fields["tenderers"], active=fields["status"] == BidStatus.ACTIVE
-            )
-            by.check_standing()
-            bid = self.bids.model(
-                id=new_id(),
-                number=self.bids.count() + 1,
-                tender=self,
-                broker=by.broker,
-                organization=by.organization,
-                status=fields["status"],
-                date=now,
-                value=fields["value"],
-                tenderers=fields["tenderers"],
-            )
-            token = bid.issue_token()
-            bid.save(force_insert=True)
-            self._touch(now)
-            self._record(bid, "create", by, now, to_status=bid.status)
-        return bid, token

@@ -8,7 +8,7 @@ from portal.core.actors import Actor, Role
 from portal.core.errors import NotAllowed, PermissionDenied
 from portal.models import User
 from tenders.models import AuditEvent, Tender
-from tenders.models.tender import NotProcuringEntity
+from tenders.models.tender_errors import NotProcuringEntity
 from tests.helpers import tender_data
 from tests.portal.world import make_user
 

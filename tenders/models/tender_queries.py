@@ -1,0 +1,133 @@
+"""Finding tenders: the portal's search, reads with every due change applied, registering."""
+
+from typing import TYPE_CHECKING
+
+from django.db import models, transaction
+from django.utils import timezone
+
+from portal.core.actors import Actor, Role, Viewer
+from portal.core.errors import DomainError, NotFound, PermissionDenied
+from portal.core.ids import is_id
+from portal.core.schema import validate
+from tenders.schema import PUBLISHING_KINDS, TenderSchema
+from tenders.search import fold
+
+from .base import new_id
+from .statuses import TenderStatus
+from .tender_errors import MethodNotImplemented, NotProcuringEntity
+
+if TYPE_CHECKING:
+    from .tender import Tender
+
+
+class TenderQuerySet(models.QuerySet):
+    def with_related(self):
+        return self.select_related("broker").prefetch_related(
+            "bids",
+            "awards",
+            "awards__complaints",
+            "awards__complaints__documents",
+            "contracts",
+            "cancellations",
+            "documents",
+        )
+
+    def published(self):
+        return self.exclude(status=TenderStatus.DRAFT)
+
+    def public(self):
+        """What the portal lists: published, not test tenders."""
+        return self.published().exclude(mode="test")
+
+    def matching(self, *, q="", tender_id="", cpv="", buyer="", status="", published_from=None,
+                 published_to=None):  # fmt: skip
+        """The portal's search; every criterion given must hold."""
+        found = self
+        for word in fold(q).split():
+            found = found.filter(search_text__contains=word)
+        if tender_id:
+            found = found.filter(tender_id__iexact=tender_id.strip())
+        if cpv:
+            found = found.filter(cpv_codes__contains=f" {cpv} " if "-" in cpv else f" {cpv}-")
+        if buyer:
+            found = found.filter(buyer_identifier=buyer.strip())
+        if status:
+            found = found.filter(status=status)
+        if published_from:
+            found = found.filter(date__date__gte=published_from)
+        if published_to:
+            found = found.filter(date__date__lte=published_to)
+        return found
+
+    def find(self, pk: str, *, viewer: Viewer | None) -> "Tender":
+        """The tender, for a write (which applies due changes itself), or 404 tender_id (also
+        for a draft `viewer` may not see; None: the system, which sees everything)."""
+        tender = self.select_related("broker").filter(pk=pk).first() if is_id(pk) else None
+        if tender is None or not tender.shown_to(viewer):
+            raise NotFound("tender_id")
+        return tender
+
+    def check_registering(self, by: Actor) -> None:
+        """A broker registers tenders; in the portal, a procuring entity's user."""
+        if by.role is not Role.BROKER:
+            raise PermissionDenied()
+        if by.user is not None and not getattr(by.organization, "publishes_tenders", False):
+            raise NotProcuringEntity()
+        by.check_standing(in_public=False)
+
+    def register(self, *, by: Actor, data: dict) -> tuple["Tender", str]:
+        """Create a tender (as a draft when data.status is "draft"); returns it and its token."""
+        self.check_registering(by)
+        if data.get("procurementMethodType", "belowThreshold") != "belowThreshold":
+            raise MethodNotImplemented()
+        now = timezone.now()
+        document = validate(TenderSchema, data, now=now)
+        kind = document["procuringEntity"].get("kind", "")
+        if kind not in PUBLISHING_KINDS:
+            raise DomainError(
+                f"'{kind}' procuringEntity cannot publish this type of procedure. "
+                f"Only {', '.join(PUBLISHING_KINDS)} are allowed.",
+                code="procuring_entity_kind",
+                location="procuringEntity",
+                name="kind",
+            )
+        status = TenderStatus.DRAFT if data.get("status") == "draft" else TenderStatus.ENQUIRIES
+        by.check_standing(in_public=status != TenderStatus.DRAFT)
+        with transaction.atomic():
+            tender = self.model(
+                id=new_id(),
+                broker=by.broker,
+                organization=by.organization,
+                status=status,
+                date=now,
+                tender_id=self.model.next_tender_id(now),
+            )
+            tender._store(document)
+            token = tender.issue_token()
+            tender.next_check = tender._next_check()
+            # Stamped after the day's counter, which parallel creates wait for: dateModified
+            # stays close to the commit, as the feed's watermark assumes.
+            tender.date_modified = max(now, timezone.now())
+            tender.save(force_insert=True)
+            tender._record(tender, "register", by, now, to_status=status)
+        return tender, token
+
+    def catch_up_due(self, *, limit: int = 100) -> int:
+        """The chronograph's pass: bring up to date the tenders whose next change is due."""
+        due = self.filter(next_check__lte=timezone.now()).order_by("next_check")
+        changed = 0
+        for tender in due[:limit]:
+            changed += tender.catch_up(skip_locked=True)
+        return changed
+
+    def current(self, pk: str, *, viewer: Viewer | None) -> "Tender":
+        """The tender with its bids, awards, contracts and cancellations, with every change
+        that became due by now applied (so that what anyone reads is current); 404 tender_id
+        for a draft `viewer` may not see (None: the system, which sees everything)."""
+        tender = self.with_related().filter(pk=pk).first() if is_id(pk) else None
+        if tender is None or not tender.shown_to(viewer):
+            raise NotFound("tender_id")
+        if tender.next_check and tender.next_check <= timezone.now():
+            tender.catch_up()
+            tender = self.with_related().get(pk=pk)
+        return tender

@@ -1,0 +1,81 @@
+"""A tender in its 2.3 wire form: the document its owner writes, mapped to and from the columns."""
+
+from portal.core.schema import iso, to_json
+from tenders.schema import TenderSchema
+from tenders.search import search_columns
+
+from .statuses import TenderStatus
+
+TEST_TITLE_PREFIXES = {
+    "title": "[ТЕСТУВАННЯ] ",
+    "title_en": "[TESTING] ",
+    "title_ru": "[ТЕСТИРОВАНИЕ] ",
+}
+
+# What the owner may change in each status; everything else in a PATCH is dropped silently,
+# as 2.3 does. procuringEntity.kind, mode and the procurement method are fixed at creation.
+EDITABLE_FIELDS = {
+    TenderStatus.ENQUIRIES: frozenset(
+        {
+            "title", "title_en", "title_ru", "description", "description_en", "description_ru",
+            "procurementMethodRationale", "procurementMethodRationale_en",
+            "procurementMethodRationale_ru", "awardCriteriaDetails", "awardCriteriaDetails_en",
+            "awardCriteriaDetails_ru", "submissionMethodDetails", "submissionMethodDetails_en",
+            "submissionMethodDetails_ru", "eligibilityCriteria", "eligibilityCriteria_en",
+            "eligibilityCriteria_ru", "hasEnquiries", "procuringEntity", "value", "minimalStep",
+            "guarantee", "enquiryPeriod", "tenderPeriod", "items",
+        }
+    ),
+}  # fmt: skip
+
+# Every key a tender PATCH may carry without being a "Rogue field".
+TENDER_FIELDS = frozenset(TenderSchema().fields) | TenderSchema.server_fields
+
+
+class TenderWire:
+    """Mixed into Tender."""
+
+    def document(self) -> dict:
+        """The owner-written document in its 2.3 wire form (what PATCH merges into)."""
+        document = dict(self.data)
+        document["title"] = self.title
+        if self.description:
+            document["description"] = self.description
+        if self.mode:
+            document["mode"] = self.mode
+        if self.procurement_method_details:
+            document["procurementMethodDetails"] = self.procurement_method_details
+        document["enquiryPeriod"] = {
+            "startDate": iso(self.enquiry_start),
+            "endDate": iso(self.enquiry_end),
+        }
+        document["tenderPeriod"] = {
+            "startDate": iso(self.tender_start),
+            "endDate": iso(self.tender_end),
+        }
+        return document
+
+    def _store(self, document: dict) -> None:
+        """Write a validated document into the columns and `data`."""
+        document = dict(document)
+        for column, value in search_columns(document).items():
+            setattr(self, column, value)
+        if document.get("mode") == "test":
+            for field, prefix in TEST_TITLE_PREFIXES.items():
+                if field in document and not document[field].startswith(prefix):
+                    document[field] = prefix + document[field]
+        self.title = document.pop("title")
+        self.description = document.pop("description", "")
+        self.mode = document.pop("mode", "")
+        self.procurement_method_details = document.pop("procurementMethodDetails", "")
+        enquiry, tender = document.pop("enquiryPeriod"), document.pop("tenderPeriod")
+        self.enquiry_start, self.enquiry_end = enquiry["startDate"], enquiry["endDate"]
+        self.tender_start, self.tender_end = tender["startDate"], tender["endDate"]
+        document.setdefault("procurementMethodType", "belowThreshold")
+        self.data = to_json(document)
+
+    def _stored_state(self) -> tuple:
+        return (
+            self.title, self.description, self.mode, self.procurement_method_details,
+            self.enquiry_start, self.enquiry_end, self.tender_start, self.tender_end, self.data,
+        )  # fmt: skip
