@@ -92,7 +92,7 @@ def public_bids(tender) -> list:
     """The bids anyone may see: none while sealed, then those that took part."""
     if not tender.bids_are_public:
         return []
-    return [bid for bid in tender.bids.all() if bid.status == BidStatus.ACTIVE]
+    return tender.active_bids()
 
 
 class TenderOut(Out):

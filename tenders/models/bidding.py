@@ -14,6 +14,11 @@ from .statuses import BidStatus, TenderStatus
 class Bidding:
     """Mixed into Tender."""
 
+    def active_bids(self) -> list:
+        """The bids that take part (not drafts, not withdrawn), in the order they came; read
+        from the bids loaded with the tender when they are."""
+        return [bid for bid in self.bids.all() if bid.status == BidStatus.ACTIVE]
+
     def require_tendering(self, verb: str, now) -> None:
         """Bids are placed, changed and withdrawn only while tendering is open."""
         if self.status != TenderStatus.TENDERING:
@@ -50,7 +55,7 @@ class Bidding:
             )
         if not active:
             return
-        others = self.bids.filter(status=BidStatus.ACTIVE).exclude(pk=getattr(bid, "pk", None))
+        others = [other for other in self.active_bids() if other.pk != getattr(bid, "pk", None)]
         if any(mine & {party_key(t) for t in other.tenderers} for other in others):
             raise NotAllowed(
                 f"Can't {verb} bid: the tenderer already has an active bid on this tender",

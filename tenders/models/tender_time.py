@@ -7,7 +7,7 @@ from django.db import transaction
 from portal.core.actors import Actor
 
 from .base import new_id
-from .statuses import AwardStatus, BidStatus, TenderStatus
+from .statuses import AwardStatus, TenderStatus
 
 
 class TimeDrivenChanges:
@@ -53,7 +53,7 @@ class TimeDrivenChanges:
 
     def _close_tendering(self, *, at) -> None:
         system = Actor.system()
-        if not self.bids.filter(status=BidStatus.ACTIVE).exists():
+        if not self.active_bids():
             self._transit("close_tendering", system, at, status=TenderStatus.UNSUCCESSFUL)
             return
         self._transit("close_tendering", system, at, status=TenderStatus.QUALIFICATION)
@@ -82,11 +82,7 @@ class TimeDrivenChanges:
             award.bid_id for award in self.awards.all() if award.status == AwardStatus.UNSUCCESSFUL
         }
         candidates = sorted(
-            (
-                bid
-                for bid in self.bids.filter(status=BidStatus.ACTIVE)
-                if bid.pk not in disqualified
-            ),
+            (bid for bid in self.active_bids() if bid.pk not in disqualified),
             key=lambda bid: (bid.value["amount"], bid.number),
         )
         if not candidates:

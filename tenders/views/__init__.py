@@ -1,0 +1,37 @@
+"""The tender's pages, one module per page or part of it."""
+
+from .bids import bid_place
+from .new_tender import tender_new
+from .owner import (
+    award_decision,
+    contract_sign,
+    tender_cancel,
+    tender_document_version,
+    tender_documents,
+    tender_publish,
+)
+from .page import (
+    award_of,
+    bid_actor,
+    current_tender,
+    download_version,
+    tender_detail,
+    tender_document_download,
+)
+
+__all__ = [
+    "award_decision",
+    "award_of",
+    "bid_actor",
+    "bid_place",
+    "contract_sign",
+    "current_tender",
+    "download_version",
+    "tender_cancel",
+    "tender_detail",
+    "tender_document_download",
+    "tender_document_version",
+    "tender_documents",
+    "tender_new",
+    "tender_publish",
+]

@@ -1,0 +1,248 @@
+"""The tender page: everything about one tender, for anyone, with a form for each thing the
+visitor may do; and the frame every change made from it goes through."""
+
+from django.http import Http404, HttpResponseRedirect
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET
+
+from docservice import links
+from portal.core.actors import Role, Viewer, portal_actor
+from portal.core.errors import NotFound
+from portal.core.forms import DocumentsForm, made_from
+from portal.core.htmx import changed, render_page_or_partial
+from tenders.documents import latest_versions
+from tenders.forms import (
+    AwardDecisionForm,
+    BidForm,
+    ContractSignForm,
+    NewVersionForm,
+    PublishForm,
+    TenderCancelForm,
+)
+from tenders.models import CancellationStatus, Tender, TenderStatus
+
+# What each stage of the tender's lifecycle (Tender.LIFECYCLE) means to a reader.
+STAGE_LABELS = {
+    TenderStatus.ENQUIRIES: _("Questions to the procuring entity"),
+    TenderStatus.TENDERING: _("Bids are accepted"),
+    TenderStatus.QUALIFICATION: _("The procuring entity decides on the lowest bid"),
+    TenderStatus.AWARDED: _("Winner chosen: claims may be filed, then the contract signed"),
+    TenderStatus.COMPLETE: _("Contract signed"),
+}
+
+
+def current_tender(tender_id: str, user) -> Tender:
+    """The tender with every due change applied; a draft only for its own organization."""
+    try:
+        return Tender.objects.current(tender_id, viewer=Viewer.of_user(user))
+    except NotFound:
+        raise Http404 from None
+
+
+def lifecycle(tender: Tender) -> list[dict]:
+    """The stages with the one the tender is in marked: all are ahead of a draft, and none is
+    reached by a tender that ended early."""
+    order = Tender.LIFECYCLE
+    if tender.status == TenderStatus.DRAFT:
+        position = -1
+    else:
+        position = order.index(tender.status) if tender.status in order else None
+    stages = []
+    for index, status in enumerate(order):
+        label = STAGE_LABELS[status]
+        if position is None:
+            state = "skipped"
+        elif index < position:
+            state = "done"
+        elif index == position:
+            state = "current"
+        else:
+            state = "upcoming"
+        stages.append({"status": status, "name": status.label, "label": label, "state": state})
+    return stages
+
+
+def document_history(versions) -> list[dict]:
+    """Each document's latest version with the versions it replaced, newest first."""
+    versions = list(versions)
+    return [
+        {
+            "latest": latest,
+            "older": sorted(
+                (v for v in versions if v.document_id == latest.document_id and v != latest),
+                key=lambda v: -v.version,
+            ),
+        }
+        for latest in latest_versions(versions)
+    ]
+
+
+def bid_actor(user, tender):
+    """The user's organization as the owner of its active bid on `tender`, if it has one."""
+    bids = tender.active_bids()
+    return portal_actor(user, *((Role.BID_OWNER, bid) for bid in bids))
+
+
+def _new_bid_form(user) -> BidForm:
+    return BidForm(
+        initial={"contact_name": user.get_full_name() or user.username, "email": user.email}
+    )
+
+
+def _tender_page(request, tender, *, refused=None, status=200):
+    """The tender page with a form for each thing the visitor may do; `refused` holds the
+    forms that were just refused, by where they stand on the page, to show in their place."""
+    refused = refused or {}
+    now = timezone.now()
+    owner = portal_actor(request.user, (Role.TENDER_OWNER, tender))
+    context = {
+        "tender": tender,
+        "bid_form": _bid_form(request.user, tender, owner, now, refused),
+        "actions": tender.available_actions(owner, now),
+        # The page tells the owner why its draft can't be published.
+        "stale_draft": owner.subject is not None and tender.is_stale_draft,
+        "publish_form": refused.get("publish") or PublishForm(),
+        "cancel_form": refused.get("cancel") or TenderCancelForm(),
+        "documents_form": refused.get("documents") or DocumentsForm(),
+        "my_bids": [
+            bid for bid in tender.active_bids() if bid.is_owned_by_organization(owner.organization)
+        ],
+        "stages": lifecycle(tender),
+        "ended_early": tender.status in (TenderStatus.UNSUCCESSFUL, TenderStatus.CANCELLED),
+        "items": tender.data.get("items", []),
+        "entity": tender.data.get("procuringEntity", {}),
+        "value": tender.data.get("value", {}),
+        "minimal_step": tender.data.get("minimalStep", {}),
+        "documents": [
+            {
+                **entry,
+                "version_form": refused.get(f"version:{entry['latest'].document_id}")
+                or NewVersionForm(document_id=entry["latest"].document_id),
+            }
+            for entry in document_history(tender.documents.all())
+        ],
+        "cancellation": next(
+            (c for c in tender.cancellations.all() if c.status == CancellationStatus.ACTIVE), None
+        ),
+        "bids": tender.active_bids() if tender.bids_are_public else None,
+        "awards": _award_entries(request.user, tender, owner, now, refused),
+        "is_owner": owner.subject is not None,
+    }
+    return render_page_or_partial(
+        request,
+        "tenders/tender_detail.html",
+        context,
+        partials={"awards", "bid", "documents"},
+        status=status,
+    )
+
+
+def _bid_form(user, tender, owner, now, refused):
+    """A form that was refused stays in place with its errors; else one while the model would
+    take a bid from the user's organization."""
+    if "bid" in refused:
+        return refused["bid"]
+    organization = owner.organization
+    if organization and tender.bid_refusal({"identifier": organization.identifier_data}, now):
+        return None
+    return _new_bid_form(user) if organization else None
+
+
+def _award_entries(user, tender, owner, now, refused) -> list[dict]:
+    """Each award with its decisions, its contract and its claims, as `user` may see them."""
+    viewer, bidder = Viewer.of_user(user), bid_actor(user, tender)
+    contracts = {contract.award_id: contract for contract in tender.contracts.all()}
+    entries = []
+    for award in tender.awards.all():
+        award.tender = tender
+        contract = contracts.get(award.pk)
+        if contract is not None:
+            contract.tender, contract.award = tender, award
+        entries.append(
+            {
+                "award": award,
+                "decisions": award.decisions(owner, now) if owner.subject else [],
+                "contract": contract,
+                "signing_refusal": (
+                    contract.signing_refusal(owner, now)
+                    if contract is not None and owner.subject
+                    else None
+                ),
+                "errors": form_errors(refused.get(f"award:{award.pk}")),
+                "decision_form": AwardDecisionForm(),
+                "sign_form": ContractSignForm(),
+                "claims": [claim for claim in award.complaints.all() if claim.shown_to(viewer)],
+                "may_file": award.may_be_claimed_by(bidder, now),
+            }
+        )
+    return entries
+
+
+@require_GET
+def tender_detail(request, tender_id):
+    return _tender_page(request, current_tender(tender_id, request.user))
+
+
+def form_errors(form) -> list[str]:
+    """Every message of a refused form whose only inputs are buttons."""
+    if form is None:
+        return []
+    return [message for messages in form.errors.values() for message in messages]
+
+
+def _act(request, tender_id, form_class, change, *, at: str, find=None):
+    """The frame of every change made from the tender page: the form's token is spent with
+    the change; a refusal keeps the form `at` its place with the model's words (422), success
+    is shown on the fresh page (htmx: the fragment it targets, and a `tender-changed` event).
+    `find(tender)` looks up what the URL names first: an unknown one is a 404 page."""
+    tender = current_tender(tender_id, request.user)
+    if find is not None:
+        find(tender)
+    owner = portal_actor(request.user, (Role.TENDER_OWNER, tender))
+    form = form_class(request.POST, request.FILES)
+    notice = form.is_valid() and made_from(form, request.user, lambda: change(tender, owner, form))
+    if notice:
+        return changed(
+            request,
+            notice,
+            url=reverse("tender", args=[tender.pk]),
+            fresh=lambda: _tender_page(request, current_tender(tender_id, request.user)),
+            event="tender-changed",
+        )
+    return _tender_page(request, tender, refused={at: form}, status=422)
+
+
+def document_of(tender, document_id: str):
+    """The latest version of one of the tender's documents, or a 404 page."""
+    try:
+        return tender.latest_document(document_id)
+    except NotFound:
+        raise Http404 from None
+
+
+def award_of(tender, award_id: str):
+    """One of the tender's awards (from what is prefetched), or a 404 page."""
+    award = next((a for a in tender.awards.all() if a.pk == award_id), None)
+    if award is None:
+        raise Http404
+    award.tender = tender
+    return award
+
+
+@require_GET
+def tender_document_download(request, tender_id, document_id, key):
+    """One version of a tender's document, for whoever may see the tender: a redirect to a
+    freshly signed address of the document service."""
+    return download_version(request, current_tender(tender_id, request.user), document_id, key)
+
+
+def download_version(request, container, document_id: str, key: str):
+    try:
+        versions = container.document_versions(document_id)
+    except NotFound:
+        raise Http404 from None
+    if key not in {version.key for version in versions}:
+        raise Http404
+    return HttpResponseRedirect(links.registry_download_url(request, key))
