@@ -9,6 +9,6 @@ class ComplaintsConfig(AppConfig):
         # Tenders know nothing of claims; the claims app shows its own inside each award.
         from tenders.api.serializers import embed_in_awards
 
-        from .serializers import award_complaints
+        from .api.serializers import award_complaints
 
         embed_in_awards("complaints", award_complaints)

@@ -8,7 +8,7 @@ from django.views.decorators.cache import cache_page
 from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
-from complaints.api import ComplaintDocumentViewSet, ComplaintViewSet
+from complaints.api.views import ComplaintDocumentViewSet, ComplaintViewSet
 from portal.core.api import openapi, views  # noqa: F401  (openapi: its field extensions register on import)
 from tenders.api.views import (
     AwardViewSet,

@@ -9,9 +9,9 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import viewsets
 
+from complaints.api.serializers import ComplaintOut, ComplaintShape, shown_complaints
 from complaints.models import Complaint
 from complaints.schema import INPUTS, FileInput, PatchInput, StatusInput
-from complaints.serializers import ComplaintOut, ComplaintShape, shown_complaints
 from portal.core.actors import Role
 from portal.core.api.auth import actor_for, api_context, owner_among, viewer_for
 from portal.core.api.envelope import answered_with_the_write, created, ok, read_data
