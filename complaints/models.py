@@ -300,7 +300,7 @@ class Complaint(StatusMachine, HasDocuments, Owned):
     def lock_for_change(self):
         """Lock the tender (applying what became due) and reload this claim; returns now."""
         tender = self.tender
-        now = tender._lock()
+        now = tender._lock_and_catch_up()
         self.refresh_from_db()
         self.tender = tender  # keep the locked instance (refresh_from_db forgets it)
         return now

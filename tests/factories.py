@@ -44,13 +44,14 @@ class World:
 def decided_award(brokers, clock, decision: str = "active", **tender_overrides) -> World:
     broker, bidder_broker = brokers["broker"], brokers["broker2"]
     tender, tender_token = Tender.objects.register(
-        by=Actor(Role.BROKER, broker=broker), data=tender_data(clock.now(), **tender_overrides)
+        by=Actor(Role.AUTHENTICATED, broker=broker),
+        data=tender_data(clock.now(), **tender_overrides),
     )
     clock.move_to(tender.tender_start + timedelta(hours=1))
     bidders, bid_tokens = [], []
     for number, amount in enumerate((400, 450)):
         bid, bid_token = tender.place_bid(
-            by=Actor(Role.BROKER, broker=bidder_broker),
+            by=Actor(Role.AUTHENTICATED, broker=bidder_broker),
             data=bid_data(amount, identifier=f"{number + 1:08d}"),
         )
         bidders.append(Actor(Role.BID_OWNER, broker=bidder_broker, subject=bid))
@@ -64,7 +65,7 @@ def decided_award(brokers, clock, decision: str = "active", **tender_overrides) 
         award.activate(by=owner)
     elif decision == "unsuccessful":
         award.disqualify(by=owner)
-    stranger = Actor(Role.BROKER, broker=bidder_broker)
+    stranger = Actor(Role.AUTHENTICATED, broker=bidder_broker)
     return World(tender, award, owner, bidders, stranger, clock, tender_token, bid_tokens).refresh()
 
 

@@ -15,12 +15,13 @@ class Role(StrEnum):
     TENDER_OWNER = "tender_owner"
     BID_OWNER = "bid_owner"
     COMPLAINT_OWNER = "complaint_owner"
-    # Authenticated, but owning nothing relevant: a broker key without a matching token, or a
-    # signed-in portal user whose organization owns none of the objects at hand.
-    BROKER = "broker"
+    # Known, but owning nothing relevant: a broker key without a matching token, or a signed-in
+    # portal user whose organization owns none of the objects at hand.
+    AUTHENTICATED = "authenticated"
     ANONYMOUS = "anonymous"
-    # Time-driven changes (the chronograph, or a read that finds a deadline passed).
-    SYSTEM = "chronograph"
+    # Changes nobody asks for: caused by time (the chronograph, or a read that finds a deadline
+    # passed) or by another change (a cancelled award voids its contract and claims).
+    SYSTEM = "system"
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class Actor:
         """True when this actor holds `role` for exactly `subject` (same model, same pk)."""
         if self.role is not role:
             return False
-        if role in (Role.BROKER, Role.ANONYMOUS, Role.SYSTEM):
+        if role in (Role.AUTHENTICATED, Role.ANONYMOUS, Role.SYSTEM):
             return True
         return (
             self.subject is not None
@@ -87,7 +88,7 @@ def portal_actor(user, *candidates) -> Actor:
     for role, subject in candidates:
         if subject is not None and subject.is_owned_by_organization(organization):
             return Actor(role, user=user, subject=subject)
-    return Actor(Role.BROKER, user=user)
+    return Actor(Role.AUTHENTICATED, user=user)
 
 
 @dataclass(frozen=True)

@@ -135,7 +135,7 @@ class TenderViewSet(viewsets.ViewSet):
         tender = _find(request, tender_id)
         actor = actor_for(request, (Role.TENDER_OWNER, tender))
         tender.require(actor, Role.TENDER_OWNER)
-        tender.edit(by=actor, patch=read_data(request))
+        tender.patch(by=actor, data=read_data(request))
         return ok(TenderOut(_read(request, tender_id), context=api_context(request)).data)
 
 
@@ -199,7 +199,7 @@ class BidViewSet(viewsets.ViewSet):
 
     def partial_update(self, request, tender_id, bid_id):
         bid, actor = self._owned(request, tender_id, bid_id)
-        bid.edit(by=actor, patch=read_data(request))
+        bid.patch(by=actor, data=read_data(request))
         return ok(BidOut(bid).data)
 
     def destroy(self, request, tender_id, bid_id):

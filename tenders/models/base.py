@@ -66,7 +66,7 @@ class PartOfTender(models.Model):
     def _lock_tender(self):
         """Lock the tender (applying due changes), reload this part; returns `now`."""
         tender = self.tender
-        now = tender._lock()
+        now = tender._lock_and_catch_up()
         self.refresh_from_db()
         # refresh_from_db() forgets the cached tender; keep the locked instance, so that every
         # change in this transaction is made to (and saved from) the same object.

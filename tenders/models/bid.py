@@ -31,7 +31,7 @@ class Bid(StatusMachine, PartOfTender, Owned):
     def __str__(self) -> str:
         return f"bid {self.pk} on {self.tender_id}"
 
-    def document(self) -> dict:
+    def wire(self) -> dict:
         return {"tenderers": self.tenderers, "value": self.value, "status": self.status}
 
     def check_visible(self, by: Actor) -> None:
@@ -68,11 +68,11 @@ class Bid(StatusMachine, PartOfTender, Owned):
 
     # --- the bidder's changes -------------------------------------------------------------
 
-    def edit(self, *, by: Actor, patch: dict) -> bool:
+    def patch(self, *, by: Actor, data: dict) -> bool:
         """PATCH a bid while tendering is open: tenderers, value, draft/active."""
         with transaction.atomic():
             now = self.begin("edit", by)
-            fields = to_json(validate(BidSchema, merge_patch(self.document(), patch)))
+            fields = to_json(validate(BidSchema, merge_patch(self.wire(), data)))
             self.tender.check_bid_value(fields["value"])
             self.tender.check_tenderers(
                 "update",
@@ -80,7 +80,7 @@ class Bid(StatusMachine, PartOfTender, Owned):
                 active=fields["status"] == BidStatus.ACTIVE,
                 bid=self,
             )
-            if fields == self.document():
+            if fields == self.wire():
                 return False
             self.apply(
                 "edit",

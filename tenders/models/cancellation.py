@@ -33,7 +33,7 @@ class Cancellation(StatusMachine, PartOfTender):
     def __str__(self) -> str:
         return f"cancellation of {self.tender_id} ({self.status})"
 
-    def document(self) -> dict:
+    def wire(self) -> dict:
         return {"reason": self.reason, "status": self.status, **self.data}
 
     # --- the frame's questions ------------------------------------------------------------
@@ -69,7 +69,7 @@ class Cancellation(StatusMachine, PartOfTender):
         """PATCH /cancellations/{id}: edit the reason; status "active" cancels the tender."""
         with transaction.atomic():
             now = self.begin("edit", by)
-            fields = validate(CancellationSchema, merge_patch(self.document(), data))
+            fields = validate(CancellationSchema, merge_patch(self.wire(), data))
             status = fields.pop("status", self.status)
             reason = fields.pop("reason")
             if (reason, fields) != (self.reason, self.data):

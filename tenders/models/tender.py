@@ -121,7 +121,7 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
 
     # --- changing: the frame every write goes through -------------------------------------
 
-    def _lock(self, *, skip_locked: bool = False):
+    def _lock_and_catch_up(self, *, skip_locked: bool = False):
         """Lock this tender's row for the current transaction, reload it, apply the changes that
         became due, and return `now` (read after the lock, so dates follow commit order)."""
         locked = Tender.objects.select_for_update(skip_locked=skip_locked)
@@ -164,7 +164,7 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
         by.check_standing(in_public=action == "publish" or self.status != TenderStatus.DRAFT)
 
     def lock_for_change(self):
-        return self._lock()
+        return self._lock_and_catch_up()
 
     def save_change(self, fields: list[str]) -> None:
         """The tender's row is saved once per change, by _touch (dateModified, next_check)."""
@@ -211,21 +211,21 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
         bids too) and end at once, so it can no longer be published."""
         return self.status == TenderStatus.DRAFT and self.enquiry_end <= timezone.now()
 
-    def edit(self, *, by: Actor, patch: dict) -> bool:
-        """PATCH /tenders/{id}: merge `patch` into the document (2.3 rules); True if it changed."""
+    def patch(self, *, by: Actor, data: dict) -> bool:
+        """PATCH /tenders/{id}: merge `data` into the wire form (2.3 rules); True if it changed."""
         with transaction.atomic():
-            now = self._lock()
-            if self.status == TenderStatus.DRAFT and patch.get("status") == TenderStatus.ENQUIRIES:
+            now = self._lock_and_catch_up()
+            if self.status == TenderStatus.DRAFT and data.get("status") == TenderStatus.ENQUIRIES:
                 self.guard("publish", by, now)
                 self._publish(by, now)
                 return True
             self.guard("edit", by, now)
-            rogue = {key: "Rogue field" for key in patch if key not in TENDER_FIELDS}
+            rogue = {key: "Rogue field" for key in data if key not in TENDER_FIELDS}
             if rogue:
                 raise InvalidData(rogue)
             allowed = EDITABLE_FIELDS.get(self.status, frozenset())
-            current = self.document()
-            merged = merge_patch(current, {k: v for k, v in patch.items() if k in allowed})
+            current = self.wire()
+            merged = merge_patch(current, {k: v for k, v in data.items() if k in allowed})
             if isinstance(merged.get("procuringEntity"), dict):
                 kind = current["procuringEntity"].get("kind")
                 merged["procuringEntity"] = {**merged["procuringEntity"], "kind": kind}
@@ -239,7 +239,7 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
             if self._stored_state() == before:
                 return False
             self._touch(now)
-            self._record(self, "edit", by, now, fields=sorted(set(patch) & allowed))
+            self._record(self, "edit", by, now, fields=sorted(set(data) & allowed))
             return True
 
     def _publish(self, by: Actor, now) -> None:
@@ -251,7 +251,7 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
         tender is cancelled at once."""
         fields = validate(CancellationSchema, data)
         with transaction.atomic():
-            now = self._lock()
+            now = self._lock_and_catch_up()
             self.guard("cancel", by, now)
             status = fields.pop("status", CancellationStatus.PENDING)
             cancellation = self.cancellations.create(

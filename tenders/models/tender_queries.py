@@ -69,7 +69,7 @@ class TenderQuerySet(models.QuerySet):
 
     def check_registering(self, by: Actor) -> None:
         """A broker registers tenders; in the portal, a procuring entity's user."""
-        if by.role is not Role.BROKER:
+        if by.role is not Role.AUTHENTICATED:
             raise PermissionDenied()
         if by.user is not None and not getattr(by.organization, "publishes_tenders", False):
             raise NotProcuringEntity()

@@ -18,7 +18,7 @@ class TimeDrivenChanges:
         a tender another process is changing is left alone (it will catch up itself)."""
         try:
             with transaction.atomic():
-                self._lock(skip_locked=skip_locked)
+                self._lock_and_catch_up(skip_locked=skip_locked)
         except type(self).DoesNotExist:
             return False
         return self._caught_up

@@ -35,7 +35,7 @@ TENDER_FIELDS = frozenset(TenderSchema().fields) | TenderSchema.server_fields
 class TenderWire:
     """Mixed into Tender."""
 
-    def document(self) -> dict:
+    def wire(self) -> dict:
         """The owner-written document in its 2.3 wire form (what PATCH merges into)."""
         document = dict(self.data)
         document["title"] = self.title

@@ -26,7 +26,7 @@ def test_enquiries_turn_into_tendering_at_the_tender_period_start(api, clock):
     assert data["next_check"] == data["tenderPeriod"]["endDate"]
     event = AuditEvent.objects.get(action="start_tendering", to_status="active.tendering")
     assert (event.actor_role, event.from_status, iso(event.at)) == (
-        "chronograph",
+        "system",
         "active.enquiries",
         start,
     )

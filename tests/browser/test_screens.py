@@ -66,7 +66,7 @@ def test_pages_in_each_language(people, world, screenshot, live_server, language
     assert serious_violations(buyer) == []
     screenshot(buyer, f"{language}-tender-form")
     draft, _ = Tender.objects.register(
-        by=Actor(Role.BROKER, user=world.buyer),
+        by=Actor(Role.AUTHENTICATED, user=world.buyer),
         data=tender_data(timezone.now(), status="draft"),
     )
     buyer.goto(f"/tenders/{draft.pk}/")

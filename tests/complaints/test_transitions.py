@@ -151,11 +151,11 @@ def test_table_is_the_2_3_claim_diagram():
         ("draft", "cancelled", "complaint_owner"),
         ("claim", "cancelled", "complaint_owner"),
         ("answered", "cancelled", "complaint_owner"),
-        ("answered", None, "chronograph"),
-        ("claim", "ignored", "chronograph"),
-        ("draft", "cancelled", "chronograph"),
-        ("claim", "cancelled", "chronograph"),
-        ("answered", "cancelled", "chronograph"),
+        ("answered", None, "system"),
+        ("claim", "ignored", "system"),
+        ("draft", "cancelled", "system"),
+        ("claim", "cancelled", "system"),
+        ("answered", "cancelled", "system"),
     }
     assert set(ComplaintStatus.values) == set(STATUSES)
 

@@ -20,7 +20,7 @@ def uploads():
 
 
 def test_stored_files_are_discarded_when_the_change_is_refused(brokers):
-    actor = Actor(Role.BROKER, broker=brokers["broker"])
+    actor = Actor(Role.AUTHENTICATED, broker=brokers["broker"])
     stored = client.store_files(uploads(), actor)
     assert StoredFile.objects.count() == 2 and len(stored_names()) == 2
 
@@ -32,7 +32,7 @@ def test_stored_files_are_discarded_when_the_change_is_refused(brokers):
 
 
 def test_stored_files_stay_when_the_change_is_made(brokers):
-    stored = client.store_files(uploads(), Actor(Role.BROKER, broker=brokers["broker"]))
+    stored = client.store_files(uploads(), Actor(Role.AUTHENTICATED, broker=brokers["broker"]))
 
     with client.discarded_on_refusal(stored):
         pass
@@ -45,7 +45,9 @@ def test_a_failed_upload_leaves_none_of_the_files_before_it(brokers, settings):
     too_large = SimpleUploadedFile("c.txt", b"c" * 21, content_type="text/plain")
 
     with pytest.raises(DomainError):
-        client.store_files([*uploads(), too_large], Actor(Role.BROKER, broker=brokers["broker"]))
+        client.store_files(
+            [*uploads(), too_large], Actor(Role.AUTHENTICATED, broker=brokers["broker"])
+        )
 
     assert not StoredFile.objects.exists()
     assert stored_names() == []

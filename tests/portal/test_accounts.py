@@ -92,7 +92,7 @@ def test_sign_up_with_a_registered_identifier_asks_to_join_and_gives_no_access_u
 ):
     buyer = make_user("buyer", "Лікарня", "01993913", "procuring")
     draft, _ = Tender.objects.register(
-        by=Actor(Role.BROKER, user=buyer), data=tender_data(clock.now(), status="draft")
+        by=Actor(Role.AUTHENTICATED, user=buyer), data=tender_data(clock.now(), status="draft")
     )
     newcomer = sign_up("mallory", name="Лікарня", identifier="01993913", kind="procuring")
 
@@ -214,7 +214,7 @@ def test_an_unconfirmed_account_cannot_act():
     user = User.objects.create_user("olena", email="olena@example.org", password=PASSWORD)
 
     with pytest.raises(EmailNotConfirmed):
-        Actor(Role.BROKER, user=user).check_standing(in_public=False)
+        Actor(Role.AUTHENTICATED, user=user).check_standing(in_public=False)
     with pytest.raises(EmailNotConfirmed):
         Organization.objects.join_or_register(
             user=user, name="Моя", identifier="40111222", kind="bidder"
@@ -226,7 +226,7 @@ def test_a_confirmed_account_without_an_organization_cannot_act():
     user = sign_up("olena")
 
     with pytest.raises(NoOrganization):
-        Actor(Role.BROKER, user=user).check_standing(in_public=False)
+        Actor(Role.AUTHENTICATED, user=user).check_standing(in_public=False)
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ def _in_english(client):
 def tender(db, clock):
     buyer = make_user("buyer", "Лікарня", "01993913", "procuring")
     tender, _ = Tender.objects.register(
-        by=Actor(Role.BROKER, user=buyer), data=tender_data(clock.now())
+        by=Actor(Role.AUTHENTICATED, user=buyer), data=tender_data(clock.now())
     )
     return tender
 
@@ -112,7 +112,7 @@ def test_the_buyer_is_offered_no_bid_form_and_a_forged_bid_is_refused(client, cl
     buyer = make_user("own", "Лікарня №5", "01993914", "procuring")
     data = tender_data(clock.now())
     data["procuringEntity"]["identifier"]["id"] = buyer.organization.identifier
-    tender, _ = Tender.objects.register(by=Actor(Role.BROKER, user=buyer), data=data)
+    tender, _ = Tender.objects.register(by=Actor(Role.AUTHENTICATED, user=buyer), data=data)
     clock.move_to(tender.tender_start + timedelta(hours=1))
     client.force_login(buyer)
 

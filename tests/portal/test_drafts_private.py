@@ -25,7 +25,7 @@ def _in_english(client):
 def draft_tender(db, clock):
     buyer = make_user("buyer", "Лікарня", "01993913", "procuring")
     tender, _ = Tender.objects.register(
-        by=Actor(Role.BROKER, user=buyer),
+        by=Actor(Role.AUTHENTICATED, user=buyer),
         data=tender_data(clock.now(), status="draft", title="Секретна чернетка закупівлі"),
     )
     return buyer, tender

@@ -70,7 +70,7 @@ def test_an_account_without_an_organization_has_no_organization_page(as_user):
 
 def test_a_removed_member_loses_access_at_once(as_user, buyer, colleague, clock):
     draft, _ = Tender.objects.register(
-        by=Actor(Role.BROKER, user=buyer), data=tender_data(clock.now(), status="draft")
+        by=Actor(Role.AUTHENTICATED, user=buyer), data=tender_data(clock.now(), status="draft")
     )
     assert as_user(colleague).get(reverse("tender", args=[draft.pk])).status_code == 200
 

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def publish(user, clock, **overrides) -> Tender:
     tender, _ = Tender.objects.register(
-        by=Actor(Role.BROKER, user=user), data=tender_data(clock.now(), **overrides)
+        by=Actor(Role.AUTHENTICATED, user=user), data=tender_data(clock.now(), **overrides)
     )
     return tender
 

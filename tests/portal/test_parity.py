@@ -22,7 +22,7 @@ def in_qualification(owner: Actor, brokers, clock, start) -> Tender:
     clock.move_to(tender.tender_start + timedelta(hours=1))
     for number, amount in enumerate((400, 450)):
         tender.place_bid(
-            by=Actor(Role.BROKER, broker=brokers["broker2"]),
+            by=Actor(Role.AUTHENTICATED, broker=brokers["broker2"]),
             data=bid_data(amount, identifier=f"{number + 1:08d}"),
         )
     clock.move_to(tender.tender_end + timedelta(minutes=1))
@@ -56,9 +56,9 @@ def state(tender: Tender, since) -> dict:
 def test_an_award_decision_is_the_same_in_both_faces(action, status, brokers, clock, client, api):
     start = clock.now()
     buyer = make_user("buyer", "Лікарня №3", "01993913", "procuring")
-    in_portal, _ = in_qualification(Actor(Role.BROKER, user=buyer), brokers, clock, start)
+    in_portal, _ = in_qualification(Actor(Role.AUTHENTICATED, user=buyer), brokers, clock, start)
     in_api, token = in_qualification(
-        Actor(Role.BROKER, broker=brokers["broker"]), brokers, clock, start
+        Actor(Role.AUTHENTICATED, broker=brokers["broker"]), brokers, clock, start
     )
     clock.advance(minutes=5)
     decided = clock.now()

@@ -62,7 +62,7 @@ def test_an_unverified_bidder_does_not_bid(as_user, clock, face):
     buyer = make_user("buyer", "Лікарня", "01993913", "procuring")
     bidder = make_user("bidder", "ТОВ «Медтехсервіс»", "38012345", "bidder", verified=False)
     tender, _ = Tender.objects.register(
-        by=Actor(Role.BROKER, user=buyer), data=tender_data(clock.now())
+        by=Actor(Role.AUTHENTICATED, user=buyer), data=tender_data(clock.now())
     )
     clock.move_to(tender.tender_start + timedelta(hours=1))
 

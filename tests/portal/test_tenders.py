@@ -42,7 +42,7 @@ def create(client, clock, **fields):
 
 def draft_of(user, clock) -> Tender:
     tender, _ = Tender.objects.register(
-        by=Actor(Role.BROKER, user=user), data=tender_data(clock.now(), status="draft")
+        by=Actor(Role.AUTHENTICATED, user=user), data=tender_data(clock.now(), status="draft")
     )
     return tender
 

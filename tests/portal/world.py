@@ -71,18 +71,18 @@ def portal_world(brokers, clock, *, decision: str = "active") -> PortalWorld:
     other = make_user("bidder2", "ФОП Коваленко", "2894512345", Organization.Kind.BIDDER)
     stranger = make_user("stranger", "ПП «Сторонній»", "40111222", Organization.Kind.BIDDER)
     tender, _ = Tender.objects.register(
-        by=Actor(Role.BROKER, user=buyer), data=tender_data(clock.now())
+        by=Actor(Role.AUTHENTICATED, user=buyer), data=tender_data(clock.now())
     )
     clock.move_to(tender.tender_start + timedelta(hours=1))
     # The lowest bid comes through a broker; the portal bidders lose to it.
     tender.place_bid(
-        by=Actor(Role.BROKER, broker=brokers["broker2"]),
+        by=Actor(Role.AUTHENTICATED, broker=brokers["broker2"]),
         data=bid_data(400, name="ПП «Чисто»", identifier="40999888"),
     )
     for user, amount in ((bidder, 450), (other, 470)):
         clock.advance(minutes=1)
         tender.place_bid(
-            by=Actor(Role.BROKER, user=user),
+            by=Actor(Role.AUTHENTICATED, user=user),
             data=bid_data(
                 amount, name=user.organization.name, identifier=user.organization.identifier
             ),

@@ -22,7 +22,7 @@ def buyer(db):
 
 def draft(buyer, clock) -> tuple[Tender, Actor]:
     tender, _ = Tender.objects.register(
-        by=Actor(Role.BROKER, user=buyer), data=tender_data(clock.now(), status="draft")
+        by=Actor(Role.AUTHENTICATED, user=buyer), data=tender_data(clock.now(), status="draft")
     )
     return tender, Actor(Role.TENDER_OWNER, user=buyer, subject=tender)
 
@@ -50,10 +50,10 @@ def test_others_may_do_nothing_to_the_tender(buyer, clock):
     tender, _owner = draft(buyer, clock)
     colleague_elsewhere = make_user("other", "Інша лікарня", "01993914", "procuring")
 
-    assert tender.available_actions(Actor(Role.BROKER, user=colleague_elsewhere)) == []
+    assert tender.available_actions(Actor(Role.AUTHENTICATED, user=colleague_elsewhere)) == []
     assert tender.available_actions(Actor.anonymous()) == []
     with pytest.raises(PermissionDenied):
-        tender.publish(by=Actor(Role.BROKER, user=colleague_elsewhere))
+        tender.publish(by=Actor(Role.AUTHENTICATED, user=colleague_elsewhere))
 
 
 def test_publishing_is_once_and_recorded(buyer, clock):
@@ -74,13 +74,15 @@ def test_only_a_procuring_entitys_account_registers_tenders(clock, kind):
         user = User.objects.create_user("someone")
 
     with pytest.raises(NotProcuringEntity):
-        Tender.objects.register(by=Actor(Role.BROKER, user=user), data=tender_data(clock.now()))
+        Tender.objects.register(
+            by=Actor(Role.AUTHENTICATED, user=user), data=tender_data(clock.now())
+        )
     assert not Tender.objects.exists()
 
 
 def test_a_broker_registers_tenders_without_an_account(brokers, clock):
     tender, token = Tender.objects.register(
-        by=Actor(Role.BROKER, broker=brokers["broker"]), data=tender_data(clock.now())
+        by=Actor(Role.AUTHENTICATED, broker=brokers["broker"]), data=tender_data(clock.now())
     )
 
     assert tender.broker == brokers["broker"] and tender.organization is None and token

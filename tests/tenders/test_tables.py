@@ -79,7 +79,7 @@ def tender_in(status: str, brokers, clock) -> tuple[Tender, Actor]:
         tender = Tender.objects.current(tender.pk, viewer=None)
         return tender, Actor(Role.TENDER_OWNER, broker=broker, subject=tender)
     data = tender_data(clock.now(), **({"status": "draft"} if status == "draft" else {}))
-    tender, _ = Tender.objects.register(by=Actor(Role.BROKER, broker=broker), data=data)
+    tender, _ = Tender.objects.register(by=Actor(Role.AUTHENTICATED, broker=broker), data=data)
     owner = Actor(Role.TENDER_OWNER, broker=broker, subject=tender)
     if status == "active.tendering":
         clock.move_to(tender.tender_start + timedelta(minutes=1))
@@ -94,7 +94,7 @@ def tender_in(status: str, brokers, clock) -> tuple[Tender, Actor]:
 def actors(owner: Actor, brokers) -> dict[str, Actor]:
     return {
         "owner": owner,
-        "stranger": Actor(Role.BROKER, broker=brokers["broker2"]),
+        "stranger": Actor(Role.AUTHENTICATED, broker=brokers["broker2"]),
         "anonymous": Actor.anonymous(),
         "system": Actor.system(),
     }
@@ -155,8 +155,8 @@ def test_time_driven_changes_are_recorded_as_the_system(brokers, clock):
     tender, _owner = tender_in("unsuccessful", brokers, clock)
     events = tender.events.filter(subject_type="tender").exclude(action="register")
     assert [(e.action, e.from_status, e.to_status, e.actor_role) for e in events] == [
-        ("start_tendering", "active.enquiries", "active.tendering", "chronograph"),
-        ("close_tendering", "active.tendering", "unsuccessful", "chronograph"),
+        ("start_tendering", "active.enquiries", "active.tendering", "system"),
+        ("close_tendering", "active.tendering", "unsuccessful", "system"),
     ]
 
 
@@ -248,8 +248,8 @@ def test_cancelling_an_award_voids_its_contract_and_claims_as_the_system(brokers
     assert contract.status == "cancelled"
     voided = AuditEvent.objects.filter(action="void").order_by("subject_type")
     assert [(e.subject_type, e.subject_id, e.actor_role) for e in voided] == [
-        ("complaint", claim.pk, "chronograph"),
-        ("contract", contract.pk, "chronograph"),
+        ("complaint", claim.pk, "system"),
+        ("contract", contract.pk, "system"),
     ]
 
 
@@ -327,12 +327,12 @@ def test_signing_refusals_say_why(brokers, clock):
 
 def bid_in(status: str, brokers, clock):
     tender, _ = Tender.objects.register(
-        by=Actor(Role.BROKER, broker=brokers["broker"]), data=tender_data(clock.now())
+        by=Actor(Role.AUTHENTICATED, broker=brokers["broker"]), data=tender_data(clock.now())
     )
     clock.move_to(tender.tender_start + timedelta(minutes=1))
     tender = Tender.objects.current(tender.pk, viewer=None)
     data = {**bid_data(400), "status": "draft"} if status == "draft" else bid_data(400)
-    bid, _ = tender.place_bid(by=Actor(Role.BROKER, broker=brokers["broker2"]), data=data)
+    bid, _ = tender.place_bid(by=Actor(Role.AUTHENTICATED, broker=brokers["broker2"]), data=data)
     owner = Actor(Role.BID_OWNER, broker=brokers["broker2"], subject=bid)
     if status == "deleted":
         bid.withdraw(by=owner)
@@ -350,7 +350,7 @@ def test_bid_cells(status, brokers, clock):
     people = {
         "bidder": owner,
         "tender_owner": tender_owner,
-        "stranger": Actor(Role.BROKER, broker=brokers["broker"]),
+        "stranger": Actor(Role.AUTHENTICATED, broker=brokers["broker"]),
         "anonymous": Actor.anonymous(),
     }
     for action in Bid.TRANSITIONS:

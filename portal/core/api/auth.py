@@ -75,7 +75,7 @@ def owner_among(request, objects, role: Role) -> Actor:
     )
     if owned is not None:
         return Actor(role, broker=broker, subject=owned)
-    return Actor(Role.BROKER, broker=broker)
+    return Actor(Role.AUTHENTICATED, broker=broker)
 
 
 def actor_for(request, *candidates) -> Actor:
@@ -89,7 +89,7 @@ def actor_for(request, *candidates) -> Actor:
         for role, subject in candidates:
             if subject.is_owned_by(broker=broker, token=token):
                 return Actor(role, broker=broker, subject=subject)
-    return Actor(Role.BROKER, broker=broker)
+    return Actor(Role.AUTHENTICATED, broker=broker)
 
 
 def viewer_for(request) -> Viewer:

@@ -175,15 +175,17 @@ class Command(BaseCommand):
         def register(number, start, enquiry_days, tender_days):
             with time_machine.travel(start, tick=False):
                 data = tender_data(number, start + enquiry_days * day, start + tender_days * day)
-                tender, _ = Tender.objects.register(by=Actor(Role.BROKER, user=buyer), data=data)
+                tender, _ = Tender.objects.register(
+                    by=Actor(Role.AUTHENTICATED, user=buyer), data=data
+                )
             return tender
 
         def bid(tender, at, supplier, amount):
             with time_machine.travel(at, tick=False):
                 if supplier in PORTAL_BIDDERS:
-                    by = Actor(Role.BROKER, user=users[PORTAL_BIDDERS[supplier]])
+                    by = Actor(Role.AUTHENTICATED, user=users[PORTAL_BIDDERS[supplier]])
                 else:
-                    by = Actor(Role.BROKER, broker=brokers["broker2"])
+                    by = Actor(Role.AUTHENTICATED, broker=brokers["broker2"])
                 placed, _ = tender.place_bid(
                     by=by, data={"tenderers": [SUPPLIERS[supplier]], "value": {"amount": amount}}
                 )
