@@ -11,8 +11,6 @@ event and moves the tender's dateModified. `available_actions()` and the API's P
 read the same table.
 """
 
-from datetime import timedelta
-
 from django.db import models, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -21,114 +19,24 @@ from django.utils.translation import gettext_lazy as _
 from complaints import notifications
 from portal.core.actors import Actor, Role, Viewer
 from portal.core.errors import InvalidData, NotAllowed, PermissionDenied, RoleNotAllowed, offered
-from portal.core.transitions import StatusMachine, transition
+from portal.core.transitions import StatusMachine
 from tenders.documents import DocumentVersion, HasDocuments
-from tenders.models import AwardStatus, BidStatus, Counter, Owned, TenderStatus, new_id
+from tenders.models import AwardStatus, BidStatus, Owned, TenderStatus, new_id
 
-# The tender owner's answer must say at least this much.
-MIN_RESOLUTION_LENGTH = 20
-# An answered claim its author has not closed takes its resolution type after this long.
-ANSWER_STANDSTILL = timedelta(days=3)
-
-
-class ComplaintStatus(models.TextChoices):
-    DRAFT = "draft", _("draft")
-    CLAIM = "claim", _("submitted")
-    ANSWERED = "answered", _("answered")
-    RESOLVED = "resolved", _("resolved")
-    CANCELLED = "cancelled", _("cancelled")
-    INVALID = "invalid", _("invalid")
-    DECLINED = "declined", _("declined")
-    IGNORED = "ignored", _("ignored")
-
-
-class ResolutionType(models.TextChoices):
-    INVALID = "invalid", _("invalid")
-    RESOLVED = "resolved", _("resolved")
-    DECLINED = "declined", _("declined")
-
-
-S = ComplaintStatus
-OPEN = frozenset({S.DRAFT, S.CLAIM, S.ANSWERED})
-# Claims that let the tender owner reopen the decision they contest: submitted, answered, or
-# resolved (withdrawn, refused and ignored claims do not).
-RECONSIDERING = frozenset({S.CLAIM, S.ANSWERED, S.RESOLVED})
-
-# action: (statuses it starts from, status it leads to, who performs it). None: the claim's
-# resolutionType. The last three are not asked for: time or another decision causes them.
-TRANSITIONS = {
-    "edit": transition({S.DRAFT}, S.DRAFT, Role.COMPLAINT_OWNER),
-    "submit": transition({S.DRAFT}, S.CLAIM, Role.COMPLAINT_OWNER),
-    "prepare_answer": transition({S.CLAIM}, S.CLAIM, Role.TENDER_OWNER),
-    "answer": transition({S.CLAIM}, S.ANSWERED, Role.TENDER_OWNER),
-    "rate_answer": transition({S.ANSWERED}, S.ANSWERED, Role.COMPLAINT_OWNER),
-    "resolve": transition({S.ANSWERED}, S.RESOLVED, Role.COMPLAINT_OWNER),
-    "cancel": transition(OPEN, S.CANCELLED, Role.COMPLAINT_OWNER),
-    "expire": transition({S.ANSWERED}, None, Role.SYSTEM),
-    "ignore": transition({S.CLAIM}, S.IGNORED, Role.SYSTEM),
-    "void": transition(OPEN, S.CANCELLED, Role.SYSTEM),
-}
-# Only inside the award's complaint period; the others may happen at any time.
-WITHIN_COMPLAINT_PERIOD = {"edit", "submit"}
-# Seen by nobody but the actor (so an account may make them before its organization is
-# verified); withdrawing a draft is one too.
-PRIVATE_ACTIONS = {"edit", "prepare_answer"}
-# Who attaches documents to a claim, and when (2.3): the claimant to a draft or to the answer
-# it reacts to, the tender owner while answering.
-DOCUMENT_STATUSES = {
-    Role.COMPLAINT_OWNER: {S.DRAFT, S.ANSWERED},
-    Role.TENDER_OWNER: {S.CLAIM},
-}
-
-
-class ComplaintQuerySet(models.QuerySet):
-    def open(self):
-        return self.filter(status__in=OPEN)
-
-    def unresolved(self):
-        """Submitted and not yet closed: they hold up the tender's end."""
-        return self.filter(status__in=(S.CLAIM, S.ANSWERED))
-
-    def answered(self):
-        return self.filter(status=S.ANSWERED)
-
-    def closed(self):
-        return self.exclude(status__in=OPEN)
-
-    def unanswered(self):
-        return self.filter(status=S.CLAIM)
-
-    def file(self, *, award, by: Actor, title: str, author: dict, description: str = "",
-             submit: bool = False) -> tuple["Complaint", str]:  # fmt: skip
-        """A bidder's claim against `award`: a draft, or submitted at once. Returns the claim
-        and its access token."""
-        with transaction.atomic():
-            now = award._lock_tender()
-            tender = award.tender
-            Complaint.check_filing(award, by, now, submit=submit)
-            number = Counter.next(f"complaints:{tender.pk}")
-            complaint = self.model(
-                id=new_id(),
-                tender=tender,
-                award=award,
-                bid=by.subject,
-                broker=by.broker,
-                organization=by.organization,
-                number=number,
-                complaint_id=f"{tender.tender_id}.{number}",
-                status=S.CLAIM if submit else S.DRAFT,
-                title=title,
-                description=description,
-                author=author,
-                date=now,
-                date_submitted=now if submit else None,
-            )
-            token = complaint.issue_token()
-            complaint.save(force_insert=True)
-            tender._record(complaint, "file", by, now, to_status=complaint.status)
-            tender._touch(now)
-            notifications.notify(complaint)
-        return complaint, token
+from .queries import ComplaintQuerySet
+from .table import (
+    ANSWER_STANDSTILL,
+    DOCUMENT_STATUSES,
+    MIN_RESOLUTION_LENGTH,
+    OPEN,
+    PRIVATE_ACTIONS,
+    RECONSIDERING,
+    TRANSITIONS,
+    WITHIN_COMPLAINT_PERIOD,
+    ComplaintStatus,
+    ResolutionType,
+    S,
+)
 
 
 class Complaint(StatusMachine, HasDocuments, Owned):
