@@ -59,113 +59,122 @@ UPLOAD_ERRORS = {
 }
 
 
-def document_service_paths() -> dict:
-    return {
-        "/ds/register": {
-            "post": {
-                "operationId": "registerDocument",
-                "tags": ["document service"],
-                "summary": "Register a document by its hash: the URL to attach and the URL to "
-                "upload its content to",
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        "application/x-www-form-urlencoded": {
-                            "schema": {
+REGISTER = {
+    "post": {
+        "operationId": "registerDocument",
+        "tags": ["document service"],
+        "summary": "Register a document by its hash: the URL to attach and the URL to "
+        "upload its content to",
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/x-www-form-urlencoded": {
+                    "schema": {
+                        "type": "object",
+                        "required": ["hash"],
+                        "properties": {"hash": HASH},
+                    }
+                },
+                "application/json": {
+                    "schema": {
+                        "type": "object",
+                        "required": ["data"],
+                        "properties": {
+                            "data": {
                                 "type": "object",
                                 "required": ["hash"],
                                 "properties": {"hash": HASH},
                             }
                         },
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "required": ["data"],
-                                "properties": {
-                                    "data": {
-                                        "type": "object",
-                                        "required": ["hash"],
-                                        "properties": {"hash": HASH},
-                                    }
-                                },
-                            }
-                        },
-                    },
+                    }
                 },
-                "responses": {
-                    "201": _json(
-                        {
+            },
+        },
+        "responses": {
+            "201": _json(
+                {
+                    "type": "object",
+                    "required": ["upload_url", "data"],
+                    "properties": {
+                        "upload_url": {"type": "string"},
+                        "data": {
                             "type": "object",
-                            "required": ["upload_url", "data"],
                             "properties": {
-                                "upload_url": {"type": "string"},
-                                "data": {
-                                    "type": "object",
-                                    "properties": {
-                                        "url": {"type": "string"},
-                                        "hash": {"type": "string"},
-                                    },
-                                },
+                                "url": {"type": "string"},
+                                "hash": {"type": "string"},
                             },
                         },
-                        "Registered; upload the content to upload_url",
-                    ),
-                    "403": _error("No broker key"),
-                    "404": _error("No hash in the body"),
-                    "405": _error("Method not allowed"),
-                    "413": _error("The body is too large"),
-                    "422": _error("The hash is not md5:<32 hex digits>"),
-                },
-            }
-        },
-        "/ds/upload": {
-            "post": {
-                "operationId": "uploadDocument",
-                "tags": ["document service"],
-                "summary": "Upload a file without registering it first",
-                "requestBody": FILE_BODY,
-                "responses": {"200": _json(UPLOADED, "Stored"), **UPLOAD_ERRORS},
-            }
-        },
-        "/ds/upload/{doc_id}": {
-            "post": {
-                "operationId": "uploadRegisteredDocument",
-                "tags": ["document service"],
-                "summary": "Upload the content of a registered document, at its signed URL",
-                "parameters": [DOC_ID, KEY_ID, SIGNATURE],
-                "requestBody": FILE_BODY,
-                "responses": {"200": _json(UPLOADED, "Stored"), **UPLOAD_ERRORS},
-            }
-        },
-        "/ds/get/{doc_id}": {
-            "get": {
-                "operationId": "downloadDocument",
-                "tags": ["document service"],
-                "summary": "The file, for a permanent or an unexpired temporary signed URL",
-                "parameters": [
-                    DOC_ID,
-                    KEY_ID,
-                    SIGNATURE,
-                    {
-                        "name": "Expires",
-                        "in": "query",
-                        "required": False,
-                        "schema": {"type": "string", "pattern": "^[0-9]{1,12}$"},
-                        "description": "Unix seconds, on temporary URLs",
                     },
-                ],
-                "responses": {
-                    "200": {
-                        "description": "The file, as an attachment",
-                        "content": {"*/*": {"schema": {}}},
-                    },
-                    "302": {"description": "Object storage: its own short-lived URL"},
-                    "403": _error("The signature does not match, or the URL expired"),
-                    "404": _error("No such document, no content yet, or no signature"),
-                    "405": _error("Method not allowed"),
                 },
-            }
+                "Registered; upload the content to upload_url",
+            ),
+            "403": _error("No broker key"),
+            "404": _error("No hash in the body"),
+            "405": _error("Method not allowed"),
+            "413": _error("The body is too large"),
+            "422": _error("The hash is not md5:<32 hex digits>"),
         },
+    }
+}
+
+UPLOAD = {
+    "post": {
+        "operationId": "uploadDocument",
+        "tags": ["document service"],
+        "summary": "Upload a file without registering it first",
+        "requestBody": FILE_BODY,
+        "responses": {"200": _json(UPLOADED, "Stored"), **UPLOAD_ERRORS},
+    }
+}
+
+UPLOAD_REGISTERED = {
+    "post": {
+        "operationId": "uploadRegisteredDocument",
+        "tags": ["document service"],
+        "summary": "Upload the content of a registered document, at its signed URL",
+        "parameters": [DOC_ID, KEY_ID, SIGNATURE],
+        "requestBody": FILE_BODY,
+        "responses": {"200": _json(UPLOADED, "Stored"), **UPLOAD_ERRORS},
+    }
+}
+
+DOWNLOAD = {
+    "get": {
+        "operationId": "downloadDocument",
+        "tags": ["document service"],
+        "summary": "The file, for a permanent or an unexpired temporary signed URL",
+        "parameters": [
+            DOC_ID,
+            KEY_ID,
+            SIGNATURE,
+            {
+                "name": "Expires",
+                "in": "query",
+                "required": False,
+                "schema": {"type": "string", "pattern": "^[0-9]{1,12}$"},
+                "description": "Unix seconds, on temporary URLs",
+            },
+        ],
+        "responses": {
+            "200": {
+                "description": "The file, as an attachment",
+                "content": {"*/*": {"schema": {}}},
+            },
+            "302": {"description": "Object storage: its own short-lived URL"},
+            "403": _error("The signature does not match, or the URL expired"),
+            "404": _error("No such document, no content yet, or no signature"),
+            "405": _error("Method not allowed"),
+        },
+    }
+}
+
+
+def document_service_paths() -> dict:
+    return {
+        "/ds/register": REGISTER,
+        "/ds/upload": UPLOAD,
+        "/ds/upload/{doc_id}": UPLOAD_REGISTERED,
+        "/ds/get/{doc_id}": DOWNLOAD,
     }
 
 

@@ -167,116 +167,13 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def _tenders(self, brokers, users) -> None:
-        """The buyer's tenders, made in the portal; bids from the portal and through a broker."""
-        now = timezone.now().replace(microsecond=0)
-        buyer = users["buyer"]
-        day = timedelta(days=1)
-
-        def register(number, start, enquiry_days, tender_days):
-            with time_machine.travel(start, tick=False):
-                data = tender_data(number, start + enquiry_days * day, start + tender_days * day)
-                tender, _ = Tender.objects.register(
-                    by=Actor(Role.AUTHENTICATED, user=buyer), data=data
-                )
-            return tender
-
-        def bid(tender, at, supplier, amount):
-            with time_machine.travel(at, tick=False):
-                if supplier in PORTAL_BIDDERS:
-                    by = Actor(Role.AUTHENTICATED, user=users[PORTAL_BIDDERS[supplier]])
-                else:
-                    by = Actor(Role.AUTHENTICATED, broker=brokers["broker2"])
-                placed, _ = tender.place_bid(
-                    by=by, data={"tenderers": [SUPPLIERS[supplier]], "value": {"amount": amount}}
-                )
-            return Actor(Role.BID_OWNER, broker=by.broker, user=by.user, subject=placed)
-
-        def claim(award, bidder, at, supplier, title, description):
-            with time_machine.travel(at, tick=False):
-                complaint, _ = Complaint.objects.file(
-                    award=award,
-                    by=bidder,
-                    title=title,
-                    description=description,
-                    author=SUPPLIERS[supplier],
-                    submit=True,
-                )
-            return complaint, Actor(
-                Role.COMPLAINT_OWNER, broker=bidder.broker, user=bidder.user, subject=complaint
-            )
-
-        def owner(tender):
-            return Actor(Role.TENDER_OWNER, user=buyer, subject=tender)
-
-        def first_award(tender, at):
-            with time_machine.travel(at, tick=False):
-                tender = Tender.objects.current(tender.pk, viewer=None)
-                return tender, tender.awards.all()[0]
-
-        # Enquiries: questions may be asked, bids not yet.
-        register(0, now - 1 * day, 6, 12)
-
-        # Tendering: bids are coming in, sealed (from bidder and through a broker).
-        tender = register(1, now - 8 * day, 5, 12)
-        bid(tender, now - 2 * day, 0, 870_000)
-        bid(tender, now - 1 * day, 2, 905_500)  # bidder2 may still bid here in the portal
-
-        # Qualification: tendering closed yesterday, the lowest bid awaits the owner's decision.
-        tender = register(2, now - 15 * day, 7, 14)
-        bid(tender, now - 5 * day, 0, 298_000)
-        bid(tender, now - 4 * day, 1, 289_900)
-        bid(tender, now - 3 * day, 2, 305_000)
-        Tender.objects.current(tender.pk, viewer=None)
-
-        # Awarded: the winner was chosen an hour ago; its complaint period is open.
-        # A claim against it awaits the owner's answer.
-        tender = register(3, now - 20 * day, 7, 14)
-        bid(tender, now - 10 * day, 2, 611_000)
-        runner_up = bid(tender, now - 9 * day, 0, 633_500)
-        tender, award = first_award(tender, now - 2 * day)
-        with time_machine.travel(now - 3 * timedelta(hours=1), tick=False):
-            award.activate(by=owner(tender))
-        claim(
-            award,
-            runner_up,
-            now - timedelta(hours=1),
-            0,
-            "Переможець не підтвердив досвід аналогічних послуг",
-            "Учасник-переможець не надав жодного договору про прибирання медичних закладів, "
-            "чого вимагає пункт 4.2 тендерної документації.",
-        )
-
-        # Complete: decided, contested by nobody, contract signed.
-        # A claim was answered and its author disagreed before the contract was signed.
-        tender = register(4, now - 40 * day, 7, 14)
-        bid(tender, now - 30 * day, 1, 118_400)
-        runner_up = bid(tender, now - 29 * day, 0, 121_000)
-        tender, award = first_award(tender, now - 25 * day)
-        with time_machine.travel(now - 25 * day, tick=False):
-            award.activate(by=owner(tender))
-        complaint, claimant = claim(
-            award,
-            runner_up,
-            now - 24 * day,
-            0,
-            "Ціна переможця занижена",
-            "Запропонована ціна нижча за собівартість рукавичок такої якості.",
-        )
-        with time_machine.travel(now - 23 * day, tick=False):
-            complaint.answer(
-                by=owner(tender),
-                resolution="Ціну перевірено: учасник надав калькуляцію і гарантійний лист "
-                "виробника.",
-                resolution_type="declined",
-            )
-        with time_machine.travel(now - 22 * day, tick=False):
-            complaint.resolve(by=claimant, satisfied=False)
-        with time_machine.travel(now - 20 * day, tick=False):
-            tender.contracts.get().sign(by=owner(tender))
-
-        # Unsuccessful: nobody bid.
-        tender = register(5, now - 30 * day, 7, 14)
-        Tender.objects.current(tender.pk, viewer=None)
+        """The buyer's tenders, made in the portal, one in each stage of the lifecycle."""
+        story = DemoStory(brokers, users)
+        for stage in (
+            story.enquiries, story.tendering, story.qualification, story.awarded,
+            story.complete, story.unsuccessful,
+        ):  # fmt: skip
+            stage()
 
     def _keys_text(self) -> str:
         if settings.DEBUG:
@@ -302,3 +199,133 @@ class Command(BaseCommand):
             "    http://127.0.0.1:8000/admin/portal/organization/?verification__exact=pending\n"
             '  as admin, tick the organization and choose "Verify the selected organizations".\n'
         )
+
+
+class DemoStory:
+    """Tenders reaching each stage through the transitions, at moments before now; bids from
+    the portal and through a broker."""
+
+    def __init__(self, brokers, users):
+        self.brokers, self.users = brokers, users
+        self.buyer = users["buyer"]
+        self.now = timezone.now().replace(microsecond=0)
+        self.day = timedelta(days=1)
+
+    def register(self, number, start, enquiry_days, tender_days):
+        day = self.day
+        with time_machine.travel(start, tick=False):
+            data = tender_data(number, start + enquiry_days * day, start + tender_days * day)
+            tender, _ = Tender.objects.register(
+                by=Actor(Role.AUTHENTICATED, user=self.buyer), data=data
+            )
+        return tender
+
+    def bid(self, tender, at, supplier, amount):
+        with time_machine.travel(at, tick=False):
+            if supplier in PORTAL_BIDDERS:
+                by = Actor(Role.AUTHENTICATED, user=self.users[PORTAL_BIDDERS[supplier]])
+            else:
+                by = Actor(Role.AUTHENTICATED, broker=self.brokers["broker2"])
+            placed, _ = tender.place_bid(
+                by=by, data={"tenderers": [SUPPLIERS[supplier]], "value": {"amount": amount}}
+            )
+        return Actor(Role.BID_OWNER, broker=by.broker, user=by.user, subject=placed)
+
+    def claim(self, award, bidder, at, supplier, title, description):
+        with time_machine.travel(at, tick=False):
+            complaint, _ = Complaint.objects.file(
+                award=award,
+                by=bidder,
+                title=title,
+                description=description,
+                author=SUPPLIERS[supplier],
+                submit=True,
+            )
+        return complaint, Actor(
+            Role.COMPLAINT_OWNER, broker=bidder.broker, user=bidder.user, subject=complaint
+        )
+
+    def owner(self, tender):
+        return Actor(Role.TENDER_OWNER, user=self.buyer, subject=tender)
+
+    def first_award(self, tender, at):
+        with time_machine.travel(at, tick=False):
+            tender = Tender.objects.current(tender.pk, viewer=None)
+            return tender, tender.awards.all()[0]
+
+    def enquiries(self):
+        """Questions may be asked, bids not yet."""
+        now, day = self.now, self.day
+        self.register(0, now - 1 * day, 6, 12)
+
+    def tendering(self):
+        """Bids are coming in, sealed (from bidder and through a broker)."""
+        now, day = self.now, self.day
+        tender = self.register(1, now - 8 * day, 5, 12)
+        self.bid(tender, now - 2 * day, 0, 870_000)
+        self.bid(tender, now - 1 * day, 2, 905_500)  # bidder2 may still bid here in the portal
+
+    def qualification(self):
+        """Tendering closed yesterday, the lowest bid awaits the owner's decision."""
+        now, day = self.now, self.day
+        tender = self.register(2, now - 15 * day, 7, 14)
+        self.bid(tender, now - 5 * day, 0, 298_000)
+        self.bid(tender, now - 4 * day, 1, 289_900)
+        self.bid(tender, now - 3 * day, 2, 305_000)
+        Tender.objects.current(tender.pk, viewer=None)
+
+    def awarded(self):
+        """The winner was chosen an hour ago; its complaint period is open. A claim against it
+        awaits the owner's answer."""
+        now, day = self.now, self.day
+        tender = self.register(3, now - 20 * day, 7, 14)
+        self.bid(tender, now - 10 * day, 2, 611_000)
+        runner_up = self.bid(tender, now - 9 * day, 0, 633_500)
+        tender, award = self.first_award(tender, now - 2 * day)
+        with time_machine.travel(now - 3 * timedelta(hours=1), tick=False):
+            award.activate(by=self.owner(tender))
+        self.claim(
+            award,
+            runner_up,
+            now - timedelta(hours=1),
+            0,
+            "Переможець не підтвердив досвід аналогічних послуг",
+            "Учасник-переможець не надав жодного договору про прибирання медичних закладів, "
+            "чого вимагає пункт 4.2 тендерної документації.",
+        )
+
+    def complete(self):
+        """Decided and the contract signed; a claim was answered and its author disagreed
+        before the contract was signed."""
+        now, day = self.now, self.day
+        tender = self.register(4, now - 40 * day, 7, 14)
+        self.bid(tender, now - 30 * day, 1, 118_400)
+        runner_up = self.bid(tender, now - 29 * day, 0, 121_000)
+        tender, award = self.first_award(tender, now - 25 * day)
+        with time_machine.travel(now - 25 * day, tick=False):
+            award.activate(by=self.owner(tender))
+        complaint, claimant = self.claim(
+            award,
+            runner_up,
+            now - 24 * day,
+            0,
+            "Ціна переможця занижена",
+            "Запропонована ціна нижча за собівартість рукавичок такої якості.",
+        )
+        with time_machine.travel(now - 23 * day, tick=False):
+            complaint.answer(
+                by=self.owner(tender),
+                resolution="Ціну перевірено: учасник надав калькуляцію і гарантійний лист "
+                "виробника.",
+                resolution_type="declined",
+            )
+        with time_machine.travel(now - 22 * day, tick=False):
+            complaint.resolve(by=claimant, satisfied=False)
+        with time_machine.travel(now - 20 * day, tick=False):
+            tender.contracts.get().sign(by=self.owner(tender))
+
+    def unsuccessful(self):
+        """Nobody bid."""
+        now, day = self.now, self.day
+        tender = self.register(5, now - 30 * day, 7, 14)
+        Tender.objects.current(tender.pk, viewer=None)
