@@ -22,6 +22,7 @@ from portal.core.errors import InvalidData, NotAllowed, PermissionDenied, RoleNo
 from portal.core.transitions import StatusMachine
 from tenders.documents import DocumentVersion, HasDocuments
 from tenders.models import AwardStatus, BidStatus, Owned, TenderStatus, new_id
+from tenders.models.base import ChangedUnderItsTendersLock
 
 from .queries import ComplaintQuerySet
 from .table import (
@@ -39,7 +40,7 @@ from .table import (
 )
 
 
-class Complaint(StatusMachine, HasDocuments, Owned):
+class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
     MIN_RESOLUTION_LENGTH = MIN_RESOLUTION_LENGTH
     TRANSITIONS = TRANSITIONS
 
@@ -204,14 +205,6 @@ class Complaint(StatusMachine, HasDocuments, Owned):
         raise NotAllowed("Can't update complaint")
 
     # --- the frame of every change --------------------------------------------------------
-
-    def lock_for_change(self):
-        """Lock the tender (applying what became due) and reload this claim; returns now."""
-        tender = self.tender
-        now = tender._lock_and_catch_up()
-        self.refresh_from_db()
-        self.tender = tender  # keep the locked instance (refresh_from_db forgets it)
-        return now
 
     def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]):
         tender = self.tender

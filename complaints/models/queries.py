@@ -36,7 +36,7 @@ class ComplaintQuerySet(models.QuerySet):
         """A bidder's claim against `award`: a draft, or submitted at once. Returns the claim
         and its access token."""
         with transaction.atomic():
-            now = award._lock_tender()
+            now = award.lock_for_change()
             tender = award.tender
             self.model.check_filing(award, by, now, submit=submit)
             number = Counter.next(f"complaints:{tender.pk}")

@@ -58,11 +58,8 @@ class StatusMachine:
     def check_rules(self, action: str, by: Actor, now) -> None:
         """The transition's own rules, after the table (none by default)."""
 
-    def lock_for_change(self):
-        raise NotImplementedError
-
-    def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]):
-        raise NotImplementedError
+    # lock_for_change() and record_change(action, by, now, before, fields) come from the model
+    # or from a mixin it shares with its kind (tenders.models.base.ChangedUnderItsTendersLock).
 
     def save_change(self, fields: list[str]) -> None:
         """Save the changed columns (a model that saves its row once per change, later,

@@ -91,15 +91,6 @@ class Award(StatusMachine, PartOfTender):
             raise self.status_refusal(action)
         by.check_standing()
 
-    def lock_for_change(self):
-        return self._lock_tender()
-
-    def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]):
-        # The methods stamp the tender themselves, once, after the changes each one causes.
-        self.tender._record(
-            self, action, by, now, from_status=before, to_status=self.status, fields=fields
-        )
-
     # --- the owner's changes --------------------------------------------------------------
 
     def patch(self, *, by: Actor, data: dict) -> None:

@@ -45,7 +45,30 @@ class Owned(models.Model):
             raise PermissionDenied()
 
 
-class PartOfTender(models.Model):
+class ChangedUnderItsTendersLock:
+    """What is changed only with its tender's row locked (bids, awards, contracts,
+    cancellations, claims): the transition frame's lock and record for them."""
+
+    def lock_for_change(self):
+        """Lock the tender (applying the changes that became due), reload this object; returns
+        `now`."""
+        tender = self.tender
+        now = tender._lock_and_catch_up()
+        self.refresh_from_db()
+        # refresh_from_db() forgets the cached tender; keep the locked instance, so that every
+        # change in this transaction is made to (and saved from) the same object.
+        self.tender = tender
+        return now
+
+    def record_change(self, action: str, by, now, before: str, fields: list[str]):
+        """The audit event, on the tender's trail. The method that made the change stamps the
+        tender, once, after everything the change causes."""
+        self.tender._record(
+            self, action, by, now, from_status=before, to_status=self.status, fields=fields
+        )
+
+
+class PartOfTender(ChangedUnderItsTendersLock, models.Model):
     """Bids, awards, contracts, cancellations: numbered in the order they were made, and
     changed only with their tender's row locked."""
 
@@ -62,16 +85,6 @@ class PartOfTender(models.Model):
                 fields=["tender", "number"], name="%(app_label)s_%(class)s_number_unique"
             )
         ]
-
-    def _lock_tender(self):
-        """Lock the tender (applying due changes), reload this part; returns `now`."""
-        tender = self.tender
-        now = tender._lock_and_catch_up()
-        self.refresh_from_db()
-        # refresh_from_db() forgets the cached tender; keep the locked instance, so that every
-        # change in this transaction is made to (and saved from) the same object.
-        self.tender = tender
-        return now
 
 
 class Counter(models.Model):

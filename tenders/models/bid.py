@@ -57,14 +57,9 @@ class Bid(StatusMachine, PartOfTender, Owned):
     def check_rules(self, action: str, by: Actor, now) -> None:
         by.check_standing()
 
-    def lock_for_change(self):
-        return self._lock_tender()
-
     def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]):
+        super().record_change(action, by, now, before, fields)
         self.tender._touch(now)
-        self.tender._record(
-            self, action, by, now, from_status=before, to_status=self.status, fields=fields
-        )
 
     # --- the bidder's changes -------------------------------------------------------------
 

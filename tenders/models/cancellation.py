@@ -54,15 +54,6 @@ class Cancellation(StatusMachine, PartOfTender):
     def check_rules(self, action: str, by: Actor, now) -> None:
         by.check_standing(in_public=self.tender.status != TenderStatus.DRAFT)
 
-    def lock_for_change(self):
-        return self._lock_tender()
-
-    def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]):
-        # The tender is stamped by the method, after the cancellation it may cause.
-        self.tender._record(
-            self, action, by, now, from_status=before, to_status=self.status, fields=fields
-        )
-
     # --- the owner's changes --------------------------------------------------------------
 
     def patch(self, *, by: Actor, data: dict) -> None:

@@ -54,16 +54,6 @@ class Contract(StatusMachine, PartOfTender):
         if action == "sign":
             self._check_signing(now)
 
-    def lock_for_change(self):
-        return self._lock_tender()
-
-    def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]):
-        # sign and edit stamp the tender after what they cause; void is part of the award's
-        # cancellation, which stamps it.
-        self.tender._record(
-            self, action, by, now, from_status=before, to_status=self.status, fields=fields
-        )
-
     def patch(self, *, by: Actor, data: dict) -> None:
         """PATCH /contracts/{id}: the owner's edits of a pending contract, and signing it
         (status "active")."""
