@@ -3,7 +3,7 @@
 from axe_playwright_python.sync_playwright import Axe
 
 from portal.core.schema import KYIV
-from tests.portal.world import PASSWORD
+from tests.factories import PASSWORD
 
 
 def sign_in(page, user):

@@ -9,8 +9,7 @@ import pytest
 
 from complaints.models import Complaint
 from tests.browser.pages import serious_violations, sign_in
-from tests.factories import RESOLUTION
-from tests.portal.world import portal_world
+from tests.factories import RESOLUTION, portal_world
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

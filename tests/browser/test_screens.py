@@ -8,8 +8,8 @@ from complaints.models import Complaint
 from portal.core.actors import Actor, Role
 from tenders.models import Tender
 from tests.browser.pages import serious_violations, sign_in
+from tests.factories import portal_world
 from tests.helpers import tender_data
-from tests.portal.world import portal_world
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,7 +11,7 @@ import pytest
 
 from tenders.models import Tender, TenderDocument
 from tests.browser.pages import fill_item, kyiv, serious_violations, sign_in
-from tests.portal.world import make_user
+from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

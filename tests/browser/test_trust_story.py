@@ -13,7 +13,7 @@ from django.core import mail
 from portal.models import Membership, Organization
 from tenders.models import Tender
 from tests.browser.pages import fill_item, kyiv, serious_violations
-from tests.portal.world import PASSWORD, operator
+from tests.factories import PASSWORD, operator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -6,7 +6,7 @@ import pytest
 from portal.models import Invitation, Membership
 from portal.models.organizations import InvitationUnusable, NotAnAdministrator
 from tests.concurrency.conftest import run_together
-from tests.portal.world import make_user, sign_up
+from tests.factories import make_user, sign_up
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -1,6 +1,6 @@
 import pytest
 
-from tests.portal.world import portal_world
+from tests.factories import portal_world
 
 
 @pytest.fixture

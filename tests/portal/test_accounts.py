@@ -13,9 +13,9 @@ from portal.core.errors import EmailNotConfirmed, NoOrganization
 from portal.models import Invitation, JoinRequest, Membership, Organization, User
 from portal.models.organizations import AlreadyMember, InvitationUnusable
 from tenders.models import Tender
+from tests.factories import PASSWORD, make_user, sign_up
 from tests.helpers import tender_data
 from tests.portal.forms import PASSWORD_FIELDS, signup_form
-from tests.portal.world import PASSWORD, make_user, sign_up
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,9 @@ from django.urls import reverse
 
 from portal.core.actors import Actor, Role
 from tenders.models import Bid, Tender
+from tests.factories import make_user
 from tests.helpers import tender_data
 from tests.portal.forms import bid_form
-from tests.portal.world import make_user
 
 pytestmark = pytest.mark.django_db
 

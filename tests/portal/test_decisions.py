@@ -8,8 +8,7 @@ from django.urls import reverse
 
 from complaints.models import Complaint
 from portal.core.actors import Actor, Role
-from tests.factories import RESOLUTION
-from tests.portal.world import portal_world
+from tests.factories import RESOLUTION, portal_world
 
 pytestmark = pytest.mark.django_db
 

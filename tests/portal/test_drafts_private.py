@@ -8,10 +8,9 @@ from django.urls import reverse
 from complaints.models import Complaint
 from portal.core.actors import Actor, Role
 from tenders.models import Tender
-from tests.factories import RESOLUTION
+from tests.factories import RESOLUTION, make_user
 from tests.helpers import tender_data
 from tests.portal.forms import file_claim, upload
-from tests.portal.world import make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -18,8 +18,8 @@ from django.urls import reverse
 from portal.core.limits import Rate, client_address, hit
 from portal.core.log_filters import MaskTokens
 from portal.models import Invitation, JoinRequest, User
+from tests.factories import PASSWORD, make_user, sign_up
 from tests.portal.forms import signup_form
-from tests.portal.world import PASSWORD, make_user, sign_up
 
 pytestmark = pytest.mark.django_db
 

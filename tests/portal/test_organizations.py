@@ -12,8 +12,8 @@ from portal.core.errors import InvalidData, PermissionDenied
 from portal.models import Membership, Organization, User
 from portal.models.organizations import LastAdministrator, NotAnAdministrator, Refused
 from tenders.models import Tender
+from tests.factories import make_user, operator, sign_up
 from tests.helpers import tender_data
-from tests.portal.world import make_user, operator, sign_up
 
 pytestmark = pytest.mark.django_db
 

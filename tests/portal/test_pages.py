@@ -10,8 +10,8 @@ from portal.core.actors import Actor, Role
 from portal.core.schema import KYIV
 from portal.models import Organization, User
 from tenders.models import Tender
+from tests.factories import make_user
 from tests.helpers import tender_data
-from tests.portal.world import make_user
 
 pytestmark = pytest.mark.django_db
 

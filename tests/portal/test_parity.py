@@ -1,32 +1,14 @@
 """One operation, two faces: the same transition made through the portal and through the API
 leaves the same rows and the same audit events (apart from who made it)."""
 
-from datetime import timedelta
-
 import pytest
 from django.urls import reverse
 
 from portal.core.actors import Actor, Role
 from tenders.models import AuditEvent, Tender
-from tests.helpers import bid_data, tender_data
-from tests.portal.world import make_user
+from tests.factories import make_user, tendering_closed
 
 pytestmark = pytest.mark.django_db
-
-
-def in_qualification(owner: Actor, brokers, clock, start) -> Tender:
-    """A tender owned by `owner`, with two bids, whose tendering closed; the same moments for
-    every call, so that two such tenders can be compared."""
-    clock.move_to(start)
-    tender, token = Tender.objects.register(by=owner, data=tender_data(clock.now()))
-    clock.move_to(tender.tender_start + timedelta(hours=1))
-    for number, amount in enumerate((400, 450)):
-        tender.place_bid(
-            by=Actor(Role.AUTHENTICATED, broker=brokers["broker2"]),
-            data=bid_data(amount, identifier=f"{number + 1:08d}"),
-        )
-    clock.move_to(tender.tender_end + timedelta(minutes=1))
-    return Tender.objects.current(tender.pk, viewer=None), token
 
 
 def state(tender: Tender, since) -> dict:
@@ -54,11 +36,13 @@ def state(tender: Tender, since) -> dict:
     ("action", "status"), [("activate", "active"), ("disqualify", "unsuccessful")]
 )
 def test_an_award_decision_is_the_same_in_both_faces(action, status, brokers, clock, client, api):
-    start = clock.now()
     buyer = make_user("buyer", "Лікарня №3", "01993913", "procuring")
-    in_portal, _ = in_qualification(Actor(Role.AUTHENTICATED, user=buyer), brokers, clock, start)
-    in_api, token = in_qualification(
-        Actor(Role.AUTHENTICATED, broker=brokers["broker"]), brokers, clock, start
+    start = clock.now()
+    # The same moments for both tenders, so that their rows can be compared.
+    in_portal, *_ = tendering_closed(Actor(Role.AUTHENTICATED, user=buyer), brokers, clock)
+    clock.move_to(start)
+    in_api, token, *_ = tendering_closed(
+        Actor(Role.AUTHENTICATED, broker=brokers["broker"]), brokers, clock
     )
     clock.advance(minutes=5)
     decided = clock.now()

@@ -5,7 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.portal.world import portal_world
+from tests.factories import portal_world
 
 pytestmark = pytest.mark.django_db
 

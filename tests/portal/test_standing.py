@@ -10,10 +10,9 @@ from django.urls import reverse
 from complaints.models import Complaint
 from portal.core.actors import Actor, Role
 from tenders.models import Bid, Tender
-from tests.factories import RESOLUTION
+from tests.factories import RESOLUTION, make_user, operator
 from tests.helpers import tender_data
 from tests.portal.forms import bid_form, claim_form, tender_form
-from tests.portal.world import make_user, operator
 
 pytestmark = pytest.mark.django_db
 

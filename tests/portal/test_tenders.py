@@ -12,9 +12,9 @@ from docservice.models import StoredFile
 from portal.core.actors import Actor, Role
 from portal.models import User
 from tenders.models import AuditEvent, Tender, TenderDocument
+from tests.factories import make_user
 from tests.helpers import tender_data
 from tests.portal.forms import kyiv, tender_form
-from tests.portal.world import make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ from portal.core.errors import NotAllowed, PermissionDenied
 from portal.models import User
 from tenders.models import AuditEvent, Tender
 from tenders.models.tender_errors import NotProcuringEntity
+from tests.factories import make_user
 from tests.helpers import tender_data
-from tests.portal.world import make_user
 
 pytestmark = pytest.mark.django_db
 
