@@ -99,6 +99,10 @@ class Contract(StatusMachine, PartOfTender):
         if award.complaints.answered().exists():
             raise NotAllowed("Can't sign contract before reviewing all complaints")
 
+    def awaits_signing_by(self, by: Actor) -> bool:
+        """Is this a contract `by` is to sign (now or once the rules allow)?"""
+        return self.role_of(by) is not None and self.status in self.TRANSITIONS["sign"].sources
+
     def signing_refusal(self, by: Actor, now) -> str | None:
         """Why `by` may not sign this contract now (the 2.3 description), or None if it may."""
         try:

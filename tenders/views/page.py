@@ -165,10 +165,10 @@ def _award_entries(user, tender, owner, now, refused) -> list[dict]:
                 "award": award,
                 "decisions": award.decisions(owner, now) if owner.subject else [],
                 "contract": contract,
+                # The owner's contract to sign: the form, or why not yet.
+                "awaits_signing": contract is not None and contract.awaits_signing_by(owner),
                 "signing_refusal": (
-                    contract.signing_refusal(owner, now)
-                    if contract is not None and owner.subject
-                    else None
+                    contract.signing_refusal(owner, now) if contract is not None else None
                 ),
                 "errors": form_errors(refused.get(f"award:{award.pk}")),
                 "decision_form": AwardDecisionForm(),

@@ -412,3 +412,11 @@ def test_the_lifecycle_is_a_path_through_the_table():
             for row in TENDER_TRANSITIONS.values()
         ), (before, after)
     assert set(Tender.LIFECYCLE) == set(TENDER_STATUSES) - {"draft", "unsuccessful", "cancelled"}
+
+
+def test_a_contract_awaits_signing_by_its_owner_while_the_table_allows(brokers, clock):
+    world, contract = contract_in("pending", brokers, clock)
+    assert contract.awaits_signing_by(world.owner)
+    assert not contract.awaits_signing_by(world.bidders[0])
+    _world, signed = contract_in("active", brokers, clock)
+    assert not signed.awaits_signing_by(_world.owner)
