@@ -4,6 +4,7 @@ Every other field of a complaint may be echoed back by a client and is ignored, 
 send the object they read; a field 2.3 does not know is a "Rogue field".
 """
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from complaints.models import ComplaintStatus, ResolutionType
@@ -20,6 +21,7 @@ COMPLAINT_FIELDS = frozenset(
 )  # fmt: skip
 
 
+@extend_schema_field({"type": "boolean"})
 class StrictBoolean(serializers.Field):
     """Only JSON true or false."""
 

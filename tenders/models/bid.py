@@ -69,14 +69,18 @@ class Bid(StatusMachine, PartOfTender, Owned):
             now = self.begin("edit", by)
             fields = to_json(validate(BidSchema, merge_patch(self.wire(), data)))
             self.tender.check_bid_value(fields["value"])
-            self.tender.check_tenderers(
-                "update",
-                fields["tenderers"],
-                active=fields["status"] == BidStatus.ACTIVE,
-                bid=self,
-            )
             if fields == self.wire():
                 return False
+            # Asked of a change of who bids or of a bid that starts to take part, so that bids
+            # placed before these rules still take other changes.
+            activated = fields["status"] == BidStatus.ACTIVE != self.status
+            if fields["tenderers"] != self.tenderers or activated:
+                self.tender.check_tenderers(
+                    "update",
+                    fields["tenderers"],
+                    active=fields["status"] == BidStatus.ACTIVE,
+                    bid=self,
+                )
             self.apply(
                 "edit",
                 by,

@@ -54,13 +54,6 @@ class BooleanExtension(OpenApiSerializerFieldExtension):
         return {"type": "boolean"}
 
 
-class StrictBooleanExtension(OpenApiSerializerFieldExtension):
-    target_class = "complaints.schema.StrictBoolean"
-
-    def map_serializer_field(self, auto_schema, direction):
-        return {"type": "boolean"}
-
-
 class BrokerKey(OpenApiAuthenticationExtension):
     target_class = "portal.core.api.auth.BrokerAuthentication"
     name = "basicAuth"
