@@ -125,7 +125,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
     def may_file(cls, award, by: Actor, now=None) -> bool:
         return offered(cls.check_filing, award, by, now or timezone.now())
 
-    def _role_of(self, by: Actor) -> Role | None:
+    def role_of(self, by: Actor) -> Role | None:
         if by.acts_as(Role.COMPLAINT_OWNER, self):
             return Role.COMPLAINT_OWNER
         if by.acts_as(Role.TENDER_OWNER, self.tender):
@@ -134,13 +134,10 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
 
     def require_party(self, by: Actor) -> Role:
         """Only the claimant and the tender owner touch a claim. Returns the actor's role."""
-        role = self._role_of(by)
+        role = self.role_of(by)
         if role is None:
             raise PermissionDenied()
         return role
-
-    def role_of(self, by: Actor) -> Role | None:
-        return self._role_of(by)
 
     def check_context(self, action: str, by: Actor, now) -> None:
         """A party changes a claim only in a tender still deciding its awards, and only while

@@ -84,6 +84,14 @@ class StatusMachine:
     def can(self, action: str, by: Actor, now=None) -> bool:
         return offered(self.guard, action, by, now or timezone.now())
 
+    def refusal(self, action: str, by: Actor, now) -> str | None:
+        """Why `by` may not perform `action` now (the 2.3 description), or None if it may."""
+        try:
+            self.guard(action, by, now)
+        except Refused as refused:
+            return refused.description
+        return None
+
     def available_actions(self, by: Actor, now=None) -> list[str]:
         """What `by` may do now (the system's transitions are never offered)."""
         now = now or timezone.now()

@@ -1,7 +1,7 @@
 from django.db import models, transaction
 
 from portal.core.actors import Actor, Role
-from portal.core.errors import InvalidData, NotAllowed, Refused
+from portal.core.errors import InvalidData, NotAllowed
 from portal.core.schema import iso, to_json, validate
 from portal.core.transitions import StatusMachine, transition
 from tenders.schema import ContractPatchSchema
@@ -105,11 +105,7 @@ class Contract(StatusMachine, PartOfTender):
 
     def signing_refusal(self, by: Actor, now) -> str | None:
         """Why `by` may not sign this contract now (the 2.3 description), or None if it may."""
-        try:
-            self.guard("sign", by, now)
-        except Refused as refusal:
-            return refusal.description
-        return None
+        return self.refusal("sign", by, now)
 
     def sign(self, *, by: Actor, date_signed=None) -> None:
         """Sign once the award's complaint period is over; the tender is then complete."""
