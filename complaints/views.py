@@ -150,7 +150,7 @@ def _forms_for(complaint, actor, bound: dict) -> dict:
             }
         )
     # The tender owner's documents go with the answer; the claimant attaches them on their own.
-    if "answer" not in forms and complaint.may_add_documents(actor):
+    if "answer" not in forms and complaint.can_add_documents(actor):
         forms["documents"] = DocumentsForm()
     if "resolve" in actions:
         forms["decision"] = DecisionForm()

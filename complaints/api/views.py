@@ -115,7 +115,7 @@ class ComplaintViewSet(viewsets.ViewSet):
         complaint = _complaint(request, _find(request, tender_id, award_id), pk)
         tender = complaint.tender
         actor = actor_for(request, (Role.COMPLAINT_OWNER, complaint), (Role.TENDER_OWNER, tender))
-        complaint.require_party(actor)
+        complaint.check_party(actor)
         data = read_data(request)
         requested = validate(StatusInput, {"status": data.get("status", complaint.status)})[
             "status"
@@ -136,7 +136,7 @@ class ComplaintDocumentViewSet(DocumentViewSet):
         complaint = _complaint(request, _find(request, tender_id, award_id), complaint_id)
         tender = complaint.tender
         actor = actor_for(request, (Role.COMPLAINT_OWNER, complaint), (Role.TENDER_OWNER, tender))
-        complaint.require_party(actor)
+        complaint.check_party(actor)
         return complaint, actor
 
     def route_args(self, complaint):

@@ -117,12 +117,12 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
             raise NotAllowed(f"Can't add complaint in current ({tender.status}) tender status")
         if award.status == AwardStatus.PENDING:
             raise NotAllowed("Claim submission is not allowed on pending award")
-        if not award.accepts_claims_at(now):
+        if not award.in_complaint_period(now):
             raise NotAllowed("Can add complaint only in complaintPeriod")
         by.check_standing(in_public=submit)
 
     @classmethod
-    def may_file(cls, award, by: Actor, now=None) -> bool:
+    def can_file(cls, award, by: Actor, now=None) -> bool:
         return offered(cls.check_filing, award, by, now or timezone.now())
 
     def role_of(self, by: Actor) -> Role | None:
@@ -131,13 +131,6 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         if by.acts_as(Role.TENDER_OWNER, self.tender):
             return Role.TENDER_OWNER
         return None
-
-    def require_party(self, by: Actor) -> Role:
-        """Only the claimant and the tender owner touch a claim. Returns the actor's role."""
-        role = self.role_of(by)
-        if role is None:
-            raise PermissionDenied()
-        return role
 
     def check_context(self, action: str, by: Actor, now) -> None:
         """A party changes a claim only in a tender still deciding its awards, and only while
@@ -157,7 +150,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
     def check_rules(self, action: str, by: Actor, now) -> None:
         if by.role is Role.SYSTEM:
             return
-        if action in WITHIN_COMPLAINT_PERIOD and not self.award.accepts_claims_at(now):
+        if action in WITHIN_COMPLAINT_PERIOD and not self.award.in_complaint_period(now):
             raise NotAllowed("Can update complaint only in complaintPeriod")
         by.check_standing(in_public=self._in_public(action))
 
@@ -182,7 +175,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
 
     def action_for(self, by: Actor, requested: str) -> str:
         """The transition a PATCH asking for status `requested` means for this actor (2.3)."""
-        role = self.require_party(by)
+        role = self.check_party(by)
         self.check_context("", by, timezone.now())
         action = self.transition_to(requested, role)
         if action is not None:
@@ -309,7 +302,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         return self.tender
 
     def check_document_change(self, by: Actor, verb: str, document_id: str | None = None) -> str:
-        role = self.require_party(by)
+        role = self.check_party(by)
         tender = self.tender
         if tender.status not in TenderStatus.deciding():
             raise NotAllowed(f"Can't {verb} document in current ({tender.status}) tender status")
@@ -320,7 +313,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         by.check_standing(in_public=not (role is Role.COMPLAINT_OWNER and self.status == S.DRAFT))
         return role
 
-    def may_add_documents(self, by: Actor) -> bool:
+    def can_add_documents(self, by: Actor) -> bool:
         return offered(self.check_document_change, by, "add")
 
     def _documents_changed(self, version, action: str, by: Actor, now) -> None:

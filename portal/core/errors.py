@@ -159,6 +159,15 @@ def offered(check, *args) -> bool:
     return True
 
 
+def refusal_of(check, *args) -> str | None:
+    """Why `check(*args)` refuses (the 2.3 description), or None if it passes."""
+    try:
+        check(*args)
+    except Refused as refused:
+        return refused.description
+    return None
+
+
 class Unavailable(DomainError):
     """A part the service depends on (the database, the document store) cannot be reached or
     refuses writes: nothing was changed, and the same request may succeed a little later."""

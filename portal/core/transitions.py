@@ -16,6 +16,11 @@ The model says what the table cannot:
 - `lock_for_change()`: lock what the change must hold, apply due changes, reload; returns now;
 - `record_change(action, by, now, before, fields)`: the audit event and the tender's stamp;
 - `save_change(fields)`, only if its row is saved otherwise (the tender's, once per change).
+
+Every rule, in the frame or beside it, speaks one vocabulary: `check_*` raises a `Refused`
+(carrying the 2.3 description); `can(...)` and `can_*` are the booleans derived from a check
+by `offered`; `refusal(...)` and `refusal_of(check, ...)` say why, or None. `check_party(by)`
+is the guard's first step alone: who `by` is here, or 403.
 """
 
 from typing import ClassVar, NamedTuple
@@ -23,7 +28,7 @@ from typing import ClassVar, NamedTuple
 from django.utils import timezone
 
 from portal.core.actors import Actor, Role
-from portal.core.errors import PermissionDenied, Refused, RoleNotAllowed, offered
+from portal.core.errors import PermissionDenied, Refused, RoleNotAllowed, offered, refusal_of
 
 
 class Transition(NamedTuple):
@@ -68,12 +73,18 @@ class StatusMachine:
 
     # --- the one guard and what is derived from it ----------------------------------------
 
-    def guard(self, action: str, by: Actor, now) -> None:
-        """Raise the refusal (a `Refused`) if `by` may not perform `action` now."""
-        row = self.TRANSITIONS[action]
+    def check_party(self, by: Actor) -> Role:
+        """The role `by` holds here; PermissionDenied if none (2.3 answers 403 before it reads
+        the request's body, so the API asks this first)."""
         role = Role.SYSTEM if by.role is Role.SYSTEM else self.role_of(by)
         if role is None:
             raise PermissionDenied()
+        return role
+
+    def guard(self, action: str, by: Actor, now) -> None:
+        """Raise the refusal (a `Refused`) if `by` may not perform `action` now."""
+        row = self.TRANSITIONS[action]
+        role = self.check_party(by)
         self.check_context(action, by, now)
         if role is not row.role:
             raise RoleNotAllowed()
@@ -86,11 +97,7 @@ class StatusMachine:
 
     def refusal(self, action: str, by: Actor, now) -> str | None:
         """Why `by` may not perform `action` now (the 2.3 description), or None if it may."""
-        try:
-            self.guard(action, by, now)
-        except Refused as refused:
-            return refused.description
-        return None
+        return refusal_of(self.guard, action, by, now)
 
     def available_actions(self, by: Actor, now=None) -> list[str]:
         """What `by` may do now (the system's transitions are never offered)."""

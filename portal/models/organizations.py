@@ -217,7 +217,7 @@ class Organization(models.Model):
             payload=payload,
         )
 
-    def require_admin(self, user) -> None:
+    def check_admin(self, user) -> None:
         """An administrator of this organization, with its e-mail confirmed (read under the
         organization's lock, so that a removed administrator acts no more)."""
         membership = Membership.objects.filter(user=user, organization=self).first()
@@ -287,7 +287,7 @@ class Organization(models.Model):
         email = email.strip()
         with transaction.atomic():
             self.lock()
-            self.require_admin(by)
+            self.check_admin(by)
             limits.hit(
                 "invitations",
                 f"organization:{self.pk}",
@@ -326,7 +326,7 @@ class Organization(models.Model):
         """An administrator removes a member (the last administrator stays)."""
         with transaction.atomic():
             self.lock()
-            self.require_admin(by)
+            self.check_admin(by)
             membership = self._membership_of(member)
             self._check_not_last_admin(membership)
             membership.delete()
@@ -346,7 +346,7 @@ class Organization(models.Model):
         role = Membership.Role.ADMIN if admin else Membership.Role.MEMBER
         with transaction.atomic():
             self.lock()
-            self.require_admin(by)
+            self.check_admin(by)
             membership = self._membership_of(member)
             if membership.role == role:
                 return
@@ -423,7 +423,7 @@ class JoinRequest(models.Model):
         organization.lock()
         self.refresh_from_db()
         if admin:
-            organization.require_admin(by)
+            organization.check_admin(by)
         elif by.pk != self.user_id:
             raise NotFound("request")
         if self.status != self.Status.PENDING:
@@ -555,7 +555,7 @@ class Invitation(models.Model):
         organization = self.organization
         with transaction.atomic():
             organization.lock()
-            organization.require_admin(by)
+            organization.check_admin(by)
             self.refresh_from_db()
             self.check_usable()
             self.revoked_at = timezone.now()

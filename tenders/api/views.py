@@ -134,7 +134,7 @@ class TenderViewSet(viewsets.ViewSet):
     def partial_update(self, request, tender_id):
         tender = _find(request, tender_id)
         actor = actor_for(request, (Role.TENDER_OWNER, tender))
-        tender.require(actor, Role.TENDER_OWNER)
+        tender.check_party(actor)
         tender.patch(by=actor, data=read_data(request))
         return ok(TenderOut(_read(request, tender_id), context=api_context(request)).data)
 
@@ -194,7 +194,7 @@ class BidViewSet(viewsets.ViewSet):
     def _owned(self, request, tender_id, bid_id):
         bid = _child(_find(request, tender_id), "bids", bid_id, "bid_id")
         actor = actor_for(request, (Role.BID_OWNER, bid))
-        bid.require(actor, Role.BID_OWNER)
+        bid.check_party(actor)
         return bid, actor
 
     def partial_update(self, request, tender_id, bid_id):
@@ -229,7 +229,7 @@ class _OwnerPatchedViewSet(viewsets.ViewSet):
         tender = _find(request, tender_id)
         obj = _child(tender, self.related, pk, self.lookup)
         actor = actor_for(request, (Role.TENDER_OWNER, tender))
-        tender.require(actor, Role.TENDER_OWNER)
+        obj.check_party(actor)
         obj.patch(by=actor, data=read_data(request))
         return ok(self.out(obj, context=api_context(request)).data)
 
@@ -281,7 +281,7 @@ class CancellationViewSet(_OwnerPatchedViewSet):
     def create(self, request, tender_id):
         tender = _find(request, tender_id)
         actor = actor_for(request, (Role.TENDER_OWNER, tender))
-        tender.require(actor, Role.TENDER_OWNER)
+        tender.check_party(actor)
         cancellation = tender.add_cancellation(by=actor, data=read_data(request))
         location = reverse("api:cancellation", args=[tender.id, cancellation.id])
         return created(request, CancellationOut(cancellation).data, location)
@@ -297,7 +297,7 @@ class TenderDocumentViewSet(DocumentViewSet):
     def container_for_write(self, request, tender_id):
         tender = _find(request, tender_id)
         actor = actor_for(request, (Role.TENDER_OWNER, tender))
-        tender.require(actor, Role.TENDER_OWNER)
+        tender.check_party(actor)
         return tender, actor
 
     def route_args(self, tender):

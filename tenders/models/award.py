@@ -53,16 +53,16 @@ class Award(StatusMachine, PartOfTender):
     def __str__(self) -> str:
         return f"award {self.pk} ({self.status})"
 
-    def accepts_claims_at(self, now) -> bool:
+    def in_complaint_period(self, now) -> bool:
         """Inside the complaint period: from the award's creation to STAND_STILL (working days)
         after the decision."""
         end = self.complaint_period_end
         return self.complaint_period_start <= now and (end is None or now < end)
 
-    def may_be_claimed_by(self, by: Actor, now) -> bool:
+    def can_be_claimed_by(self, by: Actor, now) -> bool:
         """May `by` file a claim against this decision now? The claim model decides; the
         tender reaches it through the relation, never by importing it."""
-        return self.complaints.model.may_file(self, by, now)
+        return self.complaints.model.can_file(self, by, now)
 
     def decisions(self, by: Actor, now=None) -> list[str]:
         return [action for action in self.available_actions(by, now) if action in self.DECISIONS]

@@ -1,8 +1,7 @@
 from django.db import connection, models
 
 from portal.core import tokens
-from portal.core.actors import Actor, Role
-from portal.core.errors import PermissionDenied
+from portal.core.actors import Actor
 from portal.core.ids import new_id as new_id  # the id columns' default, by this path in migrations
 
 
@@ -39,10 +38,6 @@ class Owned(models.Model):
 
     def is_owned_by_organization(self, organization) -> bool:
         return organization is not None and self.organization_id == organization.pk
-
-    def require(self, by: Actor, role: Role) -> None:
-        if not by.acts_as(role, self):
-            raise PermissionDenied()
 
 
 class ChangedUnderItsTendersLock:

@@ -49,7 +49,7 @@ class Bid(StatusMachine, PartOfTender, Owned):
         return Role.BID_OWNER if by.acts_as(Role.BID_OWNER, self) else None
 
     def check_context(self, action: str, by: Actor, now) -> None:
-        self.tender.require_tendering(self.VERBS[action], now)
+        self.tender.check_tendering(self.VERBS[action], now)
 
     def status_refusal(self, action: str) -> NotAllowed:
         return NotAllowed(f"Can't {self.VERBS[action]} bid in current ({self.status}) status")

@@ -19,7 +19,7 @@ class Bidding:
         from the bids loaded with the tender when they are."""
         return [bid for bid in self.bids.all() if bid.status == BidStatus.ACTIVE]
 
-    def require_tendering(self, verb: str, now) -> None:
+    def check_tendering(self, verb: str, now) -> None:
         """Bids are placed, changed and withdrawn only while tendering is open."""
         if self.status != TenderStatus.TENDERING:
             raise NotAllowed(f"Can't {verb} bid in current ({self.status}) tender status")
@@ -63,14 +63,10 @@ class Bidding:
                 name="tenderers",
             )
 
-    def bid_refusal(self, tenderer: dict, now) -> str | None:
-        """Why a bid from `tenderer` would be refused now (the 2.3 description), or None."""
-        try:
-            self.require_tendering("add", now)
-            self.check_tenderers("add", [tenderer], active=True)
-        except NotAllowed as refusal:
-            return refusal.description
-        return None
+    def check_new_bid(self, tenderer: dict, now) -> None:
+        """Would an active bid from `tenderer` be accepted now (before its value is known)?"""
+        self.check_tendering("add", now)
+        self.check_tenderers("add", [tenderer], active=True)
 
     def place_bid(self, *, by: Actor, data: dict):
         """POST /tenders/{id}/bids: returns the bid and its access token."""
@@ -79,7 +75,7 @@ class Bidding:
         fields = to_json(validate(BidSchema, data))
         with transaction.atomic():
             now = self._lock_and_catch_up()
-            self.require_tendering("add", now)
+            self.check_tendering("add", now)
             self.check_bid_value(fields["value"])
             self.check_tenderers(
                 "add", fields["tenderers"], active=fields["status"] == BidStatus.ACTIVE

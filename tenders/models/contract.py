@@ -103,10 +103,6 @@ class Contract(StatusMachine, PartOfTender):
         """Is this a contract `by` is to sign (now or once the rules allow)?"""
         return self.role_of(by) is not None and self.status in self.TRANSITIONS["sign"].sources
 
-    def signing_refusal(self, by: Actor, now) -> str | None:
-        """Why `by` may not sign this contract now (the 2.3 description), or None if it may."""
-        return self.refusal("sign", by, now)
-
     def sign(self, *, by: Actor, date_signed=None) -> None:
         """Sign once the award's complaint period is over; the tender is then complete."""
         with transaction.atomic():

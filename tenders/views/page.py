@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET
 
 from docservice import links
 from portal.core.actors import Role, Viewer, portal_actor
-from portal.core.errors import NotFound
+from portal.core.errors import NotFound, offered
 from portal.core.forms import DocumentsForm, made_from
 from portal.core.htmx import changed, render_page_or_partial
 from tenders.documents import latest_versions
@@ -145,9 +145,10 @@ def _bid_form(user, tender, owner, now, refused):
     if "bid" in refused:
         return refused["bid"]
     organization = owner.organization
-    if organization and tender.bid_refusal({"identifier": organization.identifier_data}, now):
+    if organization is None:
         return None
-    return _new_bid_form(user) if organization else None
+    tenderer = {"identifier": organization.identifier_data}
+    return _new_bid_form(user) if offered(tender.check_new_bid, tenderer, now) else None
 
 
 def _award_entries(user, tender, owner, now, refused) -> list[dict]:
@@ -168,13 +169,13 @@ def _award_entries(user, tender, owner, now, refused) -> list[dict]:
                 # The owner's contract to sign: the form, or why not yet.
                 "awaits_signing": contract is not None and contract.awaits_signing_by(owner),
                 "signing_refusal": (
-                    contract.signing_refusal(owner, now) if contract is not None else None
+                    contract.refusal("sign", owner, now) if contract is not None else None
                 ),
                 "errors": form_errors(refused.get(f"award:{award.pk}")),
                 "decision_form": AwardDecisionForm(),
                 "sign_form": ContractSignForm(),
                 "claims": [claim for claim in award.complaints.all() if claim.shown_to(viewer)],
-                "may_file": award.may_be_claimed_by(bidder, now),
+                "can_file": award.can_be_claimed_by(bidder, now),
             }
         )
     return entries

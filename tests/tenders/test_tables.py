@@ -315,11 +315,11 @@ def test_contract_cells(status, brokers, clock):
 def test_signing_refusals_say_why(brokers, clock):
     _world, contract = contract_in("pending", brokers, clock)
     end = contract.award.complaint_period_end
-    assert contract.signing_refusal(_world.owner, clock.now()).startswith(
+    assert contract.refusal("sign", _world.owner, clock.now()).startswith(
         "Can't sign contract before stand-still period end"
     )
-    assert contract.signing_refusal(_world.bidders[0], clock.now()) == "Forbidden"
-    assert contract.signing_refusal(_world.owner, end + timedelta(seconds=1)) is None
+    assert contract.refusal("sign", _world.bidders[0], clock.now()) == "Forbidden"
+    assert contract.refusal("sign", _world.owner, end + timedelta(seconds=1)) is None
 
 
 # --- Bid ------------------------------------------------------------------------------------
