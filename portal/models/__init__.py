@@ -1,11 +1,6 @@
 from .accounts import User
-from .organizations import (
-    Invitation,
-    JoinRequest,
-    Membership,
-    Organization,
-    OrganizationEvent,
-)
+from .membership import Invitation, JoinRequest, Membership
+from .organizations import Organization, OrganizationEvent
 
 __all__ = [
     "Invitation",

@@ -17,7 +17,8 @@ from portal.core.errors import (
     OrganizationNotVerified,
 )
 
-from .organizations import JoinRequest, Organization, check_not_a_member
+from .membership import JoinRequest, check_not_a_member
+from .organizations import Organization
 
 CONFIRMATION_SALT = "portal.confirm-email"
 

@@ -4,7 +4,7 @@ ends without an administrator, and one invitation admits one person."""
 import pytest
 
 from portal.models import Invitation, Membership
-from portal.models.organizations import InvitationUnusable, NotAnAdministrator
+from portal.models.organization_errors import InvitationUnusable, NotAnAdministrator
 from tests.concurrency.conftest import run_together
 from tests.factories import make_user, sign_up
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from portal.core.actors import Actor, Role
 from portal.core.errors import EmailNotConfirmed, NoOrganization
 from portal.models import Invitation, JoinRequest, Membership, Organization, User
-from portal.models.organizations import AlreadyMember, InvitationUnusable
+from portal.models.organization_errors import AlreadyMember, InvitationUnusable
 from tenders.models import Tender
 from tests.factories import PASSWORD, make_user, sign_up
 from tests.helpers import tender_data

@@ -10,7 +10,7 @@ from django.urls import reverse
 from portal.core.actors import Actor, Role
 from portal.core.errors import InvalidData, PermissionDenied
 from portal.models import Membership, Organization, User
-from portal.models.organizations import LastAdministrator, NotAnAdministrator, Refused
+from portal.models.organization_errors import LastAdministrator, NotAnAdministrator, Refused
 from tenders.models import Tender
 from tests.factories import make_user, operator, sign_up
 from tests.helpers import tender_data

@@ -1,0 +1,226 @@
+"""Who belongs to an organization, and how a person comes in: a request to join that the
+administrators decide, or an administrator's invitation by e-mail."""
+
+from django.conf import settings
+from django.db import models, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
+
+from portal.core import notices, tokens
+from portal.core.errors import NotFound
+
+from .organization_errors import AlreadyMember, InvitationUnusable, Refused
+
+
+def check_not_a_member(user) -> None:
+    """One organization per account: AlreadyMember if `user` belongs to one (read afresh)."""
+    if Membership.objects.filter(user=user).exists():
+        raise AlreadyMember()
+
+
+class Membership(models.Model):
+    """A person's place in an organization (one organization per account)."""
+
+    class Role(models.TextChoices):
+        ADMIN = "admin", _("administrator")
+        MEMBER = "member", _("member")
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organization_membership"
+    )
+    organization = models.ForeignKey(
+        "portal.Organization", on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(_("role"), max_length=16, choices=Role, default=Role.MEMBER)
+    since = models.DateTimeField(_("member since"), default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["since", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.organization} ({self.role})"
+
+
+class JoinRequest(models.Model):
+    """A person asks to join an organization; its administrators accept or refuse."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for an answer")
+        ACCEPTED = "accepted", _("accepted")
+        REFUSED = "refused", _("refused")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="join_requests"
+    )
+    organization = models.ForeignKey(
+        "portal.Organization", on_delete=models.CASCADE, related_name="join_requests"
+    )
+    status = models.CharField(max_length=16, choices=Status, default=Status.PENDING)
+    created = models.DateTimeField(default=timezone.now, editable=False)
+    decided_at = models.DateTimeField(null=True, blank=True, editable=False)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        editable=False,
+    )
+
+    class Meta:
+        ordering = ["created", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(status="pending"), name="one_pending_join_request"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} asks to join {self.organization} ({self.status})"
+
+    def _decide(self, action: str, status: str, *, by, admin: bool = True) -> None:
+        organization = self.organization
+        organization.lock()
+        self.refresh_from_db()
+        if admin:
+            organization.check_admin(by)
+        elif by.pk != self.user_id:
+            raise NotFound("request")
+        if self.status != self.Status.PENDING:
+            raise Refused(gettext_noop("This request has already been answered."))
+        self.status = status
+        self.decided_at = timezone.now()
+        self.decided_by = by
+        self.save(update_fields=["status", "decided_at", "decided_by"])
+        organization.record(action, by=by, member=self.user)
+
+    def accept(self, *, by) -> None:
+        with transaction.atomic():
+            self._decide("accept_request", self.Status.ACCEPTED, by=by)
+            check_not_a_member(self.user)
+            Membership.objects.create(user=self.user, organization=self.organization)
+            self._tell_the_person()
+
+    def refuse(self, *, by) -> None:
+        with transaction.atomic():
+            self._decide("refuse_request", self.Status.REFUSED, by=by)
+            self._tell_the_person()
+
+    def withdraw(self, *, by) -> None:
+        """The person who asked takes the request back."""
+        with transaction.atomic():
+            self._decide("withdraw_request", self.Status.WITHDRAWN, by=by, admin=False)
+
+    def _tell_the_person(self) -> None:
+        notices.send_after_commit(
+            f"portal/email/join_{self.status}.txt",
+            {"request": self, "organization": self.organization, "link": notices.link("dashboard")},
+            [self.user.email],
+        )
+
+
+class InvitationQuerySet(models.QuerySet):
+    def by_token(self, token: str) -> "Invitation":
+        invitation = (
+            self.select_related("organization").filter(token_digest=tokens.digest(token)).first()
+        )
+        if invitation is None:
+            raise NotFound("invitation")
+        return invitation
+
+
+class Invitation(models.Model):
+    """An administrator's invitation of a person, by e-mail: a one-time link that expires."""
+
+    organization = models.ForeignKey(
+        "portal.Organization", on_delete=models.CASCADE, related_name="invitations"
+    )
+    email = models.EmailField(_("e-mail"))
+    token_digest = models.CharField(max_length=64, unique=True, editable=False)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(default=timezone.now, editable=False)
+    expires_at = models.DateTimeField(editable=False)
+    accepted_at = models.DateTimeField(null=True, blank=True, editable=False)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        editable=False,
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    objects = InvitationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.email} to {self.organization}"
+
+    def check_usable(self, now=None) -> None:
+        """Raises why this link no longer works: used, withdrawn or expired."""
+        if self.accepted_at is not None:
+            raise InvitationUnusable(gettext_noop("This invitation has already been used."))
+        if self.revoked_at is not None:
+            raise InvitationUnusable(
+                gettext_noop(
+                    "This invitation was withdrawn: ask the organization's administrators for a "
+                    "new one."
+                )
+            )
+        if (now or timezone.now()) >= self.expires_at:
+            raise InvitationUnusable(
+                gettext_noop(
+                    "This invitation has expired: ask the organization's administrators for a "
+                    "new one."
+                )
+            )
+
+    def check_addressed_to(self, user) -> None:
+        if user.email.strip().casefold() != self.email.strip().casefold():
+            raise InvitationUnusable(
+                gettext_noop(
+                    "This invitation was sent to another e-mail address: sign in with the account "
+                    "of that address, or create a new account from the invitation."
+                )
+            )
+
+    def accept(self, *, user) -> None:
+        """The invited person joins. Following the link proves the address, so the account's
+        e-mail counts as confirmed; a pending request to join elsewhere is withdrawn."""
+        organization = self.organization
+        with transaction.atomic():
+            organization.lock()
+            self.refresh_from_db()
+            self.check_usable()
+            self.check_addressed_to(user)
+            check_not_a_member(user)
+            now = timezone.now()
+            user.join_requests.filter(status=JoinRequest.Status.PENDING).update(
+                status=JoinRequest.Status.WITHDRAWN, decided_at=now, decided_by=user
+            )
+            Membership.objects.create(user=user, organization=organization)
+            self.accepted_at, self.accepted_by = now, user
+            self.save(update_fields=["accepted_at", "accepted_by"])
+            if user.email_confirmed_at is None:
+                user.email_confirmed_at = now
+                user.save(update_fields=["email_confirmed_at"])
+            organization.record("accept_invitation", by=user, member=user, email=self.email)
+
+    def revoke(self, *, by) -> None:
+        organization = self.organization
+        with transaction.atomic():
+            organization.lock()
+            organization.check_admin(by)
+            self.refresh_from_db()
+            self.check_usable()
+            self.revoked_at = timezone.now()
+            self.save(update_fields=["revoked_at"])
+            organization.record("revoke_invitation", by=by, email=self.email)
