@@ -15,6 +15,11 @@ class Role(StrEnum):
     TENDER_OWNER = "tender_owner"
     BID_OWNER = "bid_owner"
     COMPLAINT_OWNER = "complaint_owner"
+    # The portal's own machines: an operator vouching for organizations, an administrator of
+    # an organization, a person asking to join one.
+    OPERATOR = "operator"
+    ORGANIZATION_ADMIN = "organization_admin"
+    APPLICANT = "applicant"
     # Known, but owning nothing relevant: a broker key without a matching token, or a signed-in
     # portal user whose organization owns none of the objects at hand.
     AUTHENTICATED = "authenticated"

@@ -1,4 +1,5 @@
-"""The frame every status machine uses (Tender, Bid, Award, Contract, Cancellation, Complaint).
+"""The frame every status machine uses: Tender, Bid, Award, Contract, Cancellation, Complaint,
+and the portal's Organization (its verification) and JoinRequest.
 
 A model lists its transitions in one table, `TRANSITIONS`: action -> (statuses it starts from,
 the status it leads to, the role that performs it). One guard (`guard`) reads the table; the
@@ -8,7 +9,8 @@ from it; one method per transition on the model calls `begin` (lock, then guard)
 the system actor.
 
 The model says what the table cannot:
-- `role_of(by)`: which role of its table `by` holds for this object (None: none);
+- `role_of(by)`: which role of its table `by` holds for this object (None: none), and
+  `party_refusal()`: the refusal when it holds none (403 unless said otherwise);
 - `check_context(action, by, now)`: the state around it (e.g. the tender's status), checked
   before the table, because 2.3 words those refusals first;
 - `status_refusal(action)`: the 2.3 refusal when the status is not a source;
@@ -46,6 +48,8 @@ class StatusMachine:
     """Mixin for a model with a `status` column and a `TRANSITIONS` table."""
 
     TRANSITIONS: ClassVar[dict[str, Transition]] = {}
+    # The column that holds the status.
+    STATUS_FIELD: ClassVar[str] = "status"
     # The column stamped with the moment of every change (None: none).
     STAMP_FIELD: ClassVar[str | None] = "date"
 
@@ -53,6 +57,10 @@ class StatusMachine:
 
     def role_of(self, by: Actor) -> Role | None:
         raise NotImplementedError
+
+    def party_refusal(self) -> Refused:
+        """The refusal of an actor holding no role here (2.3's 403 by default)."""
+        return PermissionDenied()
 
     def check_context(self, action: str, by: Actor, now) -> None:
         """The state around this object that every change needs (none by default)."""
@@ -71,6 +79,10 @@ class StatusMachine:
         says so here)."""
         self.save(update_fields=fields)
 
+    @property
+    def current_status(self) -> str:
+        return getattr(self, self.STATUS_FIELD)
+
     # --- the one guard and what is derived from it ----------------------------------------
 
     def check_party(self, by: Actor) -> Role:
@@ -78,7 +90,7 @@ class StatusMachine:
         the request's body, so the API asks this first)."""
         role = Role.SYSTEM if by.role is Role.SYSTEM else self.role_of(by)
         if role is None:
-            raise PermissionDenied()
+            raise self.party_refusal()
         return role
 
     def guard(self, action: str, by: Actor, now) -> None:
@@ -88,7 +100,7 @@ class StatusMachine:
         self.check_context(action, by, now)
         if role is not row.role:
             raise RoleNotAllowed()
-        if self.status not in row.sources:
+        if self.current_status not in row.sources:
             raise self.status_refusal(action)
         self.check_rules(action, by, now)
 
@@ -112,7 +124,7 @@ class StatusMachine:
         """The transition that takes `role` from this status to `requested` (how a 2.3 PATCH
         of `status` is read), or None."""
         for action, row in self.TRANSITIONS.items():
-            if row.role is role and self.status in row.sources and row.target == requested:
+            if row.role is role and self.current_status in row.sources and row.target == requested:
                 return action
         return None
 
@@ -127,14 +139,14 @@ class StatusMachine:
     def apply(self, action: str, by: Actor, now, *, status=None, **fields) -> None:
         """Set `fields` and the status (the table's target unless given), stamp, save only the
         changed columns, and record the change."""
-        before = self.status
+        before = self.current_status
         target = status if status is not None else self.TRANSITIONS[action].target
         for name, value in fields.items():
             setattr(self, name, value)
         changed = list(fields)
         if target is not None:
-            self.status = target
-            changed.append("status")
+            setattr(self, self.STATUS_FIELD, target)
+            changed.append(self.STATUS_FIELD)
         if self.STAMP_FIELD:
             setattr(self, self.STAMP_FIELD, now)
             changed.append(self.STAMP_FIELD)

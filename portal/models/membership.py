@@ -9,9 +9,11 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from portal.core import notices, tokens
+from portal.core.actors import Actor, Role, portal_actor
 from portal.core.errors import NotFound
+from portal.core.transitions import StatusMachine, transition
 
-from .organization_errors import AlreadyMember, InvitationUnusable, Refused
+from .organization_errors import AlreadyMember, InvitationUnusable, NotAnAdministrator, Refused
 
 
 def check_not_a_member(user) -> None:
@@ -43,7 +45,7 @@ class Membership(models.Model):
         return f"{self.user} in {self.organization} ({self.role})"
 
 
-class JoinRequest(models.Model):
+class JoinRequest(StatusMachine, models.Model):
     """A person asks to join an organization; its administrators accept or refuse."""
 
     class Status(models.TextChoices):
@@ -58,6 +60,13 @@ class JoinRequest(models.Model):
     organization = models.ForeignKey(
         "portal.Organization", on_delete=models.CASCADE, related_name="join_requests"
     )
+    STAMP_FIELD = "decided_at"
+    TRANSITIONS = {
+        "accept": transition({Status.PENDING}, Status.ACCEPTED, Role.ORGANIZATION_ADMIN),
+        "refuse": transition({Status.PENDING}, Status.REFUSED, Role.ORGANIZATION_ADMIN),
+        "withdraw": transition({Status.PENDING}, Status.WITHDRAWN, Role.APPLICANT),
+    }
+
     status = models.CharField(max_length=16, choices=Status, default=Status.PENDING)
     created = models.DateTimeField(default=timezone.now, editable=False)
     decided_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -81,38 +90,62 @@ class JoinRequest(models.Model):
     def __str__(self) -> str:
         return f"{self.user} asks to join {self.organization} ({self.status})"
 
-    def _decide(self, action: str, status: str, *, by, admin: bool = True) -> None:
-        organization = self.organization
-        organization.lock()
+    # --- the frame's questions ------------------------------------------------------------
+
+    def role_of(self, by: Actor) -> Role | None:
+        """Read afresh under the organization's lock, so that a removed administrator acts no
+        more."""
+        user = by.user
+        if user is None:
+            return None
+        if user.pk == self.user_id:
+            return Role.APPLICANT
+        admins = Membership.objects.filter(
+            organization_id=self.organization_id, role=Membership.Role.ADMIN
+        )
+        return Role.ORGANIZATION_ADMIN if admins.filter(user=user).exists() else None
+
+    def party_refusal(self) -> Refused:
+        return NotAnAdministrator()
+
+    def status_refusal(self, action: str) -> Refused:
+        return Refused(gettext_noop("This request has already been answered."))
+
+    def check_rules(self, action: str, by: Actor, now) -> None:
+        if self.TRANSITIONS[action].role is Role.ORGANIZATION_ADMIN:
+            by.user.check_standing(in_public=False)
+
+    def lock_for_change(self):
+        self.organization.lock()
         self.refresh_from_db()
-        if admin:
-            organization.check_admin(by)
-        elif by.pk != self.user_id:
-            raise NotFound("request")
-        if self.status != self.Status.PENDING:
-            raise Refused(gettext_noop("This request has already been answered."))
-        self.status = status
-        self.decided_at = timezone.now()
-        self.decided_by = by
-        self.save(update_fields=["status", "decided_at", "decided_by"])
-        organization.record(action, by=by, member=self.user)
+        return timezone.now()
+
+    def record_change(self, action: str, by: Actor, now, before, fields) -> None:
+        self.organization.record(f"{action}_request", by=by.user, member=self.user)
+
+    # --- the transitions ------------------------------------------------------------------
+
+    def _decide(self, action: str, user) -> None:
+        by = portal_actor(user)
+        now = self.begin(action, by)
+        self.apply(action, by, now, decided_by=user)
 
     def accept(self, *, by) -> None:
         with transaction.atomic():
-            self._decide("accept_request", self.Status.ACCEPTED, by=by)
+            self._decide("accept", by)
             check_not_a_member(self.user)
             Membership.objects.create(user=self.user, organization=self.organization)
             self._tell_the_person()
 
     def refuse(self, *, by) -> None:
         with transaction.atomic():
-            self._decide("refuse_request", self.Status.REFUSED, by=by)
+            self._decide("refuse", by)
             self._tell_the_person()
 
     def withdraw(self, *, by) -> None:
         """The person who asked takes the request back."""
         with transaction.atomic():
-            self._decide("withdraw_request", self.Status.WITHDRAWN, by=by, admin=False)
+            self._decide("withdraw", by)
 
     def _tell_the_person(self) -> None:
         notices.send_after_commit(

@@ -2,7 +2,8 @@
 
 from django.utils.translation import gettext_noop
 
-from portal.core.errors import DomainError, NotAllowed
+from portal.core import errors
+from portal.core.errors import NotAllowed
 
 
 class Refused(NotAllowed):
@@ -11,7 +12,7 @@ class Refused(NotAllowed):
     code = "membership"
 
 
-class NotAnAdministrator(DomainError):
+class NotAnAdministrator(errors.Refused):
     code = "not_administrator"
 
     def __init__(self):

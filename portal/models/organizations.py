@@ -9,7 +9,8 @@ answers claims, decides awards) only once an operator has verified it.
                   pending --refuse--> refused
 
 Every change locks the organization's row (so two administrators cannot remove each other and
-leave none) and is written to its audit trail (OrganizationEvent).
+leave none) and is written to its audit trail (OrganizationEvent). The verification and a
+request to join are status machines of the common frame (portal.core.transitions).
 """
 
 from datetime import timedelta
@@ -22,7 +23,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from portal.core import limits, notices, tokens
-from portal.core.errors import InvalidData, NotFound, PermissionDenied
+from portal.core.actors import Actor, Role, portal_actor
+from portal.core.errors import InvalidData, NotFound
+from portal.core.transitions import StatusMachine, transition
 
 from .membership import Invitation, JoinRequest, Membership
 from .organization_errors import LastAdministrator, NotAnAdministrator, Refused
@@ -67,7 +70,7 @@ class OrganizationQuerySet(models.QuerySet):
             return request
 
 
-class Organization(models.Model):
+class Organization(StatusMachine, models.Model):
     """A procuring entity or a bidder, as portal users belong to it."""
 
     class Kind(models.TextChoices):
@@ -79,10 +82,16 @@ class Organization(models.Model):
         VERIFIED = "verified", _("verified")
         REFUSED = "refused", _("verification refused")
 
-    # action: (statuses it starts from, the status it leads to). Operators perform both.
-    VERIFICATIONS = {
-        "verify": ({Verification.PENDING, Verification.REFUSED}, Verification.VERIFIED),
-        "refuse": ({Verification.PENDING, Verification.VERIFIED}, Verification.REFUSED),
+    # The verification machine: operators vouch for an organization or refuse it.
+    STATUS_FIELD = "verification"
+    STAMP_FIELD = "verification_date"
+    TRANSITIONS = {
+        "verify": transition(
+            {Verification.PENDING, Verification.REFUSED}, Verification.VERIFIED, Role.OPERATOR
+        ),
+        "refuse": transition(
+            {Verification.PENDING, Verification.VERIFIED}, Verification.REFUSED, Role.OPERATOR
+        ),
     }
 
     name = models.CharField(_("name"), max_length=255)
@@ -200,31 +209,30 @@ class Organization(models.Model):
 
     # --- verification (operators) ---------------------------------------------------------
 
-    def available_verifications(self) -> list[str]:
-        return [
-            action
-            for action, (sources, _target) in self.VERIFICATIONS.items()
-            if self.verification in sources
-        ]
+    def role_of(self, by: Actor) -> Role | None:
+        user = by.user
+        return Role.OPERATOR if user and user.has_perm("portal.verify_organization") else None
 
-    def _decide_verification(self, action: str, by, reason: str = "") -> None:
-        if not by.has_perm("portal.verify_organization"):
-            raise PermissionDenied()
+    def status_refusal(self, action: str) -> Refused:
+        return Refused(f"Can't {action} an organization in current ({self.verification}) status")
+
+    def lock_for_change(self):
+        self.lock()
+        return timezone.now()
+
+    def record_change(self, action: str, by: Actor, now, before, fields) -> None:
+        self.record(
+            action, by=by.user, from_status=before, to_status=self.verification,
+            reason=self.refusal_reason,
+        )  # fmt: skip
+
+    def _decide_verification(self, action: str, user, reason: str = "") -> None:
+        by = portal_actor(user)
         with transaction.atomic():
-            self.lock()
-            sources, target = self.VERIFICATIONS[action]
-            if self.verification not in sources:
-                raise Refused(
-                    f"Can't {action} an organization in current ({self.verification}) status"
-                )
-            before = self.verification
-            self.verification = target
-            self.verification_date = timezone.now()
-            self.refusal_reason = reason
-            self.save(update_fields=["verification", "verification_date", "refusal_reason"])
-            self.record(action, by=by, from_status=before, to_status=target, reason=reason)
+            now = self.begin(action, by)
+            self.apply(action, by, now, refusal_reason=reason)
             notices.send_after_commit(
-                f"portal/email/organization_{target}.txt",
+                f"portal/email/organization_{self.verification}.txt",
                 {"organization": self, "link": notices.link("dashboard")},
                 self.emails(),
             )
