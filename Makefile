@@ -9,7 +9,7 @@ INSTALLED := $(VENV)/.installed
 RUN_ENV := DEBUG=1 SANDBOX_MODE=1
 TEST_ENV := SECRET_KEY=$(or $(SECRET_KEY),insecure-key-for-tests-only)
 
-.PHONY: run test fuzz lint install clean
+.PHONY: run test fuzz bench lint install clean
 
 $(INSTALLED): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 13))' || \
@@ -37,6 +37,12 @@ FUZZ_EXAMPLES ?= 150
 fuzz: $(INSTALLED)
 	$(TEST_ENV) FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/fuzz $(PYTEST_ARGS)
 	@cat build/fuzz-report.txt
+
+# The benchmark against a floor, at 1,000 and 100,000 tenders, on PostgreSQL (BENCH_DATABASE_URL
+# names the server; the built registries are kept as template databases). Not a test: it prints
+# the table (also written to build/bench.md) and fails nothing. About 20 minutes the first time.
+bench: $(INSTALLED)
+	$(BIN)/python -m bench.run
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

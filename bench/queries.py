@@ -1,0 +1,51 @@
+"""Queries per request of each endpoint the benchmark measures, counted in process on the same
+database (`python -m bench.queries SIZE KEYS`), and the body of a new tender (`new-tender`)."""
+
+import json
+import sys
+from pathlib import Path
+
+import django
+
+django.setup()
+
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from bench.build import tender_body  # noqa: E402
+from bench.run import Registry, endpoints  # noqa: E402
+
+
+def count(client: Client, make_request) -> int:
+    for _attempt in range(20):
+        method, path, headers, body = make_request()
+        extra = {f"HTTP_{name.upper().replace('-', '_')}": value for name, value in headers.items()}
+        content_type = extra.pop("HTTP_CONTENT_TYPE", "application/json")
+        with CaptureQueriesContext(connection) as queries:
+            response = client.generic(method, path, body or "", content_type=content_type, **extra)
+        if response.status_code < 300:
+            return len(queries)
+    raise RuntimeError(f"{path} answered {response.status_code}")
+
+
+def main(size: int, keys: Path) -> None:
+    registry = Registry(json.loads(keys.read_text()), size, counting=True)
+    now = timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT date_modified FROM tenders_tender LIMIT 50")
+        offsets = [row[0].isoformat().replace("+", "%2B") for row in cursor.fetchall()]
+    client = Client(HTTP_HOST="127.0.0.1")
+    counts = {}
+    for name, make in endpoints(registry, offsets, tender_body(0, now)).items():
+        count(client, make)  # the first request of a process warms caches
+        counts[name] = count(client, make)
+    print(json.dumps(counts))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "new-tender":
+        print(json.dumps(tender_body(0, timezone.now())))
+    else:
+        main(int(sys.argv[1]), Path(sys.argv[2]))
