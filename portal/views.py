@@ -3,7 +3,6 @@ import sys
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -15,6 +14,7 @@ from portal.core.errors import DomainError, infrastructure_failure
 from portal.core.forms import add_domain_error
 from portal.core.htmx import render_page_or_partial
 from portal.core.middleware import is_machine_face
+from portal.core.paging import BoundedPaginator
 from portal.forms import SearchForm
 from portal.models import Organization
 from tenders.models import Tender
@@ -31,7 +31,7 @@ def home(request):
         tenders = tenders.matching(**form.cleaned_data)
     elif form.is_bound:
         tenders = tenders.none()
-    page = Paginator(tenders.order_by("-date_modified", "-id"), TENDERS_PER_PAGE).get_page(
+    page = BoundedPaginator(tenders.order_by("-date_modified", "-id"), TENDERS_PER_PAGE).get_page(
         request.GET.get("page")
     )
     query = request.GET.copy()

@@ -98,8 +98,15 @@ def public_bids(tender) -> list:
 class TenderOut(Out):
     """The whole tender; expects bids, awards, contracts and cancellations prefetched."""
 
-    def represent(self, tender):
-        bids = public_bids(tender)
+    # The fields shown from other rows than the tender's own (the feed loads them only when
+    # its opt_fields ask for one).
+    FROM_RELATED = frozenset(
+        {"numberOfBids", "bids", "awards", "contracts", "cancellations", "documents"}
+    )
+
+    @staticmethod
+    def own_fields(tender) -> dict:
+        """What the tender's row alone shows, in the order of the full representation."""
         return {
             "id": tender.id,
             "tenderID": tender.tender_id,
@@ -116,6 +123,12 @@ class TenderOut(Out):
             "tenderPeriod": period(tender.tender_start, tender.tender_end),
             "awardPeriod": period(tender.award_period_start, tender.award_period_end),
             "next_check": iso(tender.next_check),
+        }
+
+    def represent(self, tender):
+        bids = public_bids(tender)
+        return {
+            **self.own_fields(tender),
             "numberOfBids": len(bids) if tender.bids_are_public else None,
             "bids": BidOut(bids, many=True).data,
             "awards": AwardOut(tender.awards.all(), many=True, context=self.context).data,

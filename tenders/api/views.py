@@ -11,6 +11,7 @@ from portal.core.api.auth import actor_for, api_context, viewer_for
 from portal.core.api.envelope import answered_with_the_write, created, ok, read_data
 from portal.core.api.lookup import child
 from portal.core.api.openapi import OWNER_TOKEN, Feed, data_of, errors, patch_of
+from portal.core.api.serializers import compact
 from portal.core.errors import PermissionDenied
 from portal.core.schema import iso
 from tenders.models import Tender
@@ -64,14 +65,19 @@ def _find(request, tender_id) -> Tender:
     return Tender.objects.find(tender_id, viewer=viewer_for(request))
 
 
-def _listed(request):
-    """How the feed shows a tender: id and dateModified, and the opt_fields asked for."""
+def _listed(request, fields: list[str]):
+    """How the feed shows a tender: id and dateModified, and the opt_fields asked for (read
+    from the tender's row unless one of them is shown from its parts)."""
     context = api_context(request)
+    whole = not TenderOut.FROM_RELATED.isdisjoint(fields)
 
     def show(tender, fields: list[str]) -> dict:
         shown = {"id": tender.id, "dateModified": iso(tender.date_modified)}
         if fields:
-            full = TenderOut(tender, context=context).data
+            if whole:
+                full = TenderOut(tender, context=context).data
+            else:
+                full = compact(TenderOut.own_fields(tender))
             shown.update({field: full[field] for field in fields if field in full})
         return shown
 
@@ -105,15 +111,20 @@ def _listed(request):
 )
 class TenderViewSet(viewsets.ViewSet):
     def list(self, request):
-        tenders = Tender.objects.published().select_related("broker")
+        tenders = Tender.objects.published()
         mode = request.query_params.get("mode", "")
         if mode == "test":
             tenders = tenders.filter(mode="test")
         elif mode != "_all_":
             tenders = tenders.exclude(mode="test")
-        if request.query_params.get("opt_fields"):
+        fields = feed.opt_fields(request)
+        if not fields:
+            tenders = tenders.only("id", "date_modified")
+        elif TenderOut.FROM_RELATED.isdisjoint(fields):
+            tenders = tenders.select_related("broker").defer("search_text", "cpv_codes")
+        else:
             tenders = tenders.with_related()
-        return feed.page(request, tenders, _listed(request))
+        return feed.page(request, tenders, _listed(request, fields))
 
     @answered_with_the_write
     def create(self, request):

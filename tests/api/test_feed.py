@@ -5,7 +5,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from portal.core.schema import iso, parse_iso
-from tests.helpers import create_tender, single_error, tender_data
+from tests.helpers import create_tender, in_qualification, single_error, tender_data
 
 pytestmark = pytest.mark.django_db
 
@@ -226,3 +226,19 @@ def test_empty_page_after_an_offset_keeps_the_offset(anonymous, clock):
     body = anonymous.get("/tenders", {"offset": offset}).json()
     assert body["data"] == [] and body["next_page"]["offset"] == offset
     assert body["prev_page"]["offset"] == offset
+
+
+def test_every_field_of_the_tender_reads_the_same_in_the_feed(api, anonymous, clock):
+    """opt_fields answered from the tender's row (no part of it asked for) show exactly what
+    the tender's own read shows, field by field; with a part asked for, the same."""
+    tender = in_qualification(api, clock)
+    whole = anonymous.get(tender.path).json()["data"]
+    clock.advance(minutes=1)
+    fields = [*whole, "nonsense"]
+    parts = {"numberOfBids", "bids", "awards", "contracts", "cancellations", "documents"}
+    for asked in (",".join(fields), ",".join(f for f in fields if f not in parts)):
+        (shown,) = anonymous.get("/tenders", {"opt_fields": asked}).json()["data"]
+        expected = {"id": whole["id"], "dateModified": whole["dateModified"]}
+        expected.update({f: whole[f] for f in asked.split(",") if f in whole})
+        assert shown == expected
+        assert list(shown) == list(expected)

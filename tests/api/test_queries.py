@@ -61,3 +61,20 @@ def test_tender_read_with_a_key_adds_one_query(api, anonymous, clock, query_coun
         queries_for(query_count, api, tender.path)
         == queries_for(query_count, anonymous, tender.path) + 1
     )
+
+
+def test_feed_reads_the_parts_only_when_a_field_of_them_is_asked_for(
+    api, anonymous, clock, query_count
+):
+    decided_tender(api, clock, bids=2)
+    clock.advance(minutes=1)
+    with query_count() as plain:
+        anonymous.get("/tenders")
+    with query_count() as own:
+        anonymous.get("/tenders", {"opt_fields": "status,tenderID,procuringEntity,owner"})
+    with query_count() as parts:
+        anonymous.get("/tenders", {"opt_fields": "status,awards"})
+    assert len(plain.captured_queries) == len(own.captured_queries) == 1
+    assert len(parts.captured_queries) > 1
+    (query,) = plain.captured_queries
+    assert '"data"' not in query["sql"] and "search_text" not in query["sql"]

@@ -3,10 +3,13 @@
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from complaints.models import Complaint
 from portal.core.actors import Actor, Role
+from portal.core.paging import BoundedPaginator
 from portal.core.schema import KYIV
 from portal.models import Organization, User
 from tenders.models import Tender
@@ -103,6 +106,26 @@ def test_search_costs_the_same_for_few_and_many_tenders(client, buyer, clock, qu
         client.get("/", {"q": "футляри"})
 
     assert len(many) == len(few)
+
+
+def test_search_counts_no_further_than_it_lists(client, buyer, clock, monkeypatch):
+    """The count reads at most CAP + 1 matches; past CAP the newest CAP are listed and the
+    page says there are more."""
+    monkeypatch.setattr(BoundedPaginator, "CAP", 3)
+    for _ in range(2):
+        publish(buyer, clock)
+    exact = client.get("/", {"q": "футляри"})
+    assert exact.context["page"].paginator.count == 2
+    assert "More than" not in exact.content.decode() and "2 закупівлі" in exact.content.decode()
+    for _ in range(3):
+        publish(buyer, clock)
+    with CaptureQueriesContext(connection) as captured:
+        capped = client.get("/", {"q": "футляри"})
+    paginator = capped.context["page"].paginator
+    assert paginator.capped and paginator.count == 3 and paginator.num_pages == 1
+    assert "Більше ніж 3 закупівель" in capped.content.decode()
+    (count,) = [q["sql"] for q in captured.captured_queries if "COUNT(" in q["sql"]]
+    assert "LIMIT 4" in count
 
 
 def test_tender_page_shows_lifecycle_dates_bids_awards_and_claims(client, world):

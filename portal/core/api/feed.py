@@ -54,6 +54,12 @@ def _is_set(raw: str) -> bool:
     return raw.strip().lower() not in ("", "0", "false", "no")
 
 
+def opt_fields(request) -> list[str]:
+    """The fields a feed page is asked to show beside id and dateModified."""
+    raw = request.query_params.get("opt_fields", "")
+    return [field for field in raw.split(",") if field.strip()]
+
+
 def page(request, queryset, represent) -> Response:
     """One page of `queryset` (objects with `date_modified`), each shown by `represent(obj,
     fields)`, with next_page (and prev_page when paging from an offset or backwards)."""
@@ -62,7 +68,7 @@ def page(request, queryset, represent) -> Response:
     raw_offset = params.get("offset", "")
     offset = _offset(raw_offset)
     descending = _is_set(params.get("descending", ""))
-    fields = [field for field in params.get("opt_fields", "").split(",") if field.strip()]
+    fields = opt_fields(request)
 
     later, order = (
         ("lt", ("-date_modified", "-id")) if descending else ("gt", ("date_modified", "id"))
