@@ -3,7 +3,7 @@ import os
 import pytest
 from django.db import connection
 
-from tests.helpers import Api, Clock
+from tests.helpers import Api, Clock, assert_kept_representations_are_current
 
 
 def pytest_report_header(config):
@@ -46,6 +46,22 @@ def _test_settings(settings, tmp_path):
             "OPTIONS": {"location": str(tmp_path / "documents")},
         },
     }
+
+
+@pytest.fixture(autouse=True)
+def _kept_representations_stay_current(request):
+    """After every test that used the database, every tender's kept representation is still
+    what rendering it gives: no change forgot to empty it."""
+    transactional = "transactional_db" in request.fixturenames or any(
+        marker.kwargs.get("transaction") for marker in request.node.iter_markers("django_db")
+    )
+    uses_db = "db" in request.fixturenames or request.node.get_closest_marker("django_db")
+    if not (uses_db or transactional):
+        yield
+        return
+    request.getfixturevalue("transactional_db" if transactional else "db")
+    yield
+    assert_kept_representations_are_current()
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from portal.core.api.lookup import child
 from portal.core.api.openapi import OWNER_TOKEN, data_of, errors
 from portal.core.errors import NotFound
 from portal.core.schema import validate
+from tenders.api import stored
 from tenders.api.documents import DocumentViewSet, document_operations
 from tenders.models import BidStatus, Tender
 
@@ -36,6 +37,18 @@ def _complaint(request, award, complaint_id):
         raise NotFound("complaint_id")
     complaint.tender = award.tender
     return complaint
+
+
+def _kept_complaint(request, tender_id, award_id, complaint_id) -> dict | None:
+    """The claim as the tender's kept representation shows it (tenders.api.stored), or None:
+    render it."""
+    tender = stored.kept(request, tender_id)
+    awards = [award for award in (tender or {}).get("awards", []) if award["id"] == award_id]
+    for award in awards:
+        for complaint in award.get("complaints", []):
+            if complaint["id"] == complaint_id:
+                return complaint
+    return None
 
 
 def _read(request, tender_id, award_id):
@@ -87,6 +100,9 @@ class ComplaintViewSet(viewsets.ViewSet):
         return ok(ComplaintOut(complaints, many=True, context=context).data)
 
     def retrieve(self, request, tender_id, award_id, pk):
+        found = _kept_complaint(request, tender_id, award_id, pk)
+        if found is not None:
+            return ok(found)
         complaint = _complaint(request, _read(request, tender_id, award_id), pk)
         return ok(ComplaintOut(complaint, context=api_context(request)).data)
 

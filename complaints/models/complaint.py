@@ -173,6 +173,15 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         owner's alone until it is sent, and stays so if it never is."""
         return self.date_answered is not None or viewer is None or viewer.owns(self.tender)
 
+    def differs_by_reader(self) -> bool:
+        """Does some reader see more of it than the public (a draft, or an answer saved but
+        not sent)?"""
+        public = Viewer()
+        return not self.shown_to(public) or (
+            not self.answer_shown_to(public)
+            and bool(self.resolution or self.resolution_type or self.tenderer_action)
+        )
+
     def action_for(self, by: Actor, requested: str) -> str:
         """The transition a PATCH asking for status `requested` means for this actor (2.3)."""
         role = self.check_party(by)

@@ -13,7 +13,8 @@ class BoundedPaginator(Paginator):
 
     @cached_property
     def _counted(self) -> int:
-        return self.object_list[: self.CAP + 1].count()
+        # Unordered: the database may count the matches in whatever order its index gives.
+        return self.object_list.order_by()[: self.CAP + 1].count()
 
     @cached_property
     def count(self) -> int:

@@ -104,9 +104,19 @@ class TenderOut(Out):
         {"numberOfBids", "bids", "awards", "contracts", "cancellations", "documents"}
     )
 
+    # The fields shown from the tender's columns (the others of its row come from `data`).
+    FROM_COLUMNS = frozenset(
+        {
+            "id", "tenderID", "status", "owner", "date", "dateModified", "title", "description",
+            "mode", "procurementMethodDetails", "enquiryPeriod", "tenderPeriod", "awardPeriod",
+            "next_check",
+        }
+    )  # fmt: skip
+
     @staticmethod
-    def own_fields(tender) -> dict:
-        """What the tender's row alone shows, in the order of the full representation."""
+    def own_fields(tender, *, with_data: bool = True) -> dict:
+        """What the tender's row alone shows, in the order of the full representation
+        (`with_data` False: its columns alone, the fields in FROM_COLUMNS)."""
         return {
             "id": tender.id,
             "tenderID": tender.tender_id,
@@ -115,7 +125,7 @@ class TenderOut(Out):
             "date": iso(tender.date),
             "dateModified": iso(tender.date_modified),
             "title": tender.title,
-            **tender.data,
+            **(tender.data if with_data else {}),
             "description": tender.description,
             "mode": tender.mode,
             "procurementMethodDetails": tender.procurement_method_details,

@@ -23,6 +23,7 @@ from tenders.schema import (
     TenderSchema,
 )
 
+from . import stored
 from .documents import DocumentViewSet, document_operations
 from .serializers import (
     AwardOut,
@@ -70,6 +71,7 @@ def _listed(request, fields: list[str]):
     from the tender's row unless one of them is shown from its parts)."""
     context = api_context(request)
     whole = not TenderOut.FROM_RELATED.isdisjoint(fields)
+    with_data = not TenderOut.FROM_COLUMNS.issuperset(fields)
 
     def show(tender, fields: list[str]) -> dict:
         shown = {"id": tender.id, "dateModified": iso(tender.date_modified)}
@@ -77,7 +79,7 @@ def _listed(request, fields: list[str]):
             if whole:
                 full = TenderOut(tender, context=context).data
             else:
-                full = compact(TenderOut.own_fields(tender))
+                full = compact(TenderOut.own_fields(tender, with_data=with_data))
             shown.update({field: full[field] for field in fields if field in full})
         return shown
 
@@ -118,12 +120,15 @@ class TenderViewSet(viewsets.ViewSet):
         elif mode != "_all_":
             tenders = tenders.exclude(mode="test")
         fields = feed.opt_fields(request)
+        unshown = ["search_text", "cpv_codes", "public_text"]
         if not fields:
             tenders = tenders.only("id", "date_modified")
+        elif TenderOut.FROM_COLUMNS.issuperset(fields):
+            tenders = tenders.select_related("broker").defer("data", *unshown)
         elif TenderOut.FROM_RELATED.isdisjoint(fields):
-            tenders = tenders.select_related("broker").defer("search_text", "cpv_codes")
+            tenders = tenders.select_related("broker").defer(*unshown)
         else:
-            tenders = tenders.with_related()
+            tenders = tenders.with_related().defer(*unshown)
         return feed.page(request, tenders, _listed(request, fields))
 
     @answered_with_the_write
@@ -139,7 +144,7 @@ class TenderViewSet(viewsets.ViewSet):
         )  # fmt: skip
 
     def retrieve(self, request, tender_id):
-        return ok(TenderOut(_read(request, tender_id), context=api_context(request)).data)
+        return ok(stored.read(request, tender_id))
 
     @answered_with_the_write
     def partial_update(self, request, tender_id):

@@ -74,6 +74,11 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
     buyer_identifier = models.CharField(max_length=64, blank=True, editable=False)
     # When a time-driven change is next due; the chronograph looks for tenders past it.
     next_check = models.DateTimeField(null=True, blank=True, editable=False)
+    # The 2.3 representation as the public reads it, kept by the first read after a change
+    # (tenders/api/stored.py); every change empties it. `others_see_more`: some readers (an
+    # owner of a draft claim, of an answer not sent) are shown more than the public.
+    public_text = models.TextField(blank=True, default="", editable=False)
+    others_see_more = models.BooleanField(default=False, editable=False)
 
     objects = TenderQuerySet.as_manager()
 
@@ -106,6 +111,20 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
         """A draft is shown to its owner alone (`viewer` None: the system)."""
         return self.status != TenderStatus.DRAFT or viewer is None or viewer.owns(self)
 
+    def is_due(self, now) -> bool:
+        """Has a time-driven change become due (which the next read or the chronograph
+        applies)?"""
+        return self.next_check is not None and self.next_check <= now
+
+    def differs_by_reader(self) -> bool:
+        """Do some readers see more of it than the public (a draft claim, an answer not yet
+        sent)? Reads the awards' claims as loaded."""
+        return any(
+            complaint.differs_by_reader()
+            for award in self.awards.all()
+            for complaint in award.complaints.all()
+        )
+
     def check_bids_visible(self, noun: str = "bids") -> None:
         if not self.bids_are_public:
             raise NotAllowed(f"Can't view {noun} in current ({self.status}) tender status")
@@ -130,7 +149,7 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
         self._caught_up = self._advance(now)
         if self._caught_up:
             self._touch(now)
-        elif self.next_check and self.next_check <= now:
+        elif self.is_due(now):
             # Nothing was due after all (a change is waiting on something else): look again
             # when the next thing is due, not on every pass.
             self.next_check = self._next_check()
@@ -141,6 +160,7 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
         """Save a change: dateModified moves forward (strictly), next_check is recomputed."""
         self.date_modified = max(now, self.date_modified + timedelta(microseconds=1))
         self.next_check = self._next_check()
+        self.public_text = ""
         self.save()
 
     # --- the frame's questions ------------------------------------------------------------

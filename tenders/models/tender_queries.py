@@ -120,6 +120,14 @@ class TenderQuerySet(models.QuerySet):
             changed += tender.catch_up(skip_locked=True)
         return changed
 
+    def kept_representation(self, pk: str) -> "Tender | None":
+        """The row's kept representation and what decides whether it may be shown (one query,
+        none for a malformed id)."""
+        if not is_id(pk):
+            return None
+        fields = ("id", "status", "broker_id", "organization_id", "token_digest", "next_check")
+        return self.only(*fields, "public_text", "others_see_more").filter(pk=pk).first()
+
     def current(self, pk: str, *, viewer: Viewer | None) -> "Tender":
         """The tender with its bids, awards, contracts and cancellations, with every change
         that became due by now applied (so that what anyone reads is current); 404 tender_id
@@ -127,7 +135,7 @@ class TenderQuerySet(models.QuerySet):
         tender = self.with_related().filter(pk=pk).first() if is_id(pk) else None
         if tender is None or not tender.shown_to(viewer):
             raise NotFound("tender_id")
-        if tender.next_check and tender.next_check <= timezone.now():
+        if tender.is_due(timezone.now()):
             tender.catch_up()
             tender = self.with_related().get(pk=pk)
         return tender

@@ -236,7 +236,12 @@ def test_every_field_of_the_tender_reads_the_same_in_the_feed(api, anonymous, cl
     clock.advance(minutes=1)
     fields = [*whole, "nonsense"]
     parts = {"numberOfBids", "bids", "awards", "contracts", "cancellations", "documents"}
-    for asked in (",".join(fields), ",".join(f for f in fields if f not in parts)):
+    columns = {"id", "tenderID", "status", "owner", "date", "title", "enquiryPeriod", "mode"}
+    for asked in (
+        ",".join(fields),
+        ",".join(f for f in fields if f not in parts),
+        ",".join(f for f in fields if f in columns),
+    ):
         (shown,) = anonymous.get("/tenders", {"opt_fields": asked}).json()["data"]
         expected = {"id": whole["id"], "dateModified": whole["dateModified"]}
         expected.update({f: whole[f] for f in asked.split(",") if f in whole})

@@ -1,0 +1,73 @@
+"""The tender's 2.3 representation kept with it, so that a read by id is one row.
+
+The public's rendering is kept in `Tender.public_text` by the first read after a change, and every
+change empties it (`Tender._touch`, which every change of a tender or of its parts calls, in the
+change's transaction). A read whose reader sees what the public sees gets the kept text as it
+is; others (a draft's owner, a claimant reading its draft, the buyer reading an answer not yet
+sent) are rendered as before. Rendering on the first read rather than inside each write keeps
+writes to the rows they change: a write would otherwise load the whole tender to render it.
+
+The kept text names the document service by a placeholder, replaced by the reader's base
+(DOCSERVICE_URL, or /ds of the host asked): JSON text never holds a raw control character, so
+the placeholder cannot be confused with content.
+"""
+
+import json
+
+from django.utils import timezone
+from rest_framework.utils.encoders import JSONEncoder
+
+from docservice import links
+from portal.core.actors import Viewer
+from portal.core.api.auth import api_context, viewer_for
+from portal.core.errors import NotFound
+from tenders.models import Tender
+
+from .serializers import TenderOut
+
+PLACEHOLDER = "\x01"
+
+
+def reads_as_the_public(viewer: Viewer) -> bool:
+    return viewer.broker is None and viewer.organization is None and not viewer.token
+
+
+def kept(request, tender_id) -> dict | None:
+    """The kept representation when it is current and this reader sees what the public sees;
+    None: render it (`represent_and_keep`). 404 as the rendered read would."""
+    viewer = viewer_for(request)
+    row = Tender.objects.kept_representation(tender_id)
+    if row is None or not row.shown_to(viewer):
+        raise NotFound("tender_id")
+    if not row.public_text or row.is_due(timezone.now()):
+        return None
+    if row.others_see_more and not reads_as_the_public(viewer):
+        return None
+    return json.loads(row.public_text.replace(PLACEHOLDER, links.base_url(request)))
+
+
+def represent_and_keep(request, tender) -> dict:
+    """TenderOut for this request; the public's rendering is kept for the readers after it
+    (unless the tender changed meanwhile)."""
+    context = api_context(request)
+    data = TenderOut(tender, context=context).data
+    hides = tender.differs_by_reader()
+    public = data
+    if hides and not reads_as_the_public(context["viewer"]):
+        public = TenderOut(tender, context={**context, "viewer": Viewer()}).data
+    text = json.dumps(public, cls=JSONEncoder, ensure_ascii=False)
+    text = text.replace(f"{links.base_url(request)}/get/", f"{PLACEHOLDER}/get/")
+    Tender.objects.filter(pk=tender.pk, date_modified=tender.date_modified).update(
+        public_text=text, others_see_more=hides
+    )
+    return data
+
+
+def read(request, tender_id) -> dict:
+    """GET /tenders/{id}: the kept representation, or the tender rendered (and kept)."""
+    found = kept(request, tender_id)
+    if found is not None:
+        return found
+    return represent_and_keep(
+        request, Tender.objects.current(tender_id, viewer=viewer_for(request))
+    )
