@@ -183,18 +183,19 @@ class Registry:
         self.tenders = keys["tenders"]
         self.copies = size // len(self.tenders)
         self.owner_key, self.bidder_key = keys["keys"]
-        # One claim to answer per tender built (each answered once): enough for every round.
+        # Reads go to a sample of the registry (copies of the first half of the tenders built),
+        # read once before the rounds: what is measured is a tender read again (most are read
+        # many times between two changes), not the first read after a change, which renders
+        # what it keeps. Writes go to the other half.
         order = random.Random(size)
-        pool = [(order.randrange(self.copies), t) for t in self.tenders]
+        half = len(self.tenders) // 2
+        read, written = self.tenders[:half], self.tenders[half:]
+        self.sample = [(order.choice(read), order.randrange(self.copies)) for _ in range(1000)]
+        # One claim to answer per tender written (each answered once): enough for every round.
+        pool = [(order.randrange(self.copies), t) for t in written]
         order.shuffle(pool)
         self.claims_to_answer = pool[: self.COUNTED] if counting else pool[self.COUNTED :]
-
-        # Reads go to a sample of the registry, read once before the rounds: what is measured
-        # is a tender read again (most are read many times between two changes), not the first
-        # read after a change, which renders what it keeps.
-        self.sample = [
-            (order.choice(self.tenders), order.randrange(self.copies)) for _ in range(1000)
-        ]
+        self.written = written
 
     @staticmethod
     def id(original: str, k: int) -> str:
@@ -253,7 +254,7 @@ def endpoints(registry: Registry, offsets: list[str], new_tender: dict) -> dict:
         return "PATCH", path, owner, json.dumps(body)
 
     def edit_draft():
-        _, t, k = tender()
+        t, k = random.choice(registry.written), random.randrange(registry.copies)
         body = {"data": {"description": f"Уточнено {random.random()}"}}
         path = claim_path(t, k, "draft") + f"?acc_token={t['claims']['draft']['token']}"
         return "PATCH", path, bidder, json.dumps(body)

@@ -5,6 +5,8 @@ transition that is for this actor (`Complaint.action_for`), validates nothing it
 shape of the request, and calls that one method.
 """
 
+import json
+
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import viewsets
@@ -42,8 +44,9 @@ def _complaint(request, award, complaint_id):
 def _kept_complaint(request, tender_id, award_id, complaint_id) -> dict | None:
     """The claim as the tender's kept representation shows it (tenders.api.stored), or None:
     render it."""
-    tender = stored.kept(request, tender_id)
-    awards = [award for award in (tender or {}).get("awards", []) if award["id"] == award_id]
+    kept = stored.kept(request, tender_id)
+    tender = json.loads(kept) if kept is not None else {}
+    awards = [award for award in tender.get("awards", []) if award["id"] == award_id]
     for award in awards:
         for complaint in award.get("complaints", []):
             if complaint["id"] == complaint_id:

@@ -12,14 +12,12 @@ The kept text names the document service by a placeholder, replaced by the reade
 the placeholder cannot be confused with content.
 """
 
-import json
-
 from django.utils import timezone
-from rest_framework.utils.encoders import JSONEncoder
 
 from docservice import links
 from portal.core.actors import Viewer
 from portal.core.api.auth import api_context, viewer_for
+from portal.core.api.envelope import JSONRenderer, Rendered
 from portal.core.errors import NotFound
 from tenders.models import Tender
 
@@ -32,9 +30,9 @@ def reads_as_the_public(viewer: Viewer) -> bool:
     return viewer.broker is None and viewer.organization is None and not viewer.token
 
 
-def kept(request, tender_id) -> dict | None:
-    """The kept representation when it is current and this reader sees what the public sees;
-    None: render it (`represent_and_keep`). 404 as the rendered read would."""
+def kept(request, tender_id) -> Rendered | None:
+    """The kept representation (JSON text) when it is current and this reader sees what the
+    public sees; None: render it (`represent_and_keep`). 404 as the rendered read would."""
     viewer = viewer_for(request)
     row = Tender.objects.kept_representation(tender_id)
     if row is None or not row.shown_to(viewer):
@@ -43,7 +41,7 @@ def kept(request, tender_id) -> dict | None:
         return None
     if row.others_see_more and not reads_as_the_public(viewer):
         return None
-    return json.loads(row.public_text.replace(PLACEHOLDER, links.base_url(request)))
+    return Rendered(row.public_text.replace(PLACEHOLDER, links.base_url(request)))
 
 
 def represent_and_keep(request, tender) -> dict:
@@ -55,7 +53,7 @@ def represent_and_keep(request, tender) -> dict:
     public = data
     if hides and not reads_as_the_public(context["viewer"]):
         public = TenderOut(tender, context={**context, "viewer": Viewer()}).data
-    text = json.dumps(public, cls=JSONEncoder, ensure_ascii=False)
+    text = JSONRenderer().render(public).decode()
     text = text.replace(f"{links.base_url(request)}/get/", f"{PLACEHOLDER}/get/")
     Tender.objects.filter(pk=tender.pk, date_modified=tender.date_modified).update(
         public_text=text, others_see_more=hides
@@ -63,7 +61,7 @@ def represent_and_keep(request, tender) -> dict:
     return data
 
 
-def read(request, tender_id) -> dict:
+def read(request, tender_id) -> dict | Rendered:
     """GET /tenders/{id}: the kept representation, or the tender rendered (and kept)."""
     found = kept(request, tender_id)
     if found is not None:

@@ -22,22 +22,29 @@ if TYPE_CHECKING:
 
 class TenderQuerySet(models.QuerySet):
     def with_related(self):
-        return self.select_related("broker").prefetch_related(
-            "bids",
-            "awards",
-            "awards__complaints",
-            "awards__complaints__documents",
-            "contracts",
-            "cancellations",
-            "documents",
+        """The whole tender, to render or decide on (not the text a read kept of it)."""
+        return (
+            self.select_related("broker")
+            .defer("public_text")
+            .prefetch_related(
+                "bids",
+                "awards",
+                "awards__complaints",
+                "awards__complaints__documents",
+                "contracts",
+                "cancellations",
+                "documents",
+            )
         )
 
     def published(self):
         return self.exclude(status=TenderStatus.DRAFT)
 
     def public(self):
-        """What the portal lists: published, not test tenders."""
-        return self.published().exclude(mode="test")
+        """What the portal lists: published, not test tenders (without the columns kept for
+        the API's reads and for finding)."""
+        listed = self.published().exclude(mode="test")
+        return listed.defer("public_text", "search_text", "cpv_codes")
 
     def matching(self, *, q="", tender_id="", cpv="", buyer="", status="", published_from=None,
                  published_to=None):  # fmt: skip

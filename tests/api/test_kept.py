@@ -98,3 +98,11 @@ def test_documents_name_the_document_service_of_the_host_asked(api, anonymous, s
     there = anonymous.get(tender.path, HTTP_HOST="other.example").json()["data"]["documents"]
     assert here.startswith("http://testserver/ds/get/")
     assert there[0]["url"] == here.replace("http://testserver/", "http://other.example/")
+
+
+def test_a_kept_read_is_indented_when_asked_like_a_rendered_one(api, anonymous, clock):
+    tender = create_tender(api)
+    rendered = anonymous.get(tender.path, {"opt_pretty": "1"}).content
+    assert kept_text(tender)
+    kept = anonymous.get(tender.path, {"opt_pretty": "1"}).content
+    assert kept == rendered and kept.startswith(b'{\n    "data": {\n')

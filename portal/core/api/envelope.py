@@ -13,12 +13,23 @@ from rest_framework.response import Response
 from portal.core.errors import DomainError
 
 
+class Rendered(str):
+    """JSON text this renderer wrote before (kept with its object), answered as it is."""
+
+
 class JSONRenderer(renderers.JSONRenderer):
     charset = "utf-8"
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
         request = (renderer_context or {}).get("request")
-        if request is not None and request.query_params.get("opt_pretty"):
+        pretty = request is not None and request.query_params.get("opt_pretty")
+        kept = data.get("data") if isinstance(data, dict) and len(data) == 1 else None
+        if isinstance(kept, Rendered):
+            if not pretty:
+                # What rendering {"data": <its object>} gives, byte for byte: compact JSON.
+                return b'{"data":' + kept.encode() + b"}"
+            data = {"data": json.loads(kept)}
+        if pretty:
             renderer_context = {**renderer_context, "indent": 4}
         return super().render(data, accepted_media_type, renderer_context)
 
