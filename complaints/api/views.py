@@ -41,11 +41,12 @@ def _complaint(request, award, complaint_id):
     return complaint
 
 
-def _kept_complaint(request, tender_id, award_id, complaint_id) -> dict | None:
-    """The claim as the tender's kept representation shows it (tenders.api.stored), or None:
-    render it."""
-    kept = stored.kept(request, tender_id)
-    tender = json.loads(kept) if kept is not None else {}
+def _shown_complaint(request, tender_id, award_id, complaint_id) -> dict | None:
+    """The claim as the tender's read shows it to this reader (kept, or rendered and kept:
+    tenders.api.stored), or None (then the claim's own read says what is not found)."""
+    tender = stored.read(request, tender_id)
+    if isinstance(tender, str):
+        tender = json.loads(tender)
     awards = [award for award in tender.get("awards", []) if award["id"] == award_id]
     for award in awards:
         for complaint in award.get("complaints", []):
@@ -103,7 +104,7 @@ class ComplaintViewSet(viewsets.ViewSet):
         return ok(ComplaintOut(complaints, many=True, context=context).data)
 
     def retrieve(self, request, tender_id, award_id, pk):
-        found = _kept_complaint(request, tender_id, award_id, pk)
+        found = _shown_complaint(request, tender_id, award_id, pk)
         if found is not None:
             return ok(found)
         complaint = _complaint(request, _read(request, tender_id, award_id), pk)

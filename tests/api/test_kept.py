@@ -37,8 +37,8 @@ def test_a_claim_read_again_is_one_query_and_the_same_as_rendered(api, api2, clo
     claims = Claims(api, api2, clock)
     complaint, _token = claims.filed(status="claim")
     path = f"{claims.path}/{complaint['id']}"
-    rendered = api2.get(path).content  # the tender not kept yet: rendered
-    api2.get(claims.tender.path)
+    rendered = api2.get(path).content  # the tender rendered, and kept
+    assert kept_text(claims.tender)
     with query_count() as captured:
         kept = api2.get(path)
     assert kept.content == rendered
