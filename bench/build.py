@@ -6,21 +6,22 @@ draft, claim, answered, resolved and cancelled. The clock is set back (time-mach
 enquiry and tendering periods have really passed; the awards are decided a few hours before now,
 so nothing becomes due while the benchmark runs.
 
-`python -m bench.build N FILE` (with DATABASE_URL naming a migrated database) builds N tenders
-and writes what the client needs (ids and access tokens) to FILE.
+`python -m bench.build N` (with DATABASE_URL naming a migrated database) builds N tenders and
+keeps what the client needs (ids and access tokens) in the database itself, in the table
+bench_keys (so that every copy of it carries them).
 """
 
 import hashlib
 import json
 import sys
 from datetime import timedelta
-from pathlib import Path
 
 import django
 
 django.setup()
 
 import time_machine  # noqa: E402
+from django.db import connection  # noqa: E402
 from django.test.utils import override_settings  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
@@ -158,7 +159,7 @@ def broker(name: str, key: str) -> Broker:
     return found
 
 
-def main(count: int, out: Path) -> None:
+def main(count: int) -> None:
     brokers = (broker("bench", BROKER_KEY), broker("bench-bidder", BIDDER_BROKER_KEY))
     real_now = timezone.now().replace(microsecond=0)
     tenders = []
@@ -168,9 +169,18 @@ def main(count: int, out: Path) -> None:
             tenders.append(build_one(n, brokers, real_now, traveller))
             if (n + 1) % 100 == 0:
                 print(f"built {n + 1} tenders", flush=True)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"keys": [BROKER_KEY, BIDDER_BROKER_KEY], "tenders": tenders}))
+    keys = json.dumps({"keys": [BROKER_KEY, BIDDER_BROKER_KEY], "tenders": tenders})
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE bench_keys (body text NOT NULL)")
+        cursor.execute("INSERT INTO bench_keys (body) VALUES (%s)", [keys])
+
+
+def keys() -> dict:
+    """What the builder kept for the client (in any copy of the built database)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT body FROM bench_keys")
+        return json.loads(cursor.fetchone()[0])
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), Path(sys.argv[2]))
+    main(int(sys.argv[1]))

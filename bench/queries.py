@@ -1,9 +1,8 @@
 """Queries per request of each endpoint the benchmark measures, counted in process on the same
-database (`python -m bench.queries SIZE KEYS`), and the body of a new tender (`new-tender`)."""
+database (`python -m bench.queries SIZE`), and the body of a new tender (`new-tender`)."""
 
 import json
 import sys
-from pathlib import Path
 
 import django
 
@@ -14,7 +13,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from bench.build import tender_body  # noqa: E402
+from bench.build import keys, tender_body  # noqa: E402
 from bench.run import Registry, endpoints  # noqa: E402
 
 
@@ -39,8 +38,8 @@ def count(client: Client, make_request) -> int:
     raise RuntimeError(f"{request[1]} answered {response.status_code}")
 
 
-def main(size: int, keys: Path) -> None:
-    registry = Registry(json.loads(keys.read_text()), size, counting=True)
+def main(size: int) -> None:
+    registry = Registry(keys(), size, counting=True)
     now = timezone.now()
     with connection.cursor() as cursor:
         cursor.execute("SELECT date_modified FROM tenders_tender LIMIT 50")
@@ -57,4 +56,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "new-tender":
         print(json.dumps(tender_body(0, timezone.now())))
     else:
-        main(int(sys.argv[1]), Path(sys.argv[2]))
+        main(int(sys.argv[1]))

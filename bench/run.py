@@ -97,32 +97,36 @@ def run(args: list[str], database: str, **extra) -> str:
     return done.stdout
 
 
-def template(size: int) -> tuple[str, Path]:
-    """The template database of `size` tenders and its ids and tokens (built when missing)."""
+def template(size: int) -> str:
+    """The template database of `size` tenders (built when missing)."""
     name = f"bench_t{size}_{fingerprint(size)}"
-    keys = ROOT / "var" / "bench" / f"bench_t{BUILT}_{fingerprint(BUILT)}.json"
     if exists(name):
-        return name, keys
+        return name
     if size == BUILT:
         print(f"building {size} tenders through the model methods (a few minutes, once)...")
         admin(f"CREATE DATABASE {name}_wip")
         run(["manage.py", "migrate", "--noinput", "-v0"], f"{name}_wip")
-        run(["-m", "bench.build", str(size), str(keys)], f"{name}_wip")
+        run(["-m", "bench.build", str(size)], f"{name}_wip")
     else:
-        source, keys = template(BUILT)
+        source = template(BUILT)
         print(f"copying {BUILT} tenders to {size} in SQL (once)...")
         admin(f"CREATE DATABASE {name}_wip TEMPLATE {source}")
         run(["-m", "bench.multiply", str(size // BUILT)], f"{name}_wip")
     admin(f"ALTER DATABASE {name}_wip RENAME TO {name}")
-    return name, keys
+    return name
 
 
-def working_copy(size: int) -> tuple[str, Path]:
-    source, keys = template(size)
+def working_copy(size: int) -> str:
     name = f"bench_{size}"
+    source = template(size)
     admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
     admin(f"CREATE DATABASE {name} TEMPLATE {source}")
-    return name, keys
+    return name
+
+
+def registry_keys(database: str) -> dict:
+    with psycopg.connect(database_url(database)) as connection:
+        return json.loads(connection.execute("SELECT body FROM bench_keys").fetchone()[0])
 
 
 # --- the server --------------------------------------------------------------------------
@@ -308,8 +312,8 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
 
 
-def query_counts(database: str, size: int, keys: Path) -> dict:
-    return json.loads(run(["-m", "bench.queries", str(size), str(keys)], database))
+def query_counts(database: str, size: int) -> dict:
+    return json.loads(run(["-m", "bench.queries", str(size)], database))
 
 
 def chronograph_rate(database: str) -> str:
@@ -317,15 +321,15 @@ def chronograph_rate(database: str) -> str:
 
 
 def bench_size(size: int) -> dict:
-    database, keys_file = working_copy(size)
-    registry = Registry(json.loads(keys_file.read_text()), size)
+    database = working_copy(size)
+    registry = Registry(registry_keys(database), size)
     with psycopg.connect(database_url(database)) as connection:
         rows = connection.execute(
             "SELECT date_modified FROM tenders_tender TABLESAMPLE SYSTEM (5) LIMIT 200"
         ).fetchall()
     offsets = [row[0].isoformat().replace("+", "%2B") for row in rows]
     new_tender = json.loads(run(["-m", "bench.queries", "new-tender"], database))
-    queries = query_counts(database, size, keys_file)
+    queries = query_counts(database, size)
     server = Server(database)
     try:
         requests = endpoints(registry, offsets, new_tender)
@@ -356,7 +360,7 @@ def bench_size(size: int) -> dict:
         server.stop()
     return {
         "results": results, "rss": rss, "queries": queries,
-        "chronograph": chronograph_rate(working_copy(size)[0]),
+        "chronograph": chronograph_rate(working_copy(size)),
     }  # fmt: skip
 
 

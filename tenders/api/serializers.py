@@ -1,6 +1,7 @@
 """How tenders and their parts look on the wire (2.3)."""
 
 from collections.abc import Callable
+from typing import ClassVar
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -104,36 +105,62 @@ class TenderOut(Out):
         {"numberOfBids", "bids", "awards", "contracts", "cancellations", "documents"}
     )
 
-    # The fields shown from the tender's columns (the others of its row come from `data`).
-    FROM_COLUMNS = frozenset(
-        {
-            "id", "tenderID", "status", "owner", "date", "dateModified", "title", "description",
-            "mode", "procurementMethodDetails", "enquiryPeriod", "tenderPeriod", "awardPeriod",
-            "next_check",
-        }
-    )  # fmt: skip
+    # The fields shown from the tender's columns: field -> (the columns it is read from, how it
+    # is shown). The fields of `data` stand between the two groups, as in 2.3's order.
+    BEFORE_DATA: ClassVar[dict] = {
+        "id": (("id",), lambda t: t.id),
+        "tenderID": (("tender_id",), lambda t: t.tender_id),
+        "status": (("status",), lambda t: t.status),
+        "owner": (("broker__name",), lambda t: t.owner_name),
+        "date": (("date",), lambda t: iso(t.date)),
+        "dateModified": (("date_modified",), lambda t: iso(t.date_modified)),
+        "title": (("title",), lambda t: t.title),
+    }
+    AFTER_DATA: ClassVar[dict] = {
+        "description": (("description",), lambda t: t.description),
+        "mode": (("mode",), lambda t: t.mode),
+        "procurementMethodDetails": (
+            ("procurement_method_details",), lambda t: t.procurement_method_details,
+        ),
+        "enquiryPeriod": (
+            ("enquiry_start", "enquiry_end"), lambda t: period(t.enquiry_start, t.enquiry_end),
+        ),
+        "tenderPeriod": (
+            ("tender_start", "tender_end"), lambda t: period(t.tender_start, t.tender_end),
+        ),
+        "awardPeriod": (
+            ("award_period_start", "award_period_end"),
+            lambda t: period(t.award_period_start, t.award_period_end),
+        ),
+        "next_check": (("next_check",), lambda t: iso(t.next_check)),
+    }  # fmt: skip
+    FROM_COLUMNS = frozenset(BEFORE_DATA) | frozenset(AFTER_DATA)
 
-    @staticmethod
-    def own_fields(tender, *, with_data: bool = True) -> dict:
-        """What the tender's row alone shows, in the order of the full representation
-        (`with_data` False: its columns alone, the fields in FROM_COLUMNS)."""
+    @classmethod
+    def own_fields(cls, tender) -> dict:
+        """What the tender's row alone shows, in the order of the full representation."""
         return {
-            "id": tender.id,
-            "tenderID": tender.tender_id,
-            "status": tender.status,
-            "owner": tender.owner_name,
-            "date": iso(tender.date),
-            "dateModified": iso(tender.date_modified),
-            "title": tender.title,
-            **(tender.data if with_data else {}),
-            "description": tender.description,
-            "mode": tender.mode,
-            "procurementMethodDetails": tender.procurement_method_details,
-            "enquiryPeriod": period(tender.enquiry_start, tender.enquiry_end),
-            "tenderPeriod": period(tender.tender_start, tender.tender_end),
-            "awardPeriod": period(tender.award_period_start, tender.award_period_end),
-            "next_check": iso(tender.next_check),
+            **{name: show(tender) for name, (_columns, show) in cls.BEFORE_DATA.items()},
+            **tender.data,
+            **{name: show(tender) for name, (_columns, show) in cls.AFTER_DATA.items()},
         }
+
+    @classmethod
+    def own_field(cls, tender, name: str, *, with_data: bool = True):
+        """One field of `own_fields` (`with_data` False: `data` not loaded, nor asked for)."""
+        if name in cls.AFTER_DATA:
+            return cls.AFTER_DATA[name][1](tender)
+        if with_data and name in tender.data:
+            return tender.data[name]
+        if name in cls.BEFORE_DATA:
+            return cls.BEFORE_DATA[name][1](tender)
+        return None
+
+    @classmethod
+    def columns_of(cls, names) -> set[str]:
+        """The columns the fields `names` (all in FROM_COLUMNS) are read from."""
+        table = {**cls.BEFORE_DATA, **cls.AFTER_DATA}
+        return {column for name in names for column in table[name][0]}
 
     def represent(self, tender):
         bids = public_bids(tender)

@@ -11,7 +11,7 @@ from portal.core.api.auth import actor_for, api_context, viewer_for
 from portal.core.api.envelope import answered_with_the_write, created, ok, read_data
 from portal.core.api.lookup import child
 from portal.core.api.openapi import OWNER_TOKEN, Feed, data_of, errors, patch_of
-from portal.core.api.serializers import compact
+from portal.core.api.serializers import ABSENT
 from portal.core.errors import PermissionDenied
 from portal.core.schema import iso
 from tenders.models import Tender
@@ -75,12 +75,14 @@ def _listed(request, fields: list[str]):
 
     def show(tender, fields: list[str]) -> dict:
         shown = {"id": tender.id, "dateModified": iso(tender.date_modified)}
-        if fields:
-            if whole:
-                full = TenderOut(tender, context=context).data
-            else:
-                full = compact(TenderOut.own_fields(tender, with_data=with_data))
+        if whole:
+            full = TenderOut(tender, context=context).data
             shown.update({field: full[field] for field in fields if field in full})
+            return shown
+        for field in fields:
+            value = TenderOut.own_field(tender, field, with_data=with_data)
+            if value not in ABSENT:
+                shown[field] = value
         return shown
 
     return show
@@ -124,7 +126,9 @@ class TenderViewSet(viewsets.ViewSet):
         if not fields:
             tenders = tenders.only("id", "date_modified")
         elif TenderOut.FROM_COLUMNS.issuperset(fields):
-            tenders = tenders.select_related("broker").defer("data", *unshown)
+            tenders = tenders.only(*TenderOut.columns_of(fields), "id", "date_modified")
+            if "owner" in fields:
+                tenders = tenders.select_related("broker")
         elif TenderOut.FROM_RELATED.isdisjoint(fields):
             tenders = tenders.select_related("broker").defer(*unshown)
         else:

@@ -2,10 +2,13 @@
 
 from rest_framework import serializers
 
+# What 2.3 leaves out of a representation: nulls, and empty strings, lists and objects.
+ABSENT = (None, [], {}, "")
+
 
 def compact(data: dict) -> dict:
-    """2.3 omits absent values: nulls, and empty strings, lists and objects."""
-    return {key: value for key, value in data.items() if value not in (None, [], {}, "")}
+    """2.3 omits absent values."""
+    return {key: value for key, value in data.items() if value not in ABSENT}
 
 
 class Out(serializers.BaseSerializer):
