@@ -3,9 +3,10 @@
 The public's rendering is kept in `Tender.public_text` by the first read after a change, and every
 change empties it (`Tender._touch`, which every change of a tender or of its parts calls, in the
 change's transaction). A read whose reader sees what the public sees gets the kept text as it
-is; others (a draft's owner, a claimant reading its draft, the buyer reading an answer not yet
-sent) are rendered as before. Rendering on the first read rather than inside each write keeps
-writes to the rows they change: a write would otherwise load the whole tender to render it.
+is; a reader shown more than the public (a claimant reading its draft claim, the buyer
+reading an answer not yet sent) is rendered as before. Rendering on the first read rather than
+inside each write keeps writes to the rows they change: a write would otherwise load the whole
+tender to render it.
 
 The kept text names the document service by a placeholder, replaced by the reader's base
 (DOCSERVICE_URL, or /ds of the host asked): JSON text never holds a raw control character, so
