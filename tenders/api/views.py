@@ -124,7 +124,8 @@ class TenderViewSet(viewsets.ViewSet):
         fields = feed.opt_fields(request)
         unshown = ["search_text", "cpv_codes", "public_text"]
         if not fields:
-            tenders = tenders.only("id", "date_modified")
+            # Rows, not model objects: a page shows two columns of each.
+            tenders = tenders.values_list("id", "date_modified", named=True)
         elif TenderOut.FROM_COLUMNS.issuperset(fields):
             tenders = tenders.only(*TenderOut.columns_of(fields), "id", "date_modified")
             if "owner" in fields:
