@@ -31,20 +31,6 @@ def reads_as_the_public(viewer: Viewer) -> bool:
     return viewer.broker is None and viewer.organization is None and not viewer.token
 
 
-def kept(request, tender_id) -> Rendered | None:
-    """The kept representation (JSON text) when it is current and this reader sees what the
-    public sees; None: render it (`represent_and_keep`). 404 as the rendered read would."""
-    viewer = viewer_for(request)
-    row = Tender.objects.kept_representation(tender_id)
-    if row is None or not row.shown_to(viewer):
-        raise NotFound("tender_id")
-    if not row.public_text or row.is_due(timezone.now()):
-        return None
-    if row.others_see_more and not reads_as_the_public(viewer):
-        return None
-    return Rendered(row.public_text.replace(PLACEHOLDER, links.base_url(request)))
-
-
 def represent_and_keep(request, tender) -> dict:
     """TenderOut for this request; the public's rendering is kept for the readers after it
     (unless the tender changed meanwhile)."""
@@ -63,10 +49,17 @@ def represent_and_keep(request, tender) -> dict:
 
 
 def read(request, tender_id) -> dict | Rendered:
-    """GET /tenders/{id}: the kept representation, or the tender rendered (and kept)."""
-    found = kept(request, tender_id)
-    if found is not None:
-        return found
-    return represent_and_keep(
-        request, Tender.objects.current(tender_id, viewer=viewer_for(request))
-    )
+    """GET /tenders/{id}: the kept text when it is current and this reader sees what the public
+    sees; else the tender rendered for this reader (and kept, when no current text is)."""
+    viewer = viewer_for(request)
+    row = Tender.objects.kept_representation(tender_id)
+    if row is None or not row.shown_to(viewer):
+        raise NotFound("tender_id")
+    current = bool(row.public_text) and not row.is_due(timezone.now())
+    if current and (not row.others_see_more or reads_as_the_public(viewer)):
+        return Rendered(row.public_text.replace(PLACEHOLDER, links.base_url(request)))
+    tender = Tender.objects.current(tender_id, viewer=viewer)
+    if current:
+        # Kept already: this reader is shown more than the public (its draft, its answer).
+        return TenderOut(tender, context=api_context(request)).data
+    return represent_and_keep(request, tender)

@@ -133,7 +133,7 @@ class TenderViewSet(viewsets.ViewSet):
         elif TenderOut.FROM_RELATED.isdisjoint(fields):
             tenders = tenders.select_related("broker").defer(*unshown)
         else:
-            tenders = tenders.with_related().defer("search_text", "cpv_codes")
+            tenders = tenders.with_related().defer(*unshown)
         return feed.page(request, tenders, _listed(request, fields))
 
     @answered_with_the_write

@@ -62,14 +62,17 @@ def test_a_time_driven_change_is_applied_not_hidden_by_the_kept_text(api, anonym
 
 
 def test_a_draft_claim_is_shown_to_its_author_though_the_public_text_is_kept(
-    api, api2, anonymous, clock
+    api, api2, anonymous, clock, query_count
 ):
     claims = Claims(api, api2, clock)
     draft, _token = claims.filed()
     public = anonymous.get(claims.tender.path).json()["data"]
     assert public["awards"][0].get("complaints", []) == []
     assert Tender.objects.get(pk=claims.tender.id).others_see_more
-    mine = api2.get(claims.tender.path).json()["data"]
+    with query_count() as captured:
+        mine = api2.get(claims.tender.path).json()["data"]
+    # Rendered for its author alone: the kept text, current, is neither rendered nor written.
+    assert not any(q["sql"].startswith("UPDATE") for q in captured.captured_queries)
     assert [c["id"] for c in mine["awards"][0]["complaints"]] == [draft["id"]]
     assert api2.get(f"{claims.path}/{draft['id']}").json()["data"]["status"] == "draft"
     assert anonymous.get(f"{claims.path}/{draft['id']}").status_code == 404
