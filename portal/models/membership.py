@@ -93,17 +93,12 @@ class JoinRequest(StatusMachine, models.Model):
     # --- the frame's questions ------------------------------------------------------------
 
     def role_of(self, by: Actor) -> Role | None:
-        """Read afresh under the organization's lock, so that a removed administrator acts no
-        more."""
         user = by.user
         if user is None:
             return None
         if user.pk == self.user_id:
             return Role.APPLICANT
-        admins = Membership.objects.filter(
-            organization_id=self.organization_id, role=Membership.Role.ADMIN
-        )
-        return Role.ORGANIZATION_ADMIN if admins.filter(user=user).exists() else None
+        return Role.ORGANIZATION_ADMIN if self.organization.has_admin(user) else None
 
     def party_refusal(self) -> Refused:
         return NotAnAdministrator()

@@ -187,11 +187,15 @@ class Organization(StatusMachine, models.Model):
             payload=payload,
         )
 
+    def has_admin(self, user) -> bool:
+        """Is `user` an administrator of it now? Read afresh (under the organization's lock, a
+        removed administrator acts no more)."""
+        admins = Membership.objects.filter(organization=self, role=Membership.Role.ADMIN)
+        return admins.filter(user=user).exists()
+
     def check_admin(self, user) -> None:
-        """An administrator of this organization, with its e-mail confirmed (read under the
-        organization's lock, so that a removed administrator acts no more)."""
-        membership = Membership.objects.filter(user=user, organization=self).first()
-        if membership is None or membership.role != Membership.Role.ADMIN:
+        """An administrator of this organization, with its e-mail confirmed."""
+        if not self.has_admin(user):
             raise NotAnAdministrator()
         user.check_standing(in_public=False)
 
