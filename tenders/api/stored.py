@@ -42,9 +42,8 @@ def represent_and_keep(request, tender) -> dict:
         public = TenderOut(tender, context={**context, "viewer": Viewer()}).data
     text = JSONRenderer().render(public).decode()
     text = text.replace(f"{links.base_url(request)}/get/", f"{PLACEHOLDER}/get/")
-    Tender.objects.filter(pk=tender.pk, date_modified=tender.date_modified).update(
-        public_text=text, others_see_more=hides
-    )
+    unchanged = {"date_modified": tender.date_modified, "next_check": tender.next_check}
+    Tender.objects.filter(pk=tender.pk, **unchanged).update(public_text=text, others_see_more=hides)
     return data
 
 

@@ -122,7 +122,7 @@ class TenderViewSet(viewsets.ViewSet):
         elif mode != "_all_":
             tenders = tenders.exclude(mode="test")
         fields = feed.opt_fields(request)
-        unshown = ["search_text", "cpv_codes", "public_text"]
+        unshown = tenders.UNLISTED
         if not fields:
             # Rows, not model objects: a page shows two columns of each.
             tenders = tenders.values_list("id", "date_modified", named=True)

@@ -110,7 +110,7 @@ class Contract(StatusMachine, PartOfTender):
             if date_signed is not None:
                 self._check_date_signed(date_signed, now)
             self.apply("sign", by, now, date_signed=date_signed or now)
-            self.tender._complete(by, now)
+            self.tender._complete(now)
 
     def _void(self, now) -> None:
         system = Actor.system()

@@ -101,6 +101,11 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
         return workdays.shift(start, duration, working_days=working_days, speedup=self.speedup)
 
     @property
+    def ended_early(self) -> bool:
+        """Ended off the lifecycle's path: cancelled, or without a contract."""
+        return self.status in TenderStatus.terminal() and self.status not in self.LIFECYCLE
+
+    @property
     def bids_are_public(self) -> bool:
         """Bids stay sealed until tendering closes; a tender cancelled before that keeps them so."""
         if self.status in (TenderStatus.DRAFT, TenderStatus.ENQUIRIES, TenderStatus.TENDERING):
@@ -152,8 +157,10 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
         elif self.is_due(now):
             # Nothing was due after all (a change is waiting on something else): look again
             # when the next thing is due, not on every pass.
+            # next_check is shown (2.3's next_check): the kept representation goes with it.
             self.next_check = self._next_check()
-            self.save(update_fields=["next_check"])
+            self.public_text = ""
+            self.save(update_fields=["next_check", "public_text"])
         return now
 
     def _touch(self, now) -> None:
@@ -292,7 +299,7 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
         """Cancel the tender at once, for `reason` (an active cancellation)."""
         self.add_cancellation(by=by, data={"reason": reason, "status": CancellationStatus.ACTIVE})
 
-    def _complete(self, by: Actor, at) -> None:
+    def _complete(self, at) -> None:
         """The contract is signed: the tender is complete."""
         self._transit("complete", Actor.system(), at)
         self._touch(at)

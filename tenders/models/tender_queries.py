@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 
 class TenderQuerySet(models.QuerySet):
+    # Columns no list shows: what search and the API's reads keep for themselves.
+    UNLISTED = ("public_text", "search_text", "cpv_codes")
+
     def with_related(self):
         """The whole tender, to render or decide on (not the text a read kept of it)."""
         return (
@@ -44,7 +47,7 @@ class TenderQuerySet(models.QuerySet):
         """What the portal lists: published, not test tenders (without the columns kept for
         the API's reads and for finding)."""
         listed = self.published().exclude(mode="test")
-        return listed.defer("public_text", "search_text", "cpv_codes")
+        return listed.defer(*self.UNLISTED)
 
     def matching(self, *, q="", tender_id="", cpv="", buyer="", status="", published_from=None,
                  published_to=None):  # fmt: skip

@@ -110,7 +110,7 @@ def _tender_page(request, tender, *, refused=None, status=200):
             bid for bid in tender.active_bids() if bid.is_owned_by_organization(owner.organization)
         ],
         "stages": lifecycle(tender),
-        "ended_early": tender.status in (TenderStatus.UNSUCCESSFUL, TenderStatus.CANCELLED),
+        "ended_early": tender.ended_early,
         "items": tender.data.get("items", []),
         "entity": tender.data.get("procuringEntity", {}),
         "value": tender.data.get("value", {}),
