@@ -13,6 +13,7 @@ django.setup()
 import time_machine  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from tenders.management.commands.chronograph import BATCH  # noqa: E402
 from tenders.models import Tender  # noqa: E402
 
 SECONDS = float(os.environ.get("BENCH_CHRONOGRAPH_SECONDS", "20"))
@@ -23,7 +24,7 @@ def main() -> None:
         due = Tender.objects.filter(next_check__lte=timezone.now()).count()
         done, start = 0, time.perf_counter()
         while time.perf_counter() - start < SECONDS:
-            changed = Tender.objects.catch_up_due(limit=100)
+            changed = Tender.objects.catch_up_due(limit=BATCH)
             done += changed
             if not changed:
                 break

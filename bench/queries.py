@@ -24,9 +24,14 @@ def send(client: Client, request):
     return client.generic(method, path, body or "", content_type=content_type, **extra)
 
 
+def is_transaction_control(sql: str) -> bool:
+    return sql.lstrip('"').upper().startswith(("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE"))
+
+
 def count(client: Client, make_request) -> int:
-    """The queries of a request as the benchmark sends it: a read is sent once before (the
-    benchmark reads its sample before the rounds), a write is a new one."""
+    """The statements of a request as the benchmark sends it (BEGIN, COMMIT and savepoints
+    not counted): a read is sent once before (the benchmark reads its sample before the
+    rounds), a write is a new one."""
     for _attempt in range(20):
         request = make_request()
         if request[0] == "GET":
@@ -34,7 +39,7 @@ def count(client: Client, make_request) -> int:
         with CaptureQueriesContext(connection) as queries:
             response = send(client, request)
         if response.status_code < 300:
-            return len(queries)
+            return sum(not is_transaction_control(query["sql"]) for query in queries)
     raise RuntimeError(f"{request[1]} answered {response.status_code}")
 
 

@@ -20,6 +20,7 @@ from portal.core.api.envelope import answered_with_the_write, created, ok, read_
 from portal.core.api.lookup import child
 from portal.core.api.openapi import OWNER_TOKEN, data_of, errors
 from portal.core.errors import NotFound
+from portal.core.ids import is_id
 from portal.core.schema import validate
 from tenders.api import stored
 from tenders.api.documents import DocumentViewSet, document_operations
@@ -60,7 +61,22 @@ def _read(request, tender_id, award_id):
 
 
 def _find(request, tender_id, award_id):
-    return _award(Tender.objects.find(tender_id, viewer=viewer_for(request)), award_id)
+    """The award to file a claim against, its tender locked for the write."""
+    return Tender.objects.award_for_change(tender_id, award_id, viewer=viewer_for(request))
+
+
+def _claim_to_change(request, tender_id, award_id, complaint_id):
+    """The claim to change (as the reader may see it), its tender locked for the write; the
+    claim is the tender's own loaded instance, which its rules of time read."""
+    award = _find(request, tender_id, award_id)
+    tender = award.tender
+    found = is_id(complaint_id) and next(
+        (c for c in tender.claims() if c.pk == complaint_id and c.award_id == award.pk), None
+    )
+    if not found or not found.shown_to(viewer_for(request)):
+        raise NotFound("complaint_id")
+    found.tender, found.award = tender, award
+    return found
 
 
 COMPLAINT = data_of("Complaint", ComplaintShape)
@@ -132,7 +148,7 @@ class ComplaintViewSet(viewsets.ViewSet):
 
     @answered_with_the_write
     def partial_update(self, request, tender_id, award_id, pk):
-        complaint = _complaint(request, _find(request, tender_id, award_id), pk)
+        complaint = _claim_to_change(request, tender_id, award_id, pk)
         tender = complaint.tender
         actor = actor_for(request, (Role.COMPLAINT_OWNER, complaint), (Role.TENDER_OWNER, tender))
         complaint.check_party(actor)
@@ -153,8 +169,9 @@ class ComplaintDocumentViewSet(DocumentViewSet):
         return _complaint(request, _read(request, tender_id, award_id), complaint_id)
 
     def container_for_write(self, request, tender_id, award_id, complaint_id):
-        complaint = _complaint(request, _find(request, tender_id, award_id), complaint_id)
-        tender = complaint.tender
+        # Not locked here: an upload may take long, and the change locks when it is made.
+        tender = Tender.objects.find(tender_id, viewer=viewer_for(request))
+        complaint = _complaint(request, _award(tender, award_id), complaint_id)
         actor = actor_for(request, (Role.COMPLAINT_OWNER, complaint), (Role.TENDER_OWNER, tender))
         complaint.check_party(actor)
         return complaint, actor

@@ -22,7 +22,7 @@ from portal.core.errors import InvalidData, NotAllowed, PermissionDenied, RoleNo
 from portal.core.transitions import StatusMachine
 from tenders.documents import DocumentVersion, HasDocuments
 from tenders.models import AwardStatus, BidStatus, Owned, TenderStatus, new_id
-from tenders.models.base import ChangedUnderItsTendersLock
+from tenders.models.base import ChangedUnderItsTendersLock, save_later
 
 from .queries import ComplaintQuerySet
 from .table import (
@@ -159,6 +159,29 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         seen by nobody else; every other change is public."""
         return action not in PRIVATE_ACTIONS and not (action == "cancel" and self.status == S.DRAFT)
 
+    # What the tender's rules ask of its claims (tenders.models.tender_time), by instance: the
+    # tender reads the claims it loaded under its lock, whose statuses its changes keep current.
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status not in OPEN
+
+    @property
+    def awaits_answer(self) -> bool:
+        return self.status == S.CLAIM
+
+    @property
+    def is_answered(self) -> bool:
+        return self.status == S.ANSWERED
+
+    @property
+    def holds_up_tender(self) -> bool:
+        """Submitted and not yet closed: the tender cannot end before it is."""
+        return self.status in (S.CLAIM, S.ANSWERED)
+
     @property
     def lets_reconsider(self) -> bool:
         return self.status in RECONSIDERING
@@ -216,6 +239,12 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
             tender._touch(now)
         if self.status != before:
             notifications.notify(self)
+
+    def save_change(self, fields: list[str]) -> None:
+        """At once, or with the rest of the chronograph's batch, whose time-driven changes
+        close claims (tenders.models.base.written_together)."""
+        if not save_later(self, fields):
+            super().save_change(fields)
 
     @staticmethod
     def _changes(current: "Complaint", **proposed) -> dict:

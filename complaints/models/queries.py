@@ -8,25 +8,15 @@ from complaints import notifications
 from portal.core.actors import Actor
 from tenders.models import Counter, new_id
 
-from .table import OPEN, S
+from .table import S
 
 if TYPE_CHECKING:
     from .complaint import Complaint
 
 
 class ComplaintQuerySet(models.QuerySet):
-    def open(self):
-        return self.filter(status__in=OPEN)
-
-    def unresolved(self):
-        """Submitted and not yet closed: they hold up the tender's end."""
-        return self.filter(status__in=(S.CLAIM, S.ANSWERED))
-
     def answered(self):
         return self.filter(status=S.ANSWERED)
-
-    def closed(self):
-        return self.exclude(status__in=OPEN)
 
     def unanswered(self):
         return self.filter(status=S.CLAIM)
@@ -58,6 +48,7 @@ class ComplaintQuerySet(models.QuerySet):
             )
             token = complaint.issue_token()
             complaint.save(force_insert=True)
+            tender._claim_filed(complaint)
             tender._record(complaint, "file", by, now, to_status=complaint.status)
             tender._touch(now)
             notifications.notify(complaint)

@@ -15,6 +15,7 @@ from portal.core.api.serializers import ABSENT
 from portal.core.errors import PermissionDenied
 from portal.core.schema import iso
 from tenders.models import Tender
+from tenders.models.base import mark_locked
 from tenders.schema import (
     AwardPatchSchema,
     BidSchema,
@@ -143,17 +144,15 @@ class TenderViewSet(viewsets.ViewSet):
             raise PermissionDenied()
         tender, token = Tender.objects.register(by=actor, data=read_data(request))
         location = reverse("api:tender", args=[tender.id])
-        return created(
-            request, TenderOut(_read(request, tender.id), context=api_context(request)).data,
-            location, token,
-        )  # fmt: skip
+        # Rendered once, from what was just written, and kept for the readers after it.
+        return created(request, stored.represent_and_keep(request, tender), location, token)
 
     def retrieve(self, request, tender_id):
         return ok(stored.read(request, tender_id))
 
     @answered_with_the_write
     def partial_update(self, request, tender_id):
-        tender = _find(request, tender_id)
+        tender = Tender.objects.for_change(tender_id, viewer=viewer_for(request))
         actor = actor_for(request, (Role.TENDER_OWNER, tender))
         tender.check_party(actor)
         tender.patch(by=actor, data=read_data(request))
@@ -247,8 +246,9 @@ class _OwnerPatchedViewSet(viewsets.ViewSet):
 
     @answered_with_the_write
     def partial_update(self, request, tender_id, pk):
-        tender = _find(request, tender_id)
+        tender = Tender.objects.for_change(tender_id, viewer=viewer_for(request))
         obj = _child(tender, self.related, pk, self.lookup)
+        mark_locked(obj)
         actor = actor_for(request, (Role.TENDER_OWNER, tender))
         obj.check_party(actor)
         obj.patch(by=actor, data=read_data(request))

@@ -181,8 +181,9 @@ class Award(StatusMachine, PartOfTender):
                 for contract in award.contracts.exclude(status=ContractStatus.CANCELLED):
                     contract.tender, contract.award = tender, award
                     contract._void(now)
-                for complaint in award.complaints.open():
-                    complaint.tender = tender
-                    complaint._void(now)
+                for complaint in tender.claims():
+                    if complaint.award_id == award.pk and complaint.is_open:
+                        complaint.tender = tender
+                        complaint._void(now)
             tender._award_next_bid(at=now, by=by)
             tender._touch(now)

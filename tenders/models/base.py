@@ -1,3 +1,6 @@
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from django.db import connection, models
 
 from portal.core import tokens
@@ -40,6 +43,86 @@ class Owned(models.Model):
         return organization is not None and self.organization_id == organization.pk
 
 
+# Audit events and tender rows gathered by `written_together`, or None (written at once).
+_gathered: ContextVar["Gathered | None"] = ContextVar("gathered", default=None)
+
+
+class Gathered:
+    def __init__(self):
+        self.events: list[AuditEvent] = []
+        self.rows: dict = {}  # instance -> the columns to write
+
+    def write(self) -> None:
+        AuditEvent.objects.bulk_create(self.events)
+        by_columns: dict = {}
+        for instance, columns in self.rows.items():
+            by_columns.setdefault((type(instance), frozenset(columns)), []).append(instance)
+        for (model, columns), instances in by_columns.items():
+            self._update(model, sorted(columns), instances)
+
+    @staticmethod
+    def _update(model, columns: list[str], instances: list) -> None:
+        """One UPDATE by primary key, sent for every row at once (psycopg pipelines it):
+        QuerySet.bulk_update builds a CASE per row and column, which costs more than the
+        rows."""
+        quote = connection.ops.quote_name
+        fields = [model._meta.get_field(name) for name in columns]
+        pk = model._meta.pk
+        assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+        sql = (
+            f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {quote(pk.column)} = %s"
+        )
+        rows = [
+            [
+                field.get_db_prep_save(getattr(instance, field.attname), connection)
+                for field in fields
+            ]
+            + [pk.get_db_prep_save(instance.pk, connection)]
+            for instance in instances
+        ]
+        with connection.cursor() as cursor:
+            cursor.executemany(sql, rows)
+
+
+@contextmanager
+def written_together():
+    """Inside, audit events and the rows saved with `save_later` are gathered, and written in
+    one statement each (per set of columns) at the end: the chronograph changes many tenders in
+    one transaction. Nothing inside may read them back from the database."""
+    gathered = Gathered()
+    token = _gathered.set(gathered)
+    try:
+        yield
+    finally:
+        _gathered.reset(token)
+    gathered.write()
+
+
+def save_later(instance, columns) -> bool:
+    """Inside `written_together`, gather `columns` of `instance` to be written at its end (and
+    say so); outside, False (the caller saves)."""
+    gathered = _gathered.get()
+    if gathered is None:
+        return False
+    gathered.rows.setdefault(instance, set()).update(columns)
+    return True
+
+
+def mark_locked(*instances) -> None:
+    """These instances were loaded with their tender's row locked (FOR UPDATE) by the
+    transaction, or savepoint, now running: a change made before it ends needs not lock or
+    reload them again."""
+    block = connection.atomic_blocks[-1] if connection.in_atomic_block else None
+    for instance in instances:
+        instance._lock_block = block
+
+
+def holds_lock(instance) -> bool:
+    """Was `instance` loaded under a lock the running transaction (or savepoint) still holds?"""
+    block = getattr(instance, "_lock_block", None)
+    return block is not None and any(open_ is block for open_ in connection.atomic_blocks)
+
+
 class ChangedUnderItsTendersLock:
     """What is changed only with its tender's row locked (bids, awards, contracts,
     cancellations, claims): the transition frame's lock and record for them."""
@@ -49,10 +132,14 @@ class ChangedUnderItsTendersLock:
         `now`."""
         tender = self.tender
         now = tender._lock_and_catch_up()
+        if holds_lock(self) and not tender._caught_up:
+            return now
         self.refresh_from_db()
         # refresh_from_db() forgets the cached tender; keep the locked instance, so that every
         # change in this transaction is made to (and saved from) the same object.
         self.tender = tender
+        tender._adopt(self)
+        mark_locked(self)
         return now
 
     def record_change(self, action: str, by, now, before: str, fields: list[str]):
@@ -128,7 +215,7 @@ class AuditEvent(models.Model):
     def record(
         cls, *, tender, subject, action, by: Actor, at, from_status="", to_status="", **payload
     ):
-        return cls.objects.create(
+        event = cls(
             tender=tender,
             subject_type=subject._meta.model_name,
             subject_id=subject.pk,
@@ -140,3 +227,9 @@ class AuditEvent(models.Model):
             at=at,
             payload=payload,
         )
+        gathered = _gathered.get()
+        if gathered is not None:
+            gathered.events.append(event)
+        else:
+            event.save(force_insert=True)
+        return event

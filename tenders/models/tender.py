@@ -16,7 +16,7 @@ from tenders import workdays
 from tenders.documents import HasDocuments
 from tenders.schema import CancellationSchema, TenderSchema
 
-from .base import AuditEvent, Counter, Owned, new_id
+from .base import AuditEvent, Counter, Owned, holds_lock, mark_locked, new_id, save_later
 from .bidding import Bidding
 from .statuses import CancellationStatus, TenderStatus
 from .tender_errors import StaleDraft
@@ -146,12 +146,15 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
     # --- changing: the frame every write goes through -------------------------------------
 
     def _lock_and_catch_up(self, *, skip_locked: bool = False):
-        """Lock this tender's row for the current transaction, reload it, apply the changes that
-        became due, and return `now` (read after the lock, so dates follow commit order)."""
-        locked = Tender.objects.select_for_update(skip_locked=skip_locked)
-        self.refresh_from_db(from_queryset=locked)
+        """Lock this tender's row for the current transaction and reload it (unless this
+        instance was locked so already), apply the changes that became due, and return `now`
+        (read after the lock, so dates follow commit order)."""
+        if not holds_lock(self):
+            locked = Tender.objects.select_for_update(skip_locked=skip_locked)
+            self.refresh_from_db(from_queryset=locked)
+            self.locked_as_loaded()
         now = timezone.now()
-        self._caught_up = self._advance(now)
+        self._caught_up = self.is_due(now) and self._advance(now)
         if self._caught_up:
             self._touch(now)
         elif self.is_due(now):
@@ -160,15 +163,62 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
             # next_check is shown (2.3's next_check): the kept representation goes with it.
             self.next_check = self._next_check()
             self.public_text = ""
-            self.save(update_fields=["next_check", "public_text"])
+            self._save_changed()
         return now
+
+    def locked_as_loaded(self) -> None:
+        """This instance was just loaded with its row locked (FOR UPDATE): changes made before
+        the transaction ends need not lock or reload it again, and save only the columns they
+        change."""
+        mark_locked(self)
+        self._saved = self._column_values()
+        self._claims = None
+
+    def _column_values(self) -> dict:
+        deferred = self.get_deferred_fields()
+        return {
+            field.attname: getattr(self, field.attname)
+            for field in self._meta.concrete_fields
+            if field.attname not in deferred
+        }
+
+    def _save_changed(self) -> None:
+        """Save the columns changed since the row was locked (all of them if it was not)."""
+        saved = getattr(self, "_saved", None)
+        if saved is None:
+            self.save()
+            return
+        current = self._column_values()
+        changed = [name for name, value in current.items() if saved.get(name) != value]
+        if changed and not save_later(self, changed):
+            self.save(update_fields=changed)
+        self._saved = current
+
+    def claims(self) -> list:
+        """The claims against its awards, loaded once while the row is locked: the rules of
+        time and the claims' own changes read and change the same instances."""
+        if getattr(self, "_claims", None) is None:
+            self._claims = list(self.complaints.all())
+            if holds_lock(self):
+                mark_locked(*self._claims)
+        return self._claims
+
+    def _adopt(self, part) -> None:
+        """`part`, reloaded to be changed, replaces its stale twin among the loaded claims."""
+        claims = getattr(self, "_claims", None)
+        if claims is not None and isinstance(part, self.complaints.model):
+            self._claims = [part if claim.pk == part.pk else claim for claim in claims]
+
+    def _claim_filed(self, claim) -> None:
+        if getattr(self, "_claims", None) is not None:
+            self._claims.append(claim)
 
     def _touch(self, now) -> None:
         """Save a change: dateModified moves forward (strictly), next_check is recomputed."""
         self.date_modified = max(now, self.date_modified + timedelta(microseconds=1))
         self.next_check = self._next_check()
         self.public_text = ""
-        self.save()
+        self._save_changed()
 
     # --- the frame's questions ------------------------------------------------------------
 
@@ -199,8 +249,9 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
     def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]):
         if self.status in TenderStatus.terminal():
             # Claims nobody answered before the tender ended are ignored.
-            for complaint in self.complaints.unanswered():
-                complaint._ignore(now)
+            for complaint in self.claims():
+                if complaint.awaits_answer:
+                    complaint._ignore(now)
         self._record(self, action, by, now, from_status=before, to_status=self.status)
 
     def _transit(self, action: str, by: Actor, at, *, status=None) -> None:

@@ -3,6 +3,7 @@
 from typing import TYPE_CHECKING
 
 from django.db import models, transaction
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from portal.core.actors import Actor, Role, Viewer
@@ -12,7 +13,7 @@ from portal.core.schema import validate
 from tenders.schema import PUBLISHING_KINDS, TenderSchema
 from tenders.search import fold
 
-from .base import new_id
+from .base import mark_locked, new_id, written_together
 from .statuses import TenderStatus
 from .tender_errors import MethodNotImplemented, NotProcuringEntity
 
@@ -23,22 +24,20 @@ if TYPE_CHECKING:
 class TenderQuerySet(models.QuerySet):
     # Columns no list shows: what search and the API's reads keep for themselves.
     UNLISTED = ("public_text", "search_text", "cpv_codes")
+    # What hangs on a tender, as its representation shows it.
+    RELATED = (
+        "bids",
+        "awards",
+        "awards__complaints",
+        "awards__complaints__documents",
+        "contracts",
+        "cancellations",
+        "documents",
+    )
 
     def with_related(self):
         """The whole tender, to render or decide on (not the text a read kept of it)."""
-        return (
-            self.select_related("broker")
-            .defer("public_text")
-            .prefetch_related(
-                "bids",
-                "awards",
-                "awards__complaints",
-                "awards__complaints__documents",
-                "contracts",
-                "cancellations",
-                "documents",
-            )
-        )
+        return self.select_related("broker").defer("public_text").prefetch_related(*self.RELATED)
 
     def published(self):
         return self.exclude(status=TenderStatus.DRAFT)
@@ -76,6 +75,38 @@ class TenderQuerySet(models.QuerySet):
         if tender is None or not tender.shown_to(viewer):
             raise NotFound("tender_id")
         return tender
+
+    def for_change(self, pk: str, *, viewer: Viewer | None) -> "Tender":
+        """The tender to change, its row locked until the running transaction ends (an API
+        write, answered from what it changed in the same transaction), with every due change
+        applied; 404 as `find`. The change's own lock then reloads nothing."""
+        tender = self.select_for_update().filter(pk=pk).first() if is_id(pk) else None
+        if tender is None or not tender.shown_to(viewer):
+            raise NotFound("tender_id")
+        tender.locked_as_loaded()
+        tender._lock_and_catch_up()
+        return tender
+
+    def award_for_change(self, pk: str, award_id: str, *, viewer: Viewer | None):
+        """The award to change (or to change a claim of), with its tender locked as by
+        `for_change`, in one query; 404 tender_id or award_id."""
+        from .award import Award
+
+        award = None
+        if is_id(pk) and is_id(award_id):
+            locked = Award.objects.select_related("tender").select_for_update(of=("tender",))
+            award = locked.filter(pk=award_id, tender_id=pk).first()
+        if award is None or not award.tender.shown_to(viewer):
+            self.find(pk, viewer=viewer)
+            raise NotFound("award_id")
+        tender = award.tender
+        tender.locked_as_loaded()
+        tender._lock_and_catch_up()
+        if tender._caught_up:
+            award.refresh_from_db()
+            award.tender = tender
+        mark_locked(award)
+        return award
 
     def check_registering(self, by: Actor) -> None:
         """A broker registers tenders; in the portal, a procuring entity's user."""
@@ -120,15 +151,37 @@ class TenderQuerySet(models.QuerySet):
             tender.date_modified = max(now, timezone.now())
             tender.save(force_insert=True)
             tender._record(tender, "register", by, now, to_status=status)
+        # The document as the database gives it back (PostgreSQL orders a JSON object's keys
+        # its own way, and every read shows them so); nothing hangs on a tender just
+        # registered, so its parts are known without asking.
+        tender.refresh_from_db(fields=["data"])
+        parts = {name.partition("__")[0] for name in self.RELATED}
+        prefetch_related_objects(
+            [tender],
+            *(Prefetch(name, queryset=getattr(tender, name).none()) for name in sorted(parts)),
+        )
         return tender, token
 
     def catch_up_due(self, *, limit: int = 100) -> int:
-        """The chronograph's pass: bring up to date the tenders whose next change is due."""
-        due = self.filter(next_check__lte=timezone.now()).order_by("next_check")
-        changed = 0
-        for tender in due[:limit]:
-            changed += tender.catch_up(skip_locked=True)
-        return changed
+        """The chronograph's pass: bring up to date up to `limit` tenders whose next change is
+        due, in one transaction. Their rows are locked together, skipping those another
+        process holds (a write, or another chronograph: several share the work); their claims
+        and their awards are read in one query each; their audit events and their own rows are
+        written together at the end."""
+        with transaction.atomic(), written_together():
+            due = self.select_for_update(skip_locked=True).filter(next_check__lte=timezone.now())
+            # The document and what is derived from it are not what time changes.
+            due = due.defer("data", *self.UNLISTED)
+            tenders = list(due.order_by("next_check")[:limit])
+            # Time creates awards (through the relation, which forgets what was prefetched)
+            # but changes none: the awards read with the batch stay current.
+            prefetch_related_objects(tenders, "complaints", "awards")
+            changed = 0
+            for tender in tenders:
+                tender.locked_as_loaded()
+                tender._lock_and_catch_up()
+                changed += tender._caught_up
+            return changed
 
     def kept_representation(self, pk: str) -> "Tender | None":
         """The row's kept representation and what decides whether it may be shown (one query,

@@ -26,8 +26,8 @@ class TimeDrivenChanges:
     def _advance(self, now) -> bool:
         """Apply, in order, each change that became due by `now`, stamped with its due time."""
         changed = False
-        for complaint in self.complaints.answered():
-            if complaint.closes_at <= now:
+        for complaint in self.claims():
+            if complaint.is_answered and complaint.closes_at <= now:
                 complaint._expire(complaint.closes_at)
                 changed = True
         if self.status == TenderStatus.ENQUIRIES and self.tender_start <= now:
@@ -47,7 +47,7 @@ class TimeDrivenChanges:
             return self.tender_start
         if self.status == TenderStatus.TENDERING:
             return self.tender_end
-        due = [complaint.closes_at for complaint in self.complaints.answered()]
+        due = [complaint.closes_at for complaint in self.claims() if complaint.is_answered]
         due.append(self._qualification_failed_at())
         return min((moment for moment in due if moment is not None), default=None)
 
@@ -66,13 +66,14 @@ class TimeDrivenChanges:
         running or a submitted claim awaits its end."""
         if self.status != TenderStatus.AWARDED:
             return None
+        claims = self.claims()
+        if any(complaint.holds_up_tender for complaint in claims):
+            return None
         awards = list(self.awards.all())
         if not awards or awards[-1].status != AwardStatus.UNSUCCESSFUL:
             return None
-        if self.complaints.unresolved().exists():
-            return None
         ends = [award.complaint_period_end for award in awards if award.complaint_period_end]
-        ends += [complaint.date for complaint in self.complaints.closed()]
+        ends += [complaint.date for complaint in claims if complaint.is_closed]
         return max(ends)
 
     def _award_next_bid(self, *, at, by: Actor) -> None:

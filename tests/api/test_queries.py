@@ -1,9 +1,13 @@
-"""Reads cost the same number of queries however much a tender, or the registry, holds."""
+"""Reads cost the same number of queries however much a tender, or the registry, holds; writes
+are a few statements."""
+
+from functools import partial
 
 import pytest
 
 from tenders.models import Tender
-from tests.helpers import create_tender, in_qualification
+from tests.docservice.helpers import DocService, document
+from tests.helpers import Claims, create_tender, in_qualification, tender_data
 
 pytestmark = pytest.mark.django_db
 
@@ -91,3 +95,80 @@ def test_feed_reads_the_parts_only_when_a_field_of_them_is_asked_for(
         assert '"data"' not in query["sql"] and "search_text" not in query["sql"]
     (query,) = own.captured_queries
     assert '"data"' in query["sql"] and "public_text" not in query["sql"]
+
+
+# --- writes -------------------------------------------------------------------------------
+
+TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
+
+
+def statements(captured) -> list[str]:
+    """The SQL statements a request sent (BEGIN, COMMIT and savepoints are not counted)."""
+    return [
+        query["sql"]
+        for query in captured.captured_queries
+        if not query["sql"].lstrip('"').upper().startswith(TRANSACTION_CONTROL)
+    ]
+
+
+def claim_on(api, api2, clock, ds, *, extra_claims: int, documents: int):
+    """A decided award with a draft claim and `extra_claims` claims answered (each with
+    `documents` documents), returning (claims, the draft, its token, a submitted claim)."""
+    claims = Claims(api, api2, clock)
+    for _ in range(extra_claims):
+        other, token = claims.filed()
+        for n in range(documents):
+            path = f"{claims.path}/{other['id']}/documents"
+            attached = api2.post(path, document(ds, name=f"доказ{n}.pdf"), token=token)
+            assert attached.status_code == 201, attached.content
+        assert claims.patch(other, {"status": "claim"}, token).status_code == 200
+        answer = {"status": "answered", "resolutionType": "resolved", "resolution": "x" * 20}
+        assert claims.owner_patch(other, answer).status_code == 200
+    draft, token = claims.filed()
+    submitted, _ = claims.filed(status="claim")
+    return claims, draft, token, submitted
+
+
+def write_statements(query_count, send) -> list[str]:
+    with query_count() as captured:
+        response = send()
+    assert response.status_code in (200, 201), response.content
+    return statements(captured)
+
+
+@pytest.mark.parametrize("kind", ["draft edit", "answer"])
+def test_a_claim_change_is_seven_statements_however_much_the_tender_holds(
+    api, api2, clock, client, query_count, kind
+):
+    ds = DocService(client, key="broker2")
+    counts = []
+    for extra_claims, documents in ((0, 0), (4, 3)):
+        claims, draft, token, submitted = claim_on(
+            api, api2, clock, ds, extra_claims=extra_claims, documents=documents
+        )
+        if kind == "draft edit":
+            send = partial(claims.patch, draft, {"description": "уточнено"}, token)
+        else:
+            answer = {"status": "answered", "resolutionType": "declined", "resolution": "y" * 20}
+            send = partial(claims.owner_patch, submitted, answer)
+        sent = write_statements(query_count, send)
+        # The key, the locked tender with the award, the tender's claims, the claim's row,
+        # the audit event, the tender's stamp, the claim's documents for the answer.
+        counts.append(len(sent))
+        tender_updates = [sql for sql in sent if sql.startswith('UPDATE "tenders_tender"')]
+        assert len(tender_updates) == 1 and '"data"' not in tender_updates[0]
+    assert counts == [7, 7]
+
+
+def test_a_new_tender_is_six_statements_and_its_answer_is_what_a_read_shows(
+    api, anonymous, query_count
+):
+    with query_count() as captured:
+        response = api.post("/tenders", tender_data())
+    assert response.status_code == 201
+    # The key, the day's counter, the tender, the audit event, its document read back, the
+    # kept representation.
+    assert len(statements(captured)) == 6
+    path = f"/tenders/{response.json()['data']['id']}"
+    assert queries_for(query_count, anonymous, path) == 1  # kept by the create
+    assert anonymous.get(path).json() == {"data": response.json()["data"]}

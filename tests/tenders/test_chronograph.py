@@ -1,0 +1,85 @@
+"""The chronograph's pass: many due tenders in one transaction, each brought to what a read of
+it alone would have made of it."""
+
+from datetime import timedelta
+
+import pytest
+
+from complaints.models import Complaint
+from portal.core.actors import Actor, Role
+from tenders.models import AuditEvent, Tender
+from tests.factories import decided_award, make_complaint, tendering_closed
+from tests.helpers import bid_data, tender_data
+
+pytestmark = pytest.mark.django_db
+
+
+def registered(brokers, clock):
+    tender, _token = Tender.objects.register(
+        by=Actor(Role.AUTHENTICATED, broker=brokers["broker"]), data=tender_data(clock.now())
+    )
+    return tender
+
+
+def test_one_pass_brings_every_kind_of_due_tender_up_to_date(brokers, clock):
+    # An answered claim whose three days run out; a tender whose tendering closes with a bid;
+    # a tender whose enquiries end.
+    world = decided_award(brokers, clock)
+    claim = make_complaint(world, "answered", resolution_type="declined")
+    closing = registered(brokers, clock)
+    clock.move_to(closing.tender_start + timedelta(hours=1))
+    closing.place_bid(by=Actor(Role.AUTHENTICATED, broker=brokers["broker2"]), data=bid_data(300))
+    starting = registered(brokers, clock)
+    clock.move_to(max(closing.tender_end, starting.tender_start) + timedelta(minutes=1))
+    assert claim.closes_at < clock.now()
+    before = {t.pk: Tender.objects.get(pk=t.pk) for t in (world.tender, closing, starting)}
+
+    assert Tender.objects.catch_up_due(limit=10) == 3
+
+    assert Complaint.objects.get(pk=claim.pk).status == "declined"
+    closed = Tender.objects.get(pk=closing.pk)
+    assert closed.status == "active.qualification"
+    assert [award.status for award in closed.awards.all()] == ["pending"]
+    assert Tender.objects.get(pk=starting.pk).status == "active.tendering"
+    for pk, old in before.items():
+        new = Tender.objects.get(pk=pk)
+        assert new.date_modified > old.date_modified and new.public_text == ""
+        # next_check as the tender itself computes it, from its rows as they now are.
+        new._claims = None
+        assert new.next_check == new._next_check()
+    # Each change recorded at the moment it became due, as a read would have recorded it.
+    expired = AuditEvent.objects.get(subject_id=claim.pk, action="expire")
+    assert expired.at == claim.closes_at and expired.to_status == "declined"
+    assert AuditEvent.objects.get(subject_id=starting.pk, action="start_tendering").at == (
+        starting.tender_start
+    )
+    assert AuditEvent.objects.get(subject_id=closing.pk, action="close_tendering").at == (
+        closing.tender_end
+    )
+    assert Tender.objects.catch_up_due(limit=10) == 0
+
+
+def test_a_pass_costs_the_same_statements_for_two_tenders_and_for_eight(
+    brokers, clock, query_count
+):
+    def statements_of_a_pass(tenders: int) -> int:
+        claims = []
+        for _ in range(tenders):
+            world = decided_award(brokers, clock)
+            claims.append(make_complaint(world, "answered", resolution_type="invalid"))
+        clock.move_to(max(claim.closes_at for claim in claims) + timedelta(minutes=1))
+        with query_count() as captured:
+            assert Tender.objects.catch_up_due(limit=100) == tenders
+        assert {Complaint.objects.get(pk=c.pk).status for c in claims} == {"invalid"}
+        return len(captured.captured_queries)
+
+    assert statements_of_a_pass(2) == statements_of_a_pass(8)
+
+
+def test_a_tender_nothing_was_due_for_is_looked_at_again_only_when_something_is(brokers, clock):
+    tender, _token, _bidders, _tokens = tendering_closed(
+        Actor(Role.AUTHENTICATED, broker=brokers["broker"]), brokers, clock
+    )
+    Tender.objects.filter(pk=tender.pk).update(next_check=clock.now() - timedelta(days=1))
+    assert Tender.objects.catch_up_due(limit=10) == 0
+    assert Tender.objects.get(pk=tender.pk).next_check is None  # a pending award: no deadline
