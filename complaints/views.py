@@ -6,8 +6,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect
+from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -24,6 +27,7 @@ from docservice import client
 from portal.core.actors import Actor, Role, Viewer, portal_actor
 from portal.core.errors import DomainError
 from portal.core.forms import DocumentsForm, add_domain_error, made_from
+from portal.core.fragments import fragment_key, kept_fragment
 from portal.core.htmx import changed, render_page_or_partial
 from portal.core.ids import is_id
 from tenders.views import award_of, bid_actor, current_tender, download_version
@@ -160,21 +164,50 @@ def _forms_for(complaint, actor, bound: dict) -> dict:
     return forms
 
 
-def _render_claim(request, complaint, actor, *, bound=None, status=200):
-    context = {
+def _claim_context(complaint, actor, bound=None) -> dict:
+    return {
         "complaint": complaint,
         "tender": complaint.tender,
         "award": complaint.award,
         "role": actor.role if actor.subject is not None else None,
         "forms": _forms_for(complaint, actor, bound or {}),
     }
+
+
+def _render_claim(request, complaint, actor, *, bound=None, status=200):
+    context = _claim_context(complaint, actor, bound)
     return render_page_or_partial(request, CLAIM_TEMPLATE, context, partials={PANEL}, status=status)
 
 
 @require_GET
 def claim_detail(request, complaint_id):
-    complaint = _claim(complaint_id, request.user)
-    return _render_claim(request, complaint, claim_actor(request.user, complaint))
+    if request.user.is_authenticated or request.htmx:
+        complaint = _claim(complaint_id, request.user)
+        return _render_claim(request, complaint, claim_actor(request.user, complaint))
+    return _public_claim_page(request, complaint_id)
+
+
+def _public_claim_page(request, complaint_id):
+    """The page a visitor who is not signed in reads, its body kept rendered until the tender
+    changes (every change of a claim stamps its tender): read again, it is one small query."""
+    stamp = Complaint.objects.stamp(complaint_id)
+    if stamp is None or not stamp.shown_to(Viewer()):
+        raise Http404
+    tender, loaded = stamp.tender, None
+    if tender.is_due(timezone.now()):
+        stamp = loaded = _claim(complaint_id, request.user)
+        tender = loaded.tender
+
+    def render_body():
+        complaint = loaded or _claim(complaint_id, request.user)
+        context = _claim_context(complaint, claim_actor(request.user, complaint))
+        return render_to_string(f"{CLAIM_TEMPLATE}#body", context, request)
+
+    key = fragment_key("claim", stamp.pk, tender.date_modified, tender.next_check)
+    context = {"complaint": stamp, "public_body": kept_fragment(key, render_body)}
+    response = TemplateResponse(request, CLAIM_TEMPLATE, context)
+    patch_vary_headers(response, ["HX-Request", "HX-Target"])
+    return response
 
 
 @require_GET

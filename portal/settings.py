@@ -7,8 +7,9 @@ ALLOWED_HOSTS  comma-separated host names (default with DEBUG: localhost names)
 HTTPS          1 when served over TLS: secure cookies, HSTS, redirect to https
 SANDBOX_MODE   1 to honour procurementMethodDetails "quick, accelerator=N"
 DOCSERVICE_URL base URL of the document service (default: /ds of this host)
-REDIS_URL      the cache shared by every worker (rate limits, sign-in lockout); without it each
-               process counts on its own (fine for `make run`, not for several workers)
+REDIS_URL      the cache shared by every worker (rate limits, sign-in lockout, rendered page
+               fragments); without it each process keeps its own (fine for `make run`, not
+               for several workers)
 ...and the document service's keys, limits and storage below.
 """
 
@@ -136,6 +137,9 @@ CACHES = {
     )
 }
 CACHES["default"]["KEY_PREFIX"] = env("CACHE_KEY_PREFIX", "registry")
+# How long a rendered fragment of a public page is kept (portal/core/fragments.py): the most a
+# change its key does not follow (a broker's new name) is shown late.
+FRAGMENT_SECONDS = int(env("FRAGMENT_SECONDS", "600"))
 if env("REDIS_URL"):
     # A Redis that hangs must not hold every request for redis-py's default 5 seconds: the
     # limits then let requests through.

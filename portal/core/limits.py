@@ -69,14 +69,14 @@ class RateLimited(DomainError):
 _last_complaint = 0.0
 
 
-def cache_unavailable(what: str, error: Exception) -> None:
-    """Say that the cache does not answer and `what` let a request through: once a minute at
+def cache_unavailable(what: str, error: Exception, *, outcome: str = "let a request through"):
+    """Say that the cache does not answer and `what` therefore `outcome`: once a minute at
     most per process, so that an outage does not drown the log."""
     global _last_complaint
     now = time.monotonic()
     if now - _last_complaint >= 60 or _last_complaint == 0.0:
         _last_complaint = now
-        logger.warning("%s let a request through: the cache does not answer (%r)", what, error)
+        logger.warning("%s %s: the cache does not answer (%r)", what, outcome, error)
 
 
 def _key(scope: str, ident: str, rate: Rate, window: int) -> str:

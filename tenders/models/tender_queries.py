@@ -191,6 +191,15 @@ class TenderQuerySet(models.QuerySet):
         fields = ("id", "status", "broker_id", "organization_id", "token_digest", "next_check")
         return self.only(*fields, "public_text", "others_see_more").filter(pk=pk).first()
 
+    def stamp(self, pk: str) -> "Tender | None":
+        """What says whether a rendering of the tender is current (status, dateModified,
+        next_check) and names it (title, tenderID): one small query, none for a malformed
+        id."""
+        if not is_id(pk):
+            return None
+        fields = ("id", "tender_id", "title", "status", "date_modified", "next_check")
+        return self.only(*fields).filter(pk=pk).first()
+
     def current(self, pk: str, *, viewer: Viewer | None) -> "Tender":
         """The tender with its bids, awards, contracts and cancellations, with every change
         that became due by now applied (so that what anyone reads is current); 404 tender_id

@@ -2,8 +2,11 @@
 visitor may do; and the frame every change made from it goes through."""
 
 from django.http import Http404, HttpResponseRedirect
+from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
@@ -11,6 +14,7 @@ from docservice import links
 from portal.core.actors import Role, Viewer, portal_actor
 from portal.core.errors import NotFound, offered
 from portal.core.forms import DocumentsForm, made_from
+from portal.core.fragments import fragment_key, kept_fragment
 from portal.core.htmx import changed, render_page_or_partial
 from tenders.documents import latest_versions
 from tenders.forms import (
@@ -94,10 +98,20 @@ def _new_bid_form(user) -> BidForm:
 def _tender_page(request, tender, *, refused=None, status=200):
     """The tender page with a form for each thing the visitor may do; `refused` holds the
     forms that were just refused, by where they stand on the page, to show in their place."""
+    return render_page_or_partial(
+        request,
+        "tenders/tender_detail.html",
+        _tender_context(request, tender, refused or {}),
+        partials={"awards", "bid", "documents"},
+        status=status,
+    )
+
+
+def _tender_context(request, tender, refused=None) -> dict:
     refused = refused or {}
     now = timezone.now()
     owner = portal_actor(request.user, (Role.TENDER_OWNER, tender))
-    context = {
+    return {
         "tender": tender,
         "bid_form": _bid_form(request.user, tender, owner, now, refused),
         "actions": tender.available_actions(owner, now),
@@ -130,13 +144,6 @@ def _tender_page(request, tender, *, refused=None, status=200):
         "awards": _award_entries(request.user, tender, owner, now, refused),
         "is_owner": owner.subject is not None,
     }
-    return render_page_or_partial(
-        request,
-        "tenders/tender_detail.html",
-        context,
-        partials={"awards", "bid", "documents"},
-        status=status,
-    )
 
 
 def _bid_form(user, tender, owner, now, refused):
@@ -183,7 +190,34 @@ def _award_entries(user, tender, owner, now, refused) -> list[dict]:
 
 @require_GET
 def tender_detail(request, tender_id):
-    return _tender_page(request, current_tender(tender_id, request.user))
+    if request.user.is_authenticated or request.htmx:
+        return _tender_page(request, current_tender(tender_id, request.user))
+    return _public_tender_page(request, tender_id)
+
+
+def _public_tender_page(request, tender_id):
+    """The page a visitor who is not signed in reads: its body is the same for every such
+    visitor, so it is kept rendered until the tender changes (portal/core/fragments.py). A
+    page read again is one small query; a tender with a change due is brought up to date
+    first."""
+    stamp = Tender.objects.stamp(tender_id)
+    if stamp is None or stamp.status == TenderStatus.DRAFT:
+        raise Http404
+    tender = None
+    if stamp.is_due(timezone.now()):
+        stamp = tender = current_tender(tender_id, request.user)
+
+    def render_body():
+        loaded = tender or current_tender(tender_id, request.user)
+        return render_to_string(
+            "tenders/tender_detail.html#body", _tender_context(request, loaded), request
+        )
+
+    key = fragment_key("tender", stamp.pk, stamp.date_modified, stamp.next_check)
+    context = {"tender": stamp, "public_body": kept_fragment(key, render_body)}
+    response = TemplateResponse(request, "tenders/tender_detail.html", context)
+    patch_vary_headers(response, ["HX-Request", "HX-Target"])
+    return response
 
 
 def form_errors(form) -> list[str]:
