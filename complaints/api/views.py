@@ -20,7 +20,6 @@ from portal.core.api.envelope import answered_with_the_write, created, ok, read_
 from portal.core.api.lookup import child
 from portal.core.api.openapi import OWNER_TOKEN, data_of, errors
 from portal.core.errors import NotFound
-from portal.core.ids import is_id
 from portal.core.schema import validate
 from tenders.api import stored
 from tenders.api.documents import DocumentViewSet, document_operations
@@ -66,17 +65,9 @@ def _find(request, tender_id, award_id):
 
 
 def _claim_to_change(request, tender_id, award_id, complaint_id):
-    """The claim to change (as the reader may see it), its tender locked for the write; the
-    claim is the tender's own loaded instance, which its rules of time read."""
-    award = _find(request, tender_id, award_id)
-    tender = award.tender
-    found = is_id(complaint_id) and next(
-        (c for c in tender.claims() if c.pk == complaint_id and c.award_id == award.pk), None
-    )
-    if not found or not found.shown_to(viewer_for(request)):
-        raise NotFound("complaint_id")
-    found.tender, found.award = tender, award
-    return found
+    """The claim to change, as the reader may see it, its tender locked for the write."""
+    viewer = viewer_for(request)
+    return Complaint.objects.for_change(tender_id, award_id, complaint_id, viewer=viewer)
 
 
 COMPLAINT = data_of("Complaint", ComplaintShape)

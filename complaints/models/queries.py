@@ -5,9 +5,10 @@ from typing import TYPE_CHECKING
 from django.db import models, transaction
 
 from complaints import notifications
-from portal.core.actors import Actor
+from portal.core.actors import Actor, Viewer
+from portal.core.errors import NotFound
 from portal.core.ids import is_id
-from tenders.models import Counter, new_id
+from tenders.models import Counter, Tender, new_id
 
 from .table import S
 
@@ -16,6 +17,20 @@ if TYPE_CHECKING:
 
 
 class ComplaintQuerySet(models.QuerySet):
+    def for_change(self, tender_id: str, award_id: str, pk: str, *, viewer: Viewer):
+        """The claim to change, read (with every claim of the tender, each with its award: one
+        query) once its tender is locked as by Tender.objects.for_change. 404 tender_id,
+        award_id or complaint_id; a draft is found by its author alone."""
+        tender = Tender.objects.for_change(tender_id, viewer=viewer)
+        found = next((claim for claim in tender.claims() if claim.pk == pk), None)
+        if found is None or found.award_id != award_id:
+            Tender.objects.award_for_change(tender_id, award_id, viewer=viewer)
+            raise NotFound("complaint_id")
+        if not found.shown_to(viewer):
+            raise NotFound("complaint_id")
+        found.award.tender = tender
+        return found
+
     def stamp(self, pk: str):
         """The claim's name and status with its tender's stamp (dateModified, next_check),
         which every change of the claim moves: one small query, none for a malformed id."""

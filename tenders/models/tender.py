@@ -198,7 +198,10 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
         """The claims against its awards, loaded once while the row is locked: the rules of
         time and the claims' own changes read and change the same instances."""
         if getattr(self, "_claims", None) is None:
-            self._claims = list(self.complaints.all())
+            claims = self.complaints.all()
+            if "complaints" not in getattr(self, "_prefetched_objects_cache", {}):
+                claims = claims.select_related("award")  # each with its award, in one query
+            self._claims = list(claims)
             if holds_lock(self):
                 mark_locked(*self._claims)
         return self._claims

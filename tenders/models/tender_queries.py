@@ -88,23 +88,15 @@ class TenderQuerySet(models.QuerySet):
         return tender
 
     def award_for_change(self, pk: str, award_id: str, *, viewer: Viewer | None):
-        """The award to change (or to change a claim of), with its tender locked as by
-        `for_change`, in one query; 404 tender_id or award_id."""
-        from .award import Award
-
-        award = None
-        if is_id(pk) and is_id(award_id):
-            locked = Award.objects.select_related("tender").select_for_update(of=("tender",))
-            award = locked.filter(pk=award_id, tender_id=pk).first()
-        if award is None or not award.tender.shown_to(viewer):
-            self.find(pk, viewer=viewer)
+        """The award to change (or to file a claim against), read once its tender is locked
+        as by `for_change`; 404 tender_id or award_id. (Read after the lock, not joined to it:
+        a row joined to a locked one is read as it was when the query began, which a write
+        that held the lock meanwhile may have changed.)"""
+        tender = self.for_change(pk, viewer=viewer)
+        award = tender.awards.filter(pk=award_id).first() if is_id(award_id) else None
+        if award is None:
             raise NotFound("award_id")
-        tender = award.tender
-        tender.locked_as_loaded()
-        tender._lock_and_catch_up()
-        if tender._caught_up:
-            award.refresh_from_db()
-            award.tender = tender
+        award.tender = tender
         mark_locked(award)
         return award
 

@@ -152,8 +152,9 @@ def test_a_claim_change_is_seven_statements_however_much_the_tender_holds(
             answer = {"status": "answered", "resolutionType": "declined", "resolution": "y" * 20}
             send = partial(claims.owner_patch, submitted, answer)
         sent = write_statements(query_count, send)
-        # The key, the locked tender with the award, the tender's claims, the claim's row,
-        # the audit event, the tender's stamp, the claim's documents for the answer.
+        # The key, the tender locked, its claims with their awards (read after the lock, so
+        # current), the claim's row, the audit event, the tender's stamp, the claim's
+        # documents for the answer.
         counts.append(len(sent))
         tender_updates = [sql for sql in sent if sql.startswith('UPDATE "tenders_tender"')]
         assert len(tender_updates) == 1 and '"data"' not in tender_updates[0]
