@@ -39,6 +39,10 @@ SECONDS = float(os.environ.get("BENCH_SECONDS", "1.5"))
 # Tenders built through the model methods; larger sizes are copies of them.
 BUILT = int(os.environ.get("BENCH_BUILT", "1000"))
 SERVER_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+# The cache every worker shares, as deployed (rate limits, rendered page fragments); the run's
+# keys have a prefix of their own.
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15")
+RUN = f"bench-{os.getpid()}-{int(time.time())}"
 UNLIMITED = "1000000/minute"
 
 
@@ -78,6 +82,8 @@ def environment(database: str, **extra) -> dict:
         "SECRET_KEY": "bench-" + "k" * 60,
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "ROOT_URLCONF": "bench.urls",
+        "REDIS_URL": REDIS_URL,
+        "CACHE_KEY_PREFIX": f"{RUN}-{database}",
         "LOG_LEVEL": "WARNING",
         "API_RATE_ANONYMOUS_READS": UNLIMITED,
         "API_RATE_BROKER_READS": UNLIMITED,
@@ -195,10 +201,15 @@ class Registry:
         half = len(self.tenders) // 2
         read, written = self.tenders[:half], self.tenders[half:]
         self.sample = [(order.choice(read), order.randrange(self.copies)) for _ in range(1000)]
-        # One claim to answer per tender written (each answered once): enough for every round.
-        pool = [(order.randrange(self.copies), t) for t in written]
+        # Claims to answer (each once): one per tender written, in up to 10 of its copies.
+        copies_answered = min(self.copies, 10)
+        pool = [(k, t) for t in written for k in order.sample(range(self.copies), copies_answered)]
         order.shuffle(pool)
-        self.claims_to_answer = pool[: self.COUNTED] if counting else pool[self.COUNTED :]
+        rest = pool[self.COUNTED :]
+        # A share for each round (a round that uses its share up is measured over the
+        # requests it made) and one for the check before the rounds.
+        self.shares = [rest[i :: ROUNDS + 1] for i in range(ROUNDS + 1)]
+        self.claims_to_answer = pool[: self.COUNTED] if counting else self.shares.pop()
         self.written = written
 
     @staticmethod
@@ -333,8 +344,10 @@ def bench_size(size: int) -> dict:
     server = Server(database)
     try:
         requests = endpoints(registry, offsets, new_tender)
-        for t, k in registry.sample:
-            send(server.port, ("GET", f"/api/2.3/tenders/{registry.id(t['tender'], k)}", {}, None))
+        for t, k in registry.sample:  # read once, as the API's reads and the pages are
+            tender, claim = registry.id(t["tender"], k), registry.id(t["claims"]["claim"]["id"], k)
+            for path in (f"/api/2.3/tenders/{tender}", f"/tenders/{tender}/", f"/claims/{claim}/"):
+                send(server.port, ("GET", path, {}, None))
         for make in requests.values():  # every endpoint must answer 2xx
             request = make()
             status = send(server.port, request)
@@ -342,6 +355,7 @@ def bench_size(size: int) -> dict:
                 raise RuntimeError(f"{request[1]} answered {status}")
         results = {name: {"ratios": [], "rates": [], "latencies": []} for name in requests}
         for round_number in range(ROUNDS):
+            registry.claims_to_answer = registry.shares[round_number]
             names = list(requests)
             random.shuffle(names)
             rates = {}

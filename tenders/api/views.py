@@ -127,6 +127,10 @@ class TenderViewSet(viewsets.ViewSet):
         if not fields:
             # Rows, not model objects: a page shows two columns of each.
             tenders = tenders.values_list("id", "date_modified", named=True)
+        elif TenderOut.FROM_COLUMNS.issuperset(fields) and "owner" not in fields:
+            # Rows too: each field is shown from its own columns.
+            columns = TenderOut.columns_of(fields) - {"id", "date_modified"}
+            tenders = tenders.values_list("id", "date_modified", *sorted(columns), named=True)
         elif TenderOut.FROM_COLUMNS.issuperset(fields):
             tenders = tenders.only(*TenderOut.columns_of(fields), "id", "date_modified")
             if "owner" in fields:

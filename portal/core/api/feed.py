@@ -77,12 +77,16 @@ def page(request, queryset, represent) -> Response:
     queryset = queryset.filter(date_modified__lte=settled)
     if offset is not None:
         queryset = queryset.filter(**{f"date_modified__{later}": offset})
-    rows = list(queryset.order_by(*order)[:limit])
-    if len(rows) == limit:
+    # One row past the limit says whether the page ends between two objects stamped alike,
+    # and only then are the rest of them read.
+    rows = list(queryset.order_by(*order)[: limit + 1])
+    if len(rows) > limit:
+        beyond = rows.pop()
         last = rows[-1]
-        rows += queryset.filter(
-            date_modified=last.date_modified, **{f"id__{later}": last.id}
-        ).order_by(*order)
+        if beyond.date_modified == last.date_modified:
+            rows += queryset.filter(
+                date_modified=last.date_modified, **{f"id__{later}": last.id}
+            ).order_by(*order)
 
     kept = {key: params[key] for key in ("limit", "opt_fields", "mode") if params.get(key)}
     if rows:
