@@ -140,6 +140,10 @@ CACHES["default"]["KEY_PREFIX"] = env("CACHE_KEY_PREFIX", "registry")
 # How long a rendered fragment of a public page is kept (portal/core/fragments.py): the most a
 # change its key does not follow (a broker's new name) is shown late.
 FRAGMENT_SECONDS = int(env("FRAGMENT_SECONDS", "600"))
+# A search's results are kept until the registry's newest dateModified moves, and at most this
+# long: the bound on how late they are when a change is stamped no later than the newest stamp
+# (the same microsecond, or a server whose clock is behind another's).
+SEARCH_RESULTS_SECONDS = int(env("SEARCH_RESULTS_SECONDS", "60"))
 if env("REDIS_URL"):
     # A Redis that hangs must not hold every request for redis-py's default 5 seconds: the
     # limits then let requests through.

@@ -1,9 +1,15 @@
+import hashlib
 import sys
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -12,7 +18,8 @@ from portal.account_forms import JoinForm
 from portal.core.api.errors import error_response, not_found_response, server_error_response
 from portal.core.errors import DomainError, infrastructure_failure
 from portal.core.forms import add_domain_error
-from portal.core.htmx import render_page_or_partial
+from portal.core.fragments import fragment_key, kept_fragment
+from portal.core.htmx import partial_asked
 from portal.core.middleware import is_machine_face
 from portal.core.paging import BoundedPaginator
 from portal.forms import SearchForm
@@ -24,7 +31,32 @@ TENDERS_PER_PAGE = 20
 
 @require_GET
 def home(request):
-    """Search the published tenders; htmx swaps the results as the filters change."""
+    """Search the published tenders; htmx swaps the results as the filters change. What a
+    search shows is the same for everyone, so its rendering is kept until any tender changes
+    (the registry's newest dateModified moves with every change), SEARCH_RESULTS_SECONDS at
+    most."""
+    results = partial_asked(request, {"results"})
+    template = "portal/home.html#results" if results else "portal/home.html#body"
+    asked = urlencode(sorted((k, v) for k, values in request.GET.lists() for v in values))
+    key = fragment_key(
+        "search-results" if results else "search",
+        hashlib.sha256(asked.encode()).hexdigest()[:32],
+        Tender.objects.registry_stamp(),
+    )
+    body = kept_fragment(
+        key,
+        lambda: render_to_string(template, _search(request), request),
+        settings.SEARCH_RESULTS_SECONDS,
+    )
+    if results:
+        response = HttpResponse(body)
+    else:
+        response = TemplateResponse(request, "portal/home.html", {"public_body": body})
+    patch_vary_headers(response, ["HX-Request", "HX-Target"])
+    return response
+
+
+def _search(request) -> dict:
     form = SearchForm(request.GET or None)
     tenders = Tender.objects.public()
     if form.is_bound and form.is_valid():
@@ -36,8 +68,7 @@ def home(request):
     )
     query = request.GET.copy()
     query.pop("page", None)
-    context = {"form": form, "page": page, "query": query.urlencode()}
-    return render_page_or_partial(request, "portal/home.html", context, partials={"results"})
+    return {"form": form, "page": page, "query": query.urlencode()}
 
 
 @require_GET

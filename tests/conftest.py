@@ -34,6 +34,9 @@ def _test_settings(settings, tmp_path):
     # each test (never a developer's Redis, which clearing would wipe).
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     cache.clear()
+    # Tests move a frozen clock, under which a change need not move the registry's newest
+    # stamp: searches are not kept unless a test asks (tests/portal/test_public_pages.py).
+    settings.SEARCH_RESULTS_SECONDS = 0
     settings.SANDBOX_MODE = False
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # Tests do not run collectstatic, which the manifest storage needs.

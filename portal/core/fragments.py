@@ -22,8 +22,9 @@ def fragment_key(kind: str, pk: str, *stamps) -> str:
     return f"fragment:{kind}:{pk}:{moments}:{get_language()}"
 
 
-def kept_fragment(key: str, render: Callable[[], str]) -> SafeString:
-    """The fragment kept under `key`, or `render()`ed now and kept."""
+def kept_fragment(key: str, render: Callable[[], str], seconds: int | None = None) -> SafeString:
+    """The fragment kept under `key` (for `seconds`, by default FRAGMENT_SECONDS), or
+    `render()`ed now and kept."""
     try:
         text = cache.get(key)
     except Exception as error:
@@ -32,7 +33,7 @@ def kept_fragment(key: str, render: Callable[[], str]) -> SafeString:
     if text is None:
         text = render()
         try:
-            cache.set(key, text, settings.FRAGMENT_SECONDS)
+            cache.set(key, text, settings.FRAGMENT_SECONDS if seconds is None else seconds)
         except Exception as error:
             cache_unavailable("a page", error, outcome="was rendered anew")
     return mark_safe(text)

@@ -7,12 +7,20 @@ from django.utils.cache import patch_vary_headers
 from django_htmx.http import trigger_client_event
 
 
-def render_page_or_partial(request, template: str, context: dict, *, partials=(), status=200):
-    """Render `template`, or `template#<hx-target>` when htmx targets one of `partials` (the
-    fragments this view allows: a fragment never skips the view's own checks)."""
+def partial_asked(request, partials) -> str | None:
+    """The one of `partials` (the fragments a view allows) htmx asks for, or None: the page."""
     htmx = getattr(request, "htmx", None)
     target = htmx.target if htmx else None
     if htmx and target in partials and not htmx.boosted and not htmx.history_restore_request:
+        return target
+    return None
+
+
+def render_page_or_partial(request, template: str, context: dict, *, partials=(), status=200):
+    """Render `template`, or `template#<hx-target>` when htmx targets one of `partials` (the
+    fragments this view allows: a fragment never skips the view's own checks)."""
+    target = partial_asked(request, partials)
+    if target:
         template = f"{template}#{target}"
     response = TemplateResponse(request, template, context, status=status)
     patch_vary_headers(response, ["HX-Request", "HX-Target"])

@@ -183,6 +183,11 @@ class TenderQuerySet(models.QuerySet):
         fields = ("id", "status", "broker_id", "organization_id", "token_digest", "next_check")
         return self.only(*fields, "public_text", "others_see_more").filter(pk=pk).first()
 
+    def registry_stamp(self):
+        """The newest dateModified of any tender: every change of any tender moves it (read
+        from the end of the feed's index)."""
+        return self.aggregate(newest=models.Max("date_modified"))["newest"]
+
     def stamp(self, pk: str) -> "Tender | None":
         """What says whether a rendering of the tender is current (status, dateModified,
         next_check) and names it (title, tenderID): one small query, none for a malformed

@@ -123,3 +123,25 @@ def test_pages_are_rendered_when_the_cache_does_not_answer(client, world, settin
     first, _ = page(client, url)
     again, queries = page(client, url)
     assert again == first and queries > 1  # rendered anew, the same page
+
+
+def test_a_search_read_again_is_one_query_until_any_tender_changes(
+    client, brokers, clock, settings
+):
+    settings.SEARCH_RESULTS_SECONDS = 60
+    by = Actor(Role.AUTHENTICATED, broker=brokers["broker"])
+    Tender.objects.register(by=by, data=tender_data(clock.now(), title="Папір офісний"))
+    clock.advance(seconds=1)
+    url = reverse("home") + "?q=папір"
+    first, first_queries = page(client, url)
+    assert page(client, url) == (first, 1) and first_queries > 1
+    htmx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "results"}
+    results = client.get(url, **htmx).content.decode()
+    assert results.lstrip().startswith('<section id="results"') and "Папір офісний" in results
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url, **htmx).content.decode() == results
+    assert len(captured) == 1
+
+    Tender.objects.register(by=by, data=tender_data(clock.now(), title="Папір для принтера"))
+    after, _ = page(client, url)
+    assert "Папір для принтера" in after and "Папір офісний" in after
