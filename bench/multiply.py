@@ -40,6 +40,7 @@ COPIES = {
         # The kept representation names the original's ids: a copy's is made by its first read.
         "public_text": "''",
     },
+    "tenders_tendersearch": {"tender_id": mapped("tender_id")},
     "tenders_bid": {"id": mapped("id"), "tender_id": mapped("tender_id")},
     "tenders_award": {
         "id": mapped("id"), "tender_id": mapped("tender_id"), "bid_id": mapped("bid_id"),

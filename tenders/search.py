@@ -2,7 +2,9 @@
 
 Kept in columns of their own because the document is JSON: a keyword must match Cyrillic text
 case-insensitively on SQLite too (whose LIKE folds ASCII only), so the text is stored casefolded
-and the query is casefolded the same way.
+and the query is casefolded the same way. The words and codes live in a table of their own
+(TenderSearch), written only when they change: every change of a tender rewrites its row, and
+the index of the words (trigrams, on PostgreSQL) would be rewritten with it.
 """
 
 

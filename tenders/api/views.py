@@ -148,8 +148,9 @@ class TenderViewSet(viewsets.ViewSet):
             raise PermissionDenied()
         tender, token = Tender.objects.register(by=actor, data=read_data(request))
         location = reverse("api:tender", args=[tender.id])
-        # Rendered once, from what was just written, and kept for the readers after it.
-        return created(request, stored.represent_and_keep(request, tender), location, token)
+        # Rendered from what was just written (its first read keeps the representation).
+        data = TenderOut(tender, context=api_context(request)).data
+        return created(request, data, location, token)
 
     def retrieve(self, request, tender_id):
         return ok(stored.read(request, tender_id))

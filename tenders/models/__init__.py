@@ -5,7 +5,7 @@ from .cancellation import Cancellation
 from .contract import Contract
 from .document import TenderDocument
 from .statuses import AwardStatus, BidStatus, CancellationStatus, ContractStatus, TenderStatus
-from .tender import Tender
+from .tender import Tender, TenderSearch
 
 __all__ = [
     "AuditEvent",
@@ -21,6 +21,7 @@ __all__ = [
     "Owned",
     "Tender",
     "TenderDocument",
+    "TenderSearch",
     "TenderStatus",
     "new_id",
 ]

@@ -15,6 +15,7 @@ from portal.core.transitions import StatusMachine, transition
 from tenders import workdays
 from tenders.documents import HasDocuments
 from tenders.schema import CancellationSchema, TenderSchema
+from tenders.search import search_columns
 
 from .base import AuditEvent, Counter, Owned, holds_lock, mark_locked, new_id, save_later
 from .bidding import Bidding
@@ -68,9 +69,8 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
     data = models.JSONField(default=dict)
     date = models.DateTimeField(editable=False)
     date_modified = models.DateTimeField(editable=False)
-    # Derived from the document by _store() for the portal's search (tenders/search.py).
-    search_text = models.TextField(blank=True, editable=False)
-    cpv_codes = models.TextField(blank=True, editable=False)
+    # Derived from the document by _store() for the portal's search (tenders/search.py; the
+    # words and codes are in TenderSearch).
     buyer_identifier = models.CharField(max_length=64, blank=True, editable=False)
     # When a time-driven change is next due; the chronograph looks for tenders past it.
     next_check = models.DateTimeField(null=True, blank=True, editable=False)
@@ -315,13 +315,23 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
                 if isinstance(period, dict) and "startDate" not in period:
                     raise InvalidData({name: {"startDate": ["This field cannot be deleted"]}})
             document = validate(TenderSchema, merged)
-            before = self._stored_state()
+            before, searched = self._stored_state(), search_columns(current)
             self._store(document)
             if self._stored_state() == before:
                 return False
             self._touch(now)
+            if self._search != {name: searched[name] for name in self._search}:
+                self._save_search(new=False)
             self._record(self, "edit", by, now, fields=sorted(set(data) & allowed))
             return True
+
+    def _save_search(self, *, new: bool) -> None:
+        """Write the words and codes `_store` derived (only when they changed: their index is
+        costly to rewrite)."""
+        if new:
+            TenderSearch.objects.create(tender=self, **self._search)
+        else:
+            TenderSearch.objects.filter(tender=self).update(**self._search)
 
     def _publish(self, by: Actor, now) -> None:
         self.apply("publish", by, now)
@@ -383,3 +393,17 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
         )
 
     # --- bidders --------------------------------------------------------------------------
+
+
+class TenderSearch(models.Model):
+    """The words and CPV codes the portal's search matches a tender by (tenders/search.py),
+    apart from the tender's row, which every change rewrites."""
+
+    tender = models.OneToOneField(
+        Tender, primary_key=True, on_delete=models.CASCADE, related_name="search"
+    )
+    search_text = models.TextField(blank=True)
+    cpv_codes = models.TextField(blank=True)
+
+    def __str__(self) -> str:
+        return self.search_text[:60]

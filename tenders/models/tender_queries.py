@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 class TenderQuerySet(models.QuerySet):
     # Columns no list shows: what search and the API's reads keep for themselves.
-    UNLISTED = ("public_text", "search_text", "cpv_codes")
+    UNLISTED = ("public_text",)
     # What hangs on a tender, as its representation shows it.
     RELATED = (
         "bids",
@@ -53,11 +53,12 @@ class TenderQuerySet(models.QuerySet):
         """The portal's search; every criterion given must hold."""
         found = self
         for word in fold(q).split():
-            found = found.filter(search_text__contains=word)
+            found = found.filter(search__search_text__contains=word)
         if tender_id:
             found = found.filter(tender_id__iexact=tender_id.strip())
         if cpv:
-            found = found.filter(cpv_codes__contains=f" {cpv} " if "-" in cpv else f" {cpv}-")
+            code = f" {cpv} " if "-" in cpv else f" {cpv}-"
+            found = found.filter(search__cpv_codes__contains=code)
         if buyer:
             found = found.filter(buyer_identifier=buyer.strip())
         if status:
@@ -142,6 +143,7 @@ class TenderQuerySet(models.QuerySet):
             # stays close to the commit, as the feed's watermark assumes.
             tender.date_modified = max(now, timezone.now())
             tender.save(force_insert=True)
+            tender._save_search(new=True)
             tender._record(tender, "register", by, now, to_status=status)
         # The document as the database gives it back (PostgreSQL orders a JSON object's keys
         # its own way, and every read shows them so); nothing hangs on a tender just

@@ -58,8 +58,9 @@ class TenderWire:
     def _store(self, document: dict) -> None:
         """Write a validated document into the columns and `data`."""
         document = dict(document)
-        for column, value in search_columns(document).items():
-            setattr(self, column, value)
+        # The search's words and codes, which the tender's change writes to TenderSearch.
+        self._search = search_columns(document)
+        self.buyer_identifier = self._search.pop("buyer_identifier")
         if document.get("mode") == "test":
             for field, prefix in TEST_TITLE_PREFIXES.items():
                 if field in document and not document[field].startswith(prefix):

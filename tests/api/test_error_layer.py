@@ -6,7 +6,7 @@ import pytest
 from django.db import OperationalError, connection
 from django.test import Client
 
-from tenders.api import stored, views
+from tenders.api import views
 from tenders.models import Tender
 from tests.docservice.helpers import CONTENT, DocService, document
 from tests.helpers import Claims, basic, create_tender, error, single_error, tender_data
@@ -164,21 +164,21 @@ def test_the_service_answers_again_once_the_database_is_back(api):
 
 @pytest.fixture
 def rereads_fail(monkeypatch):
-    """The database connection drops while the answer to a write is read back, or kept (a new
-    tender's answer is rendered from what was written and kept for its readers). No real part
-    can time a dropped connection to that moment, so the read itself is made to fail."""
+    """The database connection drops while the answer to a write is read back (a new tender's
+    document, as the database orders it; a changed tender, whole). No real part can time a
+    dropped connection to that moment, so the read itself is made to fail."""
     state = {"fail": True}
 
     def failing(step):
-        def failing_step(request, tender):
+        def failing_step(*args, **kwargs):
             if state["fail"]:
                 raise OperationalError("server closed the connection unexpectedly")
-            return step(request, tender)
+            return step(*args, **kwargs)
 
         return failing_step
 
     monkeypatch.setattr(views, "_read", failing(views._read))
-    monkeypatch.setattr(stored, "represent_and_keep", failing(stored.represent_and_keep))
+    monkeypatch.setattr(Tender, "refresh_from_db", failing(Tender.refresh_from_db))
     return state
 
 

@@ -167,9 +167,22 @@ def test_a_new_tender_is_six_statements_and_its_answer_is_what_a_read_shows(
     with query_count() as captured:
         response = api.post("/tenders", tender_data())
     assert response.status_code == 201
-    # The key, the day's counter, the tender, the audit event, its document read back, the
-    # kept representation.
+    # The key, the day's counter, the tender, its words for the search, the audit event, its
+    # document read back (as the database orders it).
     assert len(statements(captured)) == 6
     path = f"/tenders/{response.json()['data']['id']}"
-    assert queries_for(query_count, anonymous, path) == 1  # kept by the create
     assert anonymous.get(path).json() == {"data": response.json()["data"]}
+
+
+def test_a_tender_s_words_for_the_search_are_written_only_when_they_change(api, query_count):
+    tender = create_tender(api)
+
+    def patched(change) -> list[str]:
+        with query_count() as captured:
+            assert tender.patch(change).status_code == 200
+        return [sql for sql in statements(captured) if "tenders_tendersearch" in sql]
+
+    assert patched({"value": {"amount": 450}, "minimalStep": {"amount": 20}}) == []
+    assert len(patched({"title": "Папір для принтерів"})) == 1
+    found = Tender.objects.matching(q="принтерів").values_list("pk", flat=True)
+    assert list(found) == [tender.id]
