@@ -286,6 +286,13 @@ def endpoints(registry: Registry, offsets: list[str], new_tender: dict) -> dict:
         "feed limit=100&opt_fields=status,tenderID": feed("&opt_fields=status%2CtenderID"),
         "portal home /": portal("/"),
         "portal search /?q=папір": portal("/?q=%D0%BF%D0%B0%D0%BF%D1%96%D1%80"),
+        # A search nobody asked before (its own parameter defeats the kept results).
+        "portal search, not kept": lambda: (
+            "GET",
+            f"/?q=%D0%BF%D0%B0%D0%BF%D1%96%D1%80&n={random.random()}",
+            {},
+            None,
+        ),
         "portal /tenders/{id}/": portal_tender,
         "portal /claims/{id}/": portal_claim,
         "claim PATCH answer": answer,
