@@ -91,12 +91,10 @@ def hit(scope: str, ident: str, rate: Rate, description=None, *, field=None) -> 
     window = int(now // rate.seconds)
     key = _key(scope, ident, rate, window)
     try:
-        cache.add(key, 0, timeout=rate.seconds + 1)
         try:
-            count = cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.add(key, 1, timeout=rate.seconds + 1)
-            count = 1
+            count = cache.incr(key)  # (a knock after the window's first: the common case)
+        except ValueError:  # the window's first knock, unless another process's came first
+            count = 1 if cache.add(key, 1, timeout=rate.seconds + 1) else cache.incr(key)
     except Exception as error:
         cache_unavailable(f"rate limit {scope}", error)
         return
