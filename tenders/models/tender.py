@@ -2,6 +2,7 @@
 beside it: the 2.3 wire form (tender_wire.py), time-driven changes (tender_time.py), bidding
 (bidding.py), finding and registering tenders (tender_queries.py), refusals (tender_errors.py)."""
 
+import copy
 from datetime import timedelta
 
 from django.db import models, transaction
@@ -175,11 +176,14 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
         self._claims = None
 
     def _column_values(self) -> dict:
+        """The loaded columns' values; JSON copied, so that a change made to it in place is
+        still seen as a change."""
         deferred = self.get_deferred_fields()
         return {
-            field.attname: getattr(self, field.attname)
+            field.attname: copy.deepcopy(value) if isinstance(value, (dict, list)) else value
             for field in self._meta.concrete_fields
             if field.attname not in deferred
+            for value in (getattr(self, field.attname),)
         }
 
     def _save_changed(self) -> None:

@@ -4,6 +4,7 @@ are a few statements."""
 from functools import partial
 
 import pytest
+from django.db import transaction
 
 from tenders.models import Tender
 from tests.docservice.helpers import DocService, document
@@ -186,3 +187,12 @@ def test_a_tender_s_words_for_the_search_are_written_only_when_they_change(api, 
     assert len(patched({"title": "Папір для принтерів"})) == 1
     found = Tender.objects.matching(q="принтерів").values_list("pk", flat=True)
     assert list(found) == [tender.id]
+
+
+def test_a_change_made_to_the_document_in_place_is_saved(api):
+    tender = create_tender(api)
+    with transaction.atomic():
+        locked = Tender.objects.for_change(tender.id, viewer=None)
+        locked.data["value"]["amount"] = 123
+        locked._touch(locked.date_modified)
+    assert Tender.objects.get(pk=tender.id).data["value"]["amount"] == 123
