@@ -57,6 +57,20 @@ def test_a_tender_page_read_again_is_one_query_and_the_same_page(client, world):
     assert body.search(again).group() == body.search(as_stranger).group()
 
 
+@pytest.mark.parametrize("which", ["tender", "claim", "search"])
+def test_a_kept_body_holds_nothing_of_one_visitor(client, world, which):
+    """A kept body is shown to every visitor: no form token may be in it (forms a visitor
+    may send are in the frame, rendered for each request)."""
+    url = {
+        "tender": reverse("tender", args=[world.tender.pk]),
+        "claim": reverse("claim", args=[a_claim(world).pk]),
+        "search": "/?q=футляри",
+    }[which]
+    content = client.get(url).content.decode()
+    main = content[content.index("<main") : content.index("</main>")]
+    assert "csrfmiddlewaretoken" not in main and "sessionid" not in main
+
+
 def test_a_change_is_on_the_next_read_of_either_page(client, world):
     complaint = a_claim(world)
     tender_url = reverse("tender", args=[world.tender.pk])
