@@ -1,4 +1,5 @@
 import os
+import socket
 
 import pytest
 from django.db import connection
@@ -65,6 +66,24 @@ def _kept_representations_stay_current(request):
     request.getfixturevalue("transactional_db" if transactional else "db")
     yield
     assert_kept_representations_are_current()
+
+
+@pytest.fixture
+def redis():
+    """The URL of a real Redis (CI starts one); the test is skipped where none answers, unless
+    REQUIRE_REDIS says it must not be."""
+    host, port = "127.0.0.1", 6379
+    try:
+        with socket.create_connection((host, port), timeout=1) as connection:
+            connection.sendall(b"PING\r\n")
+            answers = connection.recv(16).startswith(b"+PONG")
+    except OSError:
+        answers = False
+    if not answers:
+        if os.environ.get("REQUIRE_REDIS"):
+            pytest.fail("REQUIRE_REDIS is set but Redis does not answer on 127.0.0.1:6379")
+        pytest.skip("needs Redis on 127.0.0.1:6379 (CI starts it)")
+    return os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
 @pytest.fixture

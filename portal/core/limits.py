@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
+from django.core.cache.backends.redis import RedisCache
 from django.utils.translation import gettext_noop
 
 from .errors import DomainError
@@ -91,16 +92,30 @@ def hit(scope: str, ident: str, rate: Rate, description=None, *, field=None) -> 
     window = int(now // rate.seconds)
     key = _key(scope, ident, rate, window)
     try:
-        try:
-            count = cache.incr(key)  # (a knock after the window's first: the common case)
-        except ValueError:  # the window's first knock, unless another process's came first
-            count = 1 if cache.add(key, 1, timeout=rate.seconds + 1) else cache.incr(key)
+        count = _count_knock(key, rate.seconds + 1)
     except Exception as error:
         cache_unavailable(f"rate limit {scope}", error)
         return
     if count > rate.count:
         retry_after = math.ceil((window + 1) * rate.seconds - now)
         raise RateLimited(retry_after, description, field=field)
+
+
+def _count_knock(key: str, seconds: int) -> int:
+    """One more knock in the window `key`, which lives `seconds`; the window's count."""
+    shared = caches[DEFAULT_CACHE_ALIAS]
+    if isinstance(shared, RedisCache):
+        # One round trip: the window is created with its expiry unless it exists, then counted
+        # (Django's incr asks first whether the key exists, a second round trip on every knock).
+        name = shared.make_and_validate_key(key)
+        with shared._cache.get_client(name, write=True).pipeline() as together:
+            together.set(name, 0, ex=seconds, nx=True)
+            together.incr(name)
+            return together.execute()[1]
+    try:
+        return shared.incr(key)  # (a knock after the window's first: the common case)
+    except ValueError:  # the window's first knock, unless another process's came first
+        return 1 if shared.add(key, 1, timeout=seconds) else shared.incr(key)
 
 
 def check(scope: str, ident: str, rate: Rate) -> None:

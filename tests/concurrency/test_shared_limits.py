@@ -22,27 +22,7 @@ from tests.helpers import basic
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 LIMIT_ANONYMOUS, LIMIT_BROKER = 10, 25
-
-
-def redis_answers() -> bool:
-    host, port = "127.0.0.1", 6379
-    try:
-        with socket.create_connection((host, port), timeout=1) as connection:
-            connection.sendall(b"PING\r\n")
-            return connection.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
-
-
-@pytest.fixture
-def redis():
-    if not redis_answers():
-        if os.environ.get("REQUIRE_REDIS"):
-            pytest.fail("REQUIRE_REDIS is set but Redis does not answer on 127.0.0.1:6379")
-        pytest.skip("needs Redis on 127.0.0.1:6379 (CI starts it)")
-    return REDIS_URL
 
 
 def free_port() -> int:

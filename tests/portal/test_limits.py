@@ -4,6 +4,8 @@ confirmation e-mails per account, invitations per organization and join requests
 are limited. Each refusal is a message next to the form and changes nothing."""
 
 import logging
+import time
+import uuid
 from io import StringIO
 from types import SimpleNamespace
 
@@ -15,7 +17,8 @@ from django.core.cache import caches
 from django.core.management import call_command
 from django.urls import reverse
 
-from portal.core.limits import Rate, client_address, hit
+from portal.core import limits
+from portal.core.limits import Rate, RateLimited, check, client_address, hit
 from portal.core.log_filters import MaskTokens
 from portal.models import Invitation, JoinRequest, User
 from tests.factories import PASSWORD, make_user, sign_up
@@ -285,6 +288,38 @@ def test_a_cache_that_does_not_answer_lets_requests_through(settings, caplog, mo
     for _ in range(3):
         hit("test", "someone", Rate(1, 60))  # would refuse the second with a working cache
     assert "the cache does not answer" in caplog.text
+
+
+@pytest.mark.parametrize("backend", ["locmem", "redis"])
+def test_a_window_counts_every_knock_and_ends_with_its_time(settings, request, clock, backend):
+    if backend == "redis":
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": request.getfixturevalue("redis"),
+                "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
+            }
+        }
+    rate = Rate(3, 60)
+    for _ in range(3):
+        hit("test", "someone", rate)
+    check("test", "other", rate)  # another caller's window is its own
+
+    with pytest.raises(RateLimited):
+        check("test", "someone", rate)
+    with pytest.raises(RateLimited) as refused:
+        hit("test", "someone", rate)
+    assert 0 < refused.value.retry_after <= 60
+    if backend == "redis":  # the window's key goes with the window: nothing piles up
+        shared = caches["default"]
+        name = shared.make_and_validate_key(
+            limits._key("test", "someone", rate, int(time.time() // 60))
+        )
+        assert shared.get(limits._key("test", "someone", rate, int(time.time() // 60))) == 4
+        assert 0 < shared._cache.get_client(name).ttl(name) <= 61
+
+    clock.advance(seconds=60)
+    hit("test", "someone", rate)
 
 
 def test_a_rate_setting_that_cannot_be_read_stops_the_start(settings):
