@@ -131,7 +131,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": env("REDIS_URL")}
+        {"BACKEND": "portal.core.cache.SharedRedisCache", "LOCATION": env("REDIS_URL")}
         if env("REDIS_URL")
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )

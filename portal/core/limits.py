@@ -16,9 +16,9 @@ from functools import lru_cache
 
 from django.conf import settings
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
-from django.core.cache.backends.redis import RedisCache
 from django.utils.translation import gettext_noop
 
+from .cache import SharedRedisCache
 from .errors import DomainError
 
 logger = logging.getLogger(__name__)
@@ -104,14 +104,8 @@ def hit(scope: str, ident: str, rate: Rate, description=None, *, field=None) -> 
 def _count_knock(key: str, seconds: int) -> int:
     """One more knock in the window `key`, which lives `seconds`; the window's count."""
     shared = caches[DEFAULT_CACHE_ALIAS]
-    if isinstance(shared, RedisCache):
-        # One round trip: the window is created with its expiry unless it exists, then counted
-        # (Django's incr asks first whether the key exists, a second round trip on every knock).
-        name = shared.make_and_validate_key(key)
-        with shared._cache.get_client(name, write=True).pipeline() as together:
-            together.set(name, 0, ex=seconds, nx=True)
-            together.incr(name)
-            return together.execute()[1]
+    if isinstance(shared, SharedRedisCache):
+        return shared.count(key, seconds)
     try:
         return shared.incr(key)  # (a knock after the window's first: the common case)
     except ValueError:  # the window's first knock, unless another process's came first

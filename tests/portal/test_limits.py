@@ -290,12 +290,19 @@ def test_a_cache_that_does_not_answer_lets_requests_through(settings, caplog, mo
     assert "the cache does not answer" in caplog.text
 
 
-@pytest.mark.parametrize("backend", ["locmem", "redis"])
+@pytest.mark.parametrize(
+    "backend",
+    [
+        "django.core.cache.backends.locmem.LocMemCache",
+        "django.core.cache.backends.redis.RedisCache",
+        "portal.core.cache.SharedRedisCache",
+    ],
+)
 def test_a_window_counts_every_knock_and_ends_with_its_time(settings, request, clock, backend):
-    if backend == "redis":
+    if "Redis" in backend:
         settings.CACHES = {
             "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "BACKEND": backend,
                 "LOCATION": request.getfixturevalue("redis"),
                 "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
             }
@@ -310,7 +317,7 @@ def test_a_window_counts_every_knock_and_ends_with_its_time(settings, request, c
     with pytest.raises(RateLimited) as refused:
         hit("test", "someone", rate)
     assert 0 < refused.value.retry_after <= 60
-    if backend == "redis":  # the window's key goes with the window: nothing piles up
+    if "Redis" in backend:  # the window's key goes with the window: nothing piles up
         shared = caches["default"]
         name = shared.make_and_validate_key(
             limits._key("test", "someone", rate, int(time.time() // 60))
@@ -387,3 +394,11 @@ def test_tokens_are_masked_whatever_carries_them(message, args):
 def test_a_malformed_log_call_is_left_to_the_handler():
     record = logging.LogRecord("x", logging.INFO, __file__, 1, "%s and %s", ("one",), None)
     assert MaskTokens().filter(record)  # no exception: logging reports it as it always has
+
+
+def test_the_shared_cache_makes_one_redis_client_for_every_operation(settings, redis):
+    settings.CACHES = {
+        "default": {"BACKEND": "portal.core.cache.SharedRedisCache", "LOCATION": redis}
+    }
+    shared = caches["default"]._cache
+    assert shared.get_client("a", write=True) is shared.get_client("b")
