@@ -8,7 +8,7 @@ and the versions themselves.
 
 import re
 
-from django.db import models, transaction
+from django.db import models
 from rest_framework.exceptions import ValidationError
 
 from docservice import links
@@ -16,6 +16,7 @@ from docservice.signing import SignatureError, keyring, permanent_message
 from portal.core.errors import DomainError, InvalidData, NotFound, Refused
 from portal.core.ids import new_id
 from portal.core.schema import Choice, LongText, Schema, Text, md5_digest, to_json, validate
+from portal.core.transactions import atomic_change
 
 DOCUMENT_TYPES = [
     "tenderNotice", "awardNotice", "contractNotice", "notice", "biddingDocuments",
@@ -228,7 +229,7 @@ class HasDocuments:
         return versions
 
     def add_document(self, *, by, key, md5, title, format, metadata):
-        with transaction.atomic():
+        with atomic_change():
             now = self.lock_for_change()
             author = self.check_document_change(by, "add")
             content = {"key": key, "md5": md5, "title": title, "format": format}
@@ -236,7 +237,7 @@ class HasDocuments:
 
     def replace_document(self, *, by, document_id, key, md5, title, format, metadata):
         """PUT: a new version. It inherits what the PUT does not say (description, type...)."""
-        with transaction.atomic():
+        with atomic_change():
             now = self.lock_for_change()
             self.check_document_change(by, "update", document_id)
             previous = self.latest_document(document_id)
@@ -262,7 +263,7 @@ class HasDocuments:
 
     def edit_document(self, *, by, document_id, changes: dict):
         """PATCH: metadata only; the version's dateModified stays (it dates the content)."""
-        with transaction.atomic():
+        with atomic_change():
             now = self.lock_for_change()
             self.check_document_change(by, "update", document_id)
             latest = self.latest_document(document_id)

@@ -11,7 +11,7 @@ event and moves the tender's dateModified. `available_actions()` and the API's P
 read the same table.
 """
 
-from django.db import models, transaction
+from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from complaints import notifications
 from portal.core.actors import Actor, Role, Viewer
 from portal.core.errors import InvalidData, NotAllowed, PermissionDenied, RoleNotAllowed, offered
+from portal.core.transactions import atomic_change
 from portal.core.transitions import StatusMachine
 from tenders.documents import DocumentVersion, HasDocuments
 from tenders.models import AwardStatus, BidStatus, Owned, TenderStatus, new_id
@@ -253,7 +254,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
     # --- the claimant ---------------------------------------------------------------------
 
     def edit(self, *, by: Actor, title=None, description=None, author=None) -> None:
-        with transaction.atomic():
+        with atomic_change():
             now = self.begin("edit", by)
             changes = self._changes(self, title=title, description=description, author=author)
             if changes:
@@ -261,21 +262,21 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
 
     def submit(self, *, by: Actor, title=None, description=None, author=None) -> None:
         """Send the draft to the tender owner (with any last edits); its documents stay."""
-        with transaction.atomic():
+        with atomic_change():
             now = self.begin("submit", by)
             changes = self._changes(self, title=title, description=description, author=author)
             self.apply("submit", by, now, date_submitted=now, **changes)
 
     def rate_answer(self, *, by: Actor, satisfied: bool | None = None) -> None:
         """Record whether the answer satisfies the claimant, leaving the claim answered."""
-        with transaction.atomic():
+        with atomic_change():
             now = self.begin("rate_answer", by)
             if satisfied is not None and satisfied != self.satisfied:
                 self.apply("rate_answer", by, now, satisfied=satisfied)
 
     def resolve(self, *, by: Actor, satisfied: bool | None = None) -> None:
         """Close the claim: satisfied with the answer, or not (both end as "resolved")."""
-        with transaction.atomic():
+        with atomic_change():
             now = self.begin("resolve", by)
             satisfied = self.satisfied if satisfied is None else satisfied
             if satisfied is None:
@@ -283,7 +284,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
             self.apply("resolve", by, now, satisfied=satisfied)
 
     def cancel(self, *, by: Actor, reason: str | None = None) -> None:
-        with transaction.atomic():
+        with atomic_change():
             now = self.begin("cancel", by)
             if not reason:
                 raise InvalidData.field("cancellationReason", "This field is required.")
@@ -295,7 +296,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         self, *, by: Actor, resolution=None, resolution_type=None, tenderer_action=None
     ) -> None:
         """Save the answer being written; the claim stays submitted."""
-        with transaction.atomic():
+        with atomic_change():
             now = self.begin("prepare_answer", by)
             changes = self._changes(
                 self,
@@ -312,7 +313,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         self, *, by: Actor, resolution=None, resolution_type=None, tenderer_action=None
     ) -> None:
         """Answer the claim. What was saved with prepare_answer counts."""
-        with transaction.atomic():
+        with atomic_change():
             now = self.begin("answer", by)
             resolution = self.resolution if resolution is None else resolution
             resolution_type = resolution_type or self.resolution_type

@@ -2,12 +2,13 @@
 
 from typing import TYPE_CHECKING
 
-from django.db import models, transaction
+from django.db import models
 
 from complaints import notifications
 from portal.core.actors import Actor, Viewer
 from portal.core.errors import NotFound
 from portal.core.ids import is_id
+from portal.core.transactions import atomic_change
 from tenders.models import Counter, Tender, new_id
 
 from .table import S
@@ -51,7 +52,7 @@ class ComplaintQuerySet(models.QuerySet):
              submit: bool = False) -> tuple["Complaint", str]:  # fmt: skip
         """A bidder's claim against `award`: a draft, or submitted at once. Returns the claim
         and its access token."""
-        with transaction.atomic():
+        with atomic_change():
             now = award.lock_for_change()
             tender = award.tender
             self.model.check_filing(award, by, now, submit=submit)

@@ -1,8 +1,9 @@
-from django.db import models, transaction
+from django.db import models
 
 from portal.core.actors import Actor, Role
 from portal.core.errors import NotAllowed
 from portal.core.schema import validate
+from portal.core.transactions import atomic_change
 from portal.core.transitions import StatusMachine, transition
 from tenders.schema import AwardPatchSchema
 from tenders.workdays import STAND_STILL
@@ -97,7 +98,7 @@ class Award(StatusMachine, PartOfTender):
         """PATCH /awards/{id}: the owner's edits of a pending award, and the transition the
         requested status selects."""
         fields = validate(AwardPatchSchema, data)
-        with transaction.atomic():
+        with atomic_change():
             now = self.lock_for_change()
             requested = fields.pop("status", self.status)
             action = (
@@ -120,7 +121,7 @@ class Award(StatusMachine, PartOfTender):
 
     def activate(self, *, by: Actor) -> None:
         """The bid wins: a pending contract is drawn up and the complaint period runs."""
-        with transaction.atomic():
+        with atomic_change():
             now = self.begin("activate", by)
             tender = self.tender
             self.apply(
@@ -149,7 +150,7 @@ class Award(StatusMachine, PartOfTender):
 
     def disqualify(self, *, by: Actor) -> None:
         """The bid is out: the next lowest bid gets a pending award, if there is one."""
-        with transaction.atomic():
+        with atomic_change():
             now = self.begin("disqualify", by)
             self.apply(
                 "disqualify",
@@ -165,7 +166,7 @@ class Award(StatusMachine, PartOfTender):
         reopened after a claim cancels it and every later award. Open claims against the
         cancelled awards are voided with them; qualification starts over from the best bid
         still in the running."""
-        with transaction.atomic():
+        with atomic_change():
             now = self.begin("cancel", by)
             tender = self.tender
             cancelled = [self]

@@ -1,8 +1,9 @@
-from django.db import models, transaction
+from django.db import models
 
 from portal.core.actors import Actor, Role
 from portal.core.errors import NotAllowed, NotFound
 from portal.core.schema import merge_patch, to_json, validate
+from portal.core.transactions import atomic_change
 from portal.core.transitions import StatusMachine, transition
 from tenders.schema import BidSchema
 
@@ -65,7 +66,7 @@ class Bid(StatusMachine, PartOfTender, Owned):
 
     def patch(self, *, by: Actor, data: dict) -> bool:
         """PATCH a bid while tendering is open: tenderers, value, draft/active."""
-        with transaction.atomic():
+        with atomic_change():
             now = self.begin("edit", by)
             fields = to_json(validate(BidSchema, merge_patch(self.wire(), data)))
             self.tender.check_bid_value(fields["value"])
@@ -93,6 +94,6 @@ class Bid(StatusMachine, PartOfTender, Owned):
 
     def withdraw(self, *, by: Actor) -> None:
         """DELETE a bid while tendering is open. The row stays, for the audit trail."""
-        with transaction.atomic():
+        with atomic_change():
             now = self.begin("withdraw", by)
             self.apply("withdraw", by, now)

@@ -1,10 +1,9 @@
 """Bidding on a tender: when bids are taken, what a bid may offer, who may bid."""
 
-from django.db import transaction
-
 from portal.core.actors import Actor, Role
 from portal.core.errors import InvalidData, NotAllowed, PermissionDenied
 from portal.core.schema import iso, to_json, validate
+from portal.core.transactions import atomic_change
 from tenders.schema import BidSchema, party_key
 
 from .base import new_id
@@ -73,7 +72,7 @@ class Bidding:
         if by.role is not Role.AUTHENTICATED:
             raise PermissionDenied()
         fields = to_json(validate(BidSchema, data))
-        with transaction.atomic():
+        with atomic_change():
             now = self._lock_and_catch_up()
             self.check_tendering("add", now)
             self.check_bid_value(fields["value"])

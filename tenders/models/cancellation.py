@@ -1,8 +1,9 @@
-from django.db import models, transaction
+from django.db import models
 
 from portal.core.actors import Actor, Role
 from portal.core.errors import NotAllowed
 from portal.core.schema import merge_patch, validate
+from portal.core.transactions import atomic_change
 from portal.core.transitions import StatusMachine, transition
 from tenders.schema import CancellationSchema
 
@@ -58,7 +59,7 @@ class Cancellation(StatusMachine, PartOfTender):
 
     def patch(self, *, by: Actor, data: dict) -> None:
         """PATCH /cancellations/{id}: edit the reason; status "active" cancels the tender."""
-        with transaction.atomic():
+        with atomic_change():
             now = self.begin("edit", by)
             fields = validate(CancellationSchema, merge_patch(self.wire(), data))
             status = fields.pop("status", self.status)

@@ -1,8 +1,9 @@
-from django.db import models, transaction
+from django.db import models
 
 from portal.core.actors import Actor, Role
 from portal.core.errors import InvalidData, NotAllowed
 from portal.core.schema import iso, to_json, validate
+from portal.core.transactions import atomic_change
 from portal.core.transitions import StatusMachine, transition
 from tenders.schema import ContractPatchSchema
 
@@ -58,7 +59,7 @@ class Contract(StatusMachine, PartOfTender):
         """PATCH /contracts/{id}: the owner's edits of a pending contract, and signing it
         (status "active")."""
         fields = validate(ContractPatchSchema, data)
-        with transaction.atomic():
+        with atomic_change():
             now = self.begin("edit", by)
             requested = fields.pop("status", self.status)
             if requested not in (ContractStatus.PENDING, ContractStatus.ACTIVE):
@@ -105,7 +106,7 @@ class Contract(StatusMachine, PartOfTender):
 
     def sign(self, *, by: Actor, date_signed=None) -> None:
         """Sign once the award's complaint period is over; the tender is then complete."""
-        with transaction.atomic():
+        with atomic_change():
             now = self.begin("sign", by)
             if date_signed is not None:
                 self._check_date_signed(date_signed, now)

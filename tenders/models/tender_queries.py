@@ -2,7 +2,7 @@
 
 from typing import TYPE_CHECKING
 
-from django.db import models, transaction
+from django.db import models
 from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
@@ -10,6 +10,7 @@ from portal.core.actors import Actor, Role, Viewer
 from portal.core.errors import DomainError, NotFound, PermissionDenied
 from portal.core.ids import is_id
 from portal.core.schema import validate
+from portal.core.transactions import all_or_nothing, atomic_change
 from tenders.schema import PUBLISHING_KINDS, TenderSchema
 from tenders.search import fold
 
@@ -127,7 +128,7 @@ class TenderQuerySet(models.QuerySet):
             )
         status = TenderStatus.DRAFT if data.get("status") == "draft" else TenderStatus.ENQUIRIES
         by.check_standing(in_public=status != TenderStatus.DRAFT)
-        with transaction.atomic():
+        with atomic_change():
             tender = self.model(
                 id=new_id(),
                 broker=by.broker,
@@ -162,7 +163,7 @@ class TenderQuerySet(models.QuerySet):
         process holds (a write, or another chronograph: several share the work); their claims
         and their awards are read in one query each; their audit events and their own rows are
         written together at the end."""
-        with transaction.atomic(), written_together():
+        with all_or_nothing(), written_together():
             due = self.select_for_update(skip_locked=True).filter(next_check__lte=timezone.now())
             # The document and what is derived from it are not what time changes.
             due = due.defer("data", *self.UNLISTED)

@@ -5,12 +5,12 @@ from functools import wraps
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.db import transaction
 from rest_framework import renderers
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.response import Response
 
 from portal.core.errors import DomainError
+from portal.core.transactions import all_or_nothing
 
 
 class Rendered(str):
@@ -155,7 +155,7 @@ def answered_with_the_write(view_method):
 
     @wraps(view_method)
     def wrapper(*args, **kwargs):
-        with transaction.atomic():
+        with all_or_nothing():
             return view_method(*args, **kwargs)
 
     return wrapper
