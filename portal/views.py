@@ -21,7 +21,7 @@ from portal.core.forms import add_domain_error
 from portal.core.fragments import fragment_key, kept_fragment
 from portal.core.htmx import partial_asked
 from portal.core.middleware import is_machine_face
-from portal.core.paging import BoundedPaginator
+from portal.core.paging import ListPage
 from portal.forms import SearchForm
 from portal.models import Organization
 from tenders.models import Tender
@@ -63,8 +63,8 @@ def _search(request) -> dict:
         tenders = tenders.matching(**form.cleaned_data)
     elif form.is_bound:
         tenders = tenders.none()
-    page = BoundedPaginator(tenders.order_by("-date_modified", "-id"), TENDERS_PER_PAGE).get_page(
-        request.GET.get("page")
+    page = ListPage(
+        tenders.order_by("-date_modified", "-id"), TENDERS_PER_PAGE, request.GET.get("page")
     )
     query = request.GET.copy()
     query.pop("page", None)

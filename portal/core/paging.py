@@ -1,25 +1,85 @@
 """Pages of long lists whose cost is what they show, not the size of the registry."""
 
-from functools import cached_property
+import json
+import math
 
-from django.core.paginator import Paginator
+from django.db import connections
 
 
-class BoundedPaginator(Paginator):
-    """Counts at most CAP + 1 rows (an exact count reads every match, however many): past CAP
-    the list is the first CAP, and `capped` says there are more."""
+def estimated_count(queryset, cap: int) -> tuple[int, bool]:
+    """How many rows `queryset` holds, and whether that is exact. PostgreSQL's planner
+    estimates it from its statistics without reading a match (an exact count reads every
+    one); elsewhere the rows are counted, at most `cap` + 1."""
+    unordered = queryset.order_by()
+    if connections[queryset.db].vendor == "postgresql":
+        [plan] = json.loads(unordered.explain(format="json"))
+        return int(plan["Plan"]["Plan Rows"]), False
+    counted = unordered[: cap + 1].count()
+    return counted, counted <= cap
+
+
+def about(number: int) -> int:
+    """`number` to two significant digits: an estimate shown as no more precise than it is."""
+    return round(number, -max(0, len(str(number)) - 2))
+
+
+class ListPage:
+    """One page of an ordered list, read with one row more than it shows (is there a next
+    page?). How many rows there are in all is known exactly on the last page; before it, it is
+    the database's estimate (`estimated_count`). Pages go no further than the first CAP
+    rows: past them, a narrower search."""
 
     CAP = 1000
 
-    @cached_property
-    def _counted(self) -> int:
-        # Unordered: the database may count the matches in whatever order its index gives.
-        return self.object_list.order_by()[: self.CAP + 1].count()
-
-    @cached_property
-    def count(self) -> int:
-        return min(self._counted, self.CAP)
+    def __init__(self, ordered, per_page: int, number: str | int | None):
+        self.per_page = per_page
+        last_page = max(1, self.CAP // per_page)
+        try:
+            self.number = min(max(1, int(number or 1)), last_page)
+        except (TypeError, ValueError):
+            self.number = 1
+        rows = self._rows(ordered)
+        if not rows and self.number > 1:  # past the end (the list got shorter): its last page
+            counted = ordered.order_by()[: self.CAP].count()
+            self.number = max(1, math.ceil(counted / per_page))
+            rows = self._rows(ordered)
+        self.object_list = rows[:per_page]
+        shown_to = self.offset + len(self.object_list)
+        self.has_next = len(rows) > per_page and shown_to < self.CAP
+        if len(rows) <= per_page:
+            self.total, self.exact = shown_to, True
+        else:
+            estimate, self.exact = estimated_count(ordered, self.CAP)
+            self.total = max(estimate, shown_to + 1)
+        self.capped = self.total > self.CAP
+        self.shown_total = self.total if self.exact else about(self.total)
 
     @property
-    def capped(self) -> bool:
-        return self._counted > self.CAP
+    def offset(self) -> int:
+        return (self.number - 1) * self.per_page
+
+    def _rows(self, ordered) -> list:
+        return list(ordered[self.offset : self.offset + self.per_page + 1])
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    @property
+    def has_other_pages(self) -> bool:
+        return self.has_previous or self.has_next
+
+    @property
+    def previous_page_number(self) -> int:
+        return self.number - 1
+
+    @property
+    def next_page_number(self) -> int:
+        return self.number + 1
+
+    @property
+    def num_pages(self) -> int | None:
+        """The number of pages, when the total is exact."""
+        if not self.exact:
+            return None
+        return max(1, math.ceil(min(self.total, self.CAP) / self.per_page))

@@ -4,6 +4,7 @@ from typing import TYPE_CHECKING
 
 from django.db import models
 from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models.fields.json import KT
 from django.utils import timezone
 
 from portal.core.actors import Actor, Role, Viewer
@@ -48,6 +49,15 @@ class TenderQuerySet(models.QuerySet):
         the API's reads and for finding)."""
         listed = self.published().exclude(mode="test")
         return listed.defer(*self.UNLISTED)
+
+    def listed(self):
+        """What a list of tenders shows (the portal's search): the columns, and the buyer's name
+        and the expected value taken out of the document by the database, not the document."""
+        return self.defer("data").annotate(
+            buyer_name=KT("data__procuringEntity__name"),
+            value_amount=KT("data__value__amount"),
+            value_currency=KT("data__value__currency"),
+        )
 
     def matching(self, *, q="", tender_id="", cpv="", buyer="", status="", published_from=None,
                  published_to=None):  # fmt: skip

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from complaints.models import Complaint
 from portal.core.actors import Actor, Role
-from portal.core.paging import BoundedPaginator
+from portal.core.paging import ListPage, about
 from portal.core.schema import KYIV
 from portal.models import Organization, User
 from tenders.models import Tender
@@ -108,24 +108,100 @@ def test_search_costs_the_same_for_few_and_many_tenders(client, buyer, clock, qu
     assert len(many) == len(few)
 
 
-def test_search_counts_no_further_than_it_lists(client, buyer, clock, monkeypatch):
-    """The count reads at most CAP + 1 matches; past CAP the newest CAP are listed and the
-    page says there are more."""
-    monkeypatch.setattr(BoundedPaginator, "CAP", 3)
-    for _ in range(2):
-        publish(buyer, clock)
-    exact = client.get("/", {"q": "футляри"})
-    assert exact.context["page"].paginator.count == 2
-    assert "More than" not in exact.content.decode() and "2 закупівлі" in exact.content.decode()
+def searched(client, **params):
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get("/", {"q": "футляри", **params})
+    assert response.status_code == 200
+    sql = [q["sql"] for q in captured.captured_queries]
+    return response, response.context["page"], sql
+
+
+def test_the_last_page_knows_the_total_without_counting(client, buyer, clock, monkeypatch):
+    monkeypatch.setattr("portal.views.TENDERS_PER_PAGE", 2)
     for _ in range(3):
         publish(buyer, clock)
-    with CaptureQueriesContext(connection) as captured:
-        capped = client.get("/", {"q": "футляри"})
-    paginator = capped.context["page"].paginator
-    assert paginator.capped and paginator.count == 3 and paginator.num_pages == 1
-    assert "Більше ніж 3 закупівель" in capped.content.decode()
-    (count,) = [q["sql"] for q in captured.captured_queries if "COUNT(" in q["sql"]]
-    assert "LIMIT 4" in count
+
+    response, page, sql = searched(client, page="2")
+
+    assert len(titles(response)) == 1 and page.exact and page.total == 3
+    assert page.num_pages == 2 and not page.has_next and page.has_previous
+    assert "3 закупівлі" in response.content.decode()
+    assert "Сторінка 2 з 2" in response.content.decode()
+    assert not [q for q in sql if "COUNT(" in q or q.startswith("EXPLAIN")]
+
+
+def test_before_the_last_page_the_total_is_the_database_s_estimate(
+    client, buyer, clock, monkeypatch
+):
+    monkeypatch.setattr("portal.views.TENDERS_PER_PAGE", 2)
+    for _ in range(3):
+        publish(buyer, clock)
+
+    _, page, sql = searched(client)
+
+    assert page.has_next and page.total >= 3
+    if connection.vendor == "postgresql":  # the planner's estimate: no match is read
+        assert not page.exact
+        assert [q for q in sql if q.startswith("EXPLAIN")]
+        assert not [q for q in sql if "COUNT(" in q]
+    else:  # counted, at most CAP + 1
+        assert page.exact and page.total == 3
+        (count,) = [q for q in sql if "COUNT(" in q]
+        assert f"LIMIT {page.CAP + 1}" in count
+
+
+def test_an_estimate_is_said_to_be_one(client, buyer, clock, monkeypatch):
+    monkeypatch.setattr("portal.views.TENDERS_PER_PAGE", 2)
+    monkeypatch.setattr("portal.core.paging.estimated_count", lambda queryset, cap: (417, False))
+    for _ in range(3):
+        publish(buyer, clock)
+
+    response, page, _ = searched(client)
+
+    assert not page.exact and page.shown_total == 420 and page.num_pages is None
+    assert "Близько 420 закупівель" in response.content.decode()
+    assert "Сторінка 1" in response.content.decode() and " з " not in page_line(response)
+
+
+def page_line(response) -> str:
+    text = response.content.decode()
+    start = text.index("Сторінка")
+    return text[start : text.index("</span>", start)]
+
+
+def test_pages_end_with_the_newest_cap_tenders(client, buyer, clock, monkeypatch):
+    monkeypatch.setattr("portal.views.TENDERS_PER_PAGE", 2)
+    monkeypatch.setattr(ListPage, "CAP", 4)
+    for _ in range(5):
+        publish(buyer, clock)
+
+    response, page, _ = searched(client, page="9")
+
+    assert page.number == 2 and not page.has_next and page.capped
+    assert len(titles(response)) == 2
+    assert "Більше ніж 4 закупівель" in response.content.decode()
+
+
+def test_a_page_past_the_end_shows_the_last_one(client, buyer, clock, monkeypatch):
+    monkeypatch.setattr("portal.views.TENDERS_PER_PAGE", 2)
+    for _ in range(3):
+        publish(buyer, clock)
+
+    response, page, _ = searched(client, page="7")
+
+    assert page.number == 2 and len(titles(response)) == 1 and page.exact
+
+
+@pytest.mark.parametrize("number", ["", "0", "-3", "два", "1e3"])
+def test_a_page_number_that_is_not_one_is_the_first_page(client, buyer, clock, number):
+    publish(buyer, clock)
+    _, page, _ = searched(client, page=number)
+    assert page.number == 1
+
+
+@pytest.mark.parametrize(("number", "shown"), [(9999, 10000), (4166, 4200), (47, 47), (123, 120)])
+def test_estimates_are_shown_to_two_significant_digits(number, shown):
+    assert about(number) == shown
 
 
 def test_tender_page_shows_lifecycle_dates_bids_awards_and_claims(client, world):
