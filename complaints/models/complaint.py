@@ -76,6 +76,9 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
     date_canceled = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects = ComplaintQuerySet.as_manager()
+    # What time-driven changes (the chronograph's batches) never read.
+    UNREAD_BY_TIME = ("title", "description", "author", "resolution", "tenderer_action",
+                      "cancellation_reason")  # fmt: skip
 
     class Meta:
         ordering = ["number"]

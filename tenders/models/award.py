@@ -39,6 +39,8 @@ class Award(StatusMachine, PartOfTender):
     }
     # The transitions that decide (the portal's buttons); "edit" changes words only.
     DECISIONS = ("activate", "disqualify", "cancel")
+    # What time-driven changes (the chronograph's batches) never read.
+    UNREAD_BY_TIME = ("value", "suppliers", "data")
 
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
     bid = models.ForeignKey("tenders.Bid", on_delete=models.PROTECT, related_name="awards")

@@ -62,26 +62,43 @@ class Gathered:
 
     @staticmethod
     def _update(model, columns: list[str], instances: list) -> None:
-        """One UPDATE by primary key, sent for every row at once (psycopg pipelines it):
-        QuerySet.bulk_update builds a CASE per row and column, which costs more than the
-        rows."""
+        """The rows' new values in one statement: on PostgreSQL one UPDATE joined to a VALUES
+        list (500 UPDATEs by primary key, even pipelined, took three times as long; Django's
+        bulk_update builds a CASE per row and column, which costs more than the rows);
+        elsewhere one UPDATE by primary key sent for every row."""
         quote = connection.ops.quote_name
         fields = [model._meta.get_field(name) for name in columns]
         pk = model._meta.pk
-        assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-        sql = (
-            f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {quote(pk.column)} = %s"
-        )
+        table = quote(model._meta.db_table)
         rows = [
-            [
+            [pk.get_db_prep_save(instance.pk, connection)]
+            + [
                 field.get_db_prep_save(getattr(instance, field.attname), connection)
                 for field in fields
             ]
-            + [pk.get_db_prep_save(instance.pk, connection)]
             for instance in instances
         ]
         with connection.cursor() as cursor:
-            cursor.executemany(sql, rows)
+            if connection.vendor != "postgresql":
+                assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+                sql = f"UPDATE {table} SET {assignments} WHERE {quote(pk.column)} = %s"
+                cursor.executemany(sql, [row[1:] + row[:1] for row in rows])
+                return
+            names = [f"c{n}" for n in range(len(fields))]
+            assignments = ", ".join(
+                f"{quote(field.column)} = CAST(v.{name} AS {field.db_type(connection)})"
+                for field, name in zip(fields, names, strict=True)
+            )
+            for start in range(0, len(rows), 1000):
+                chunk = rows[start : start + 1000]
+                placeholders = ", ".join(
+                    ["(" + ", ".join(["%s"] * len(chunk[0])) + ")"] * len(chunk)
+                )
+                sql = (
+                    f"UPDATE {table} SET {assignments} FROM (VALUES {placeholders}) "
+                    f"AS v(pk, {', '.join(names)}) WHERE {table}.{quote(pk.column)} = v.pk"
+                )
+                cursor.execute(sql, [value for row in chunk for value in row])
 
 
 @contextmanager

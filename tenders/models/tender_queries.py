@@ -66,7 +66,8 @@ class TenderQuerySet(models.QuerySet):
         for word in fold(q).split():
             found = found.filter(search__search_text__contains=word)
         if tender_id:
-            found = found.filter(tender_id__iexact=tender_id.strip())
+            # tenderIDs are upper case (UA-…): matched exactly, the unique index finds them.
+            found = found.filter(tender_id=tender_id.strip().upper())
         if cpv:
             code = f" {cpv} " if "-" in cpv else f" {cpv}-"
             found = found.filter(search__cpv_codes__contains=code)
@@ -180,13 +181,21 @@ class TenderQuerySet(models.QuerySet):
             tenders = list(due.order_by("next_check")[:limit])
             # Time creates awards (through the relation, which forgets what was prefetched)
             # but changes none: the awards read with the batch stay current.
-            prefetch_related_objects(tenders, "complaints", "awards")
+            prefetch_related_objects(
+                tenders, *(self._read_by_time(name) for name in ("complaints", "awards"))
+            )
             changed = 0
             for tender in tenders:
                 tender.locked_as_loaded()
                 tender._lock_and_catch_up()
                 changed += tender._caught_up
             return changed
+
+    def _read_by_time(self, relation: str) -> Prefetch:
+        """The tenders' `relation` (claims or awards) as time reads them: without the texts and
+        documents it never reads (the model's UNREAD_BY_TIME)."""
+        model = self.model._meta.get_field(relation).related_model
+        return Prefetch(relation, model.objects.defer(*model.UNREAD_BY_TIME))
 
     def kept_representation(self, pk: str) -> "Tender | None":
         """The row's kept representation and what decides whether it may be shown (one query,

@@ -1,0 +1,12 @@
+"""PostgreSQL: the stored files' table keeps no pattern-ops index on its id
+(portal.core.indexes)."""
+
+from django.db import migrations
+
+from portal.core.indexes import drop_pattern_indexes
+
+
+class Migration(migrations.Migration):
+    dependencies = [("docservice", "0002_broker_in_core")]
+
+    operations = [migrations.RunPython(drop_pattern_indexes("docservice"), migrations.RunPython.noop)]
