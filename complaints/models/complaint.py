@@ -23,7 +23,7 @@ from portal.core.transactions import atomic_change
 from portal.core.transitions import StatusMachine
 from tenders.documents import DocumentVersion, HasDocuments
 from tenders.models import AwardStatus, BidStatus, Owned, TenderStatus, new_id
-from tenders.models.base import ChangedUnderItsTendersLock, save_later
+from tenders.models.base import ChangedUnderItsTendersLock, save_later, written_together
 
 from .queries import ComplaintQuerySet
 from .table import (
@@ -257,7 +257,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
     # --- the claimant ---------------------------------------------------------------------
 
     def edit(self, *, by: Actor, title=None, description=None, author=None) -> None:
-        with atomic_change():
+        with atomic_change(), written_together():
             now = self.begin("edit", by)
             changes = self._changes(self, title=title, description=description, author=author)
             if changes:
@@ -265,21 +265,21 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
 
     def submit(self, *, by: Actor, title=None, description=None, author=None) -> None:
         """Send the draft to the tender owner (with any last edits); its documents stay."""
-        with atomic_change():
+        with atomic_change(), written_together():
             now = self.begin("submit", by)
             changes = self._changes(self, title=title, description=description, author=author)
             self.apply("submit", by, now, date_submitted=now, **changes)
 
     def rate_answer(self, *, by: Actor, satisfied: bool | None = None) -> None:
         """Record whether the answer satisfies the claimant, leaving the claim answered."""
-        with atomic_change():
+        with atomic_change(), written_together():
             now = self.begin("rate_answer", by)
             if satisfied is not None and satisfied != self.satisfied:
                 self.apply("rate_answer", by, now, satisfied=satisfied)
 
     def resolve(self, *, by: Actor, satisfied: bool | None = None) -> None:
         """Close the claim: satisfied with the answer, or not (both end as "resolved")."""
-        with atomic_change():
+        with atomic_change(), written_together():
             now = self.begin("resolve", by)
             satisfied = self.satisfied if satisfied is None else satisfied
             if satisfied is None:
@@ -287,7 +287,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
             self.apply("resolve", by, now, satisfied=satisfied)
 
     def cancel(self, *, by: Actor, reason: str | None = None) -> None:
-        with atomic_change():
+        with atomic_change(), written_together():
             now = self.begin("cancel", by)
             if not reason:
                 raise InvalidData.field("cancellationReason", "This field is required.")
@@ -299,7 +299,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         self, *, by: Actor, resolution=None, resolution_type=None, tenderer_action=None
     ) -> None:
         """Save the answer being written; the claim stays submitted."""
-        with atomic_change():
+        with atomic_change(), written_together():
             now = self.begin("prepare_answer", by)
             changes = self._changes(
                 self,
@@ -316,7 +316,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         self, *, by: Actor, resolution=None, resolution_type=None, tenderer_action=None
     ) -> None:
         """Answer the claim. What was saved with prepare_answer counts."""
-        with atomic_change():
+        with atomic_change(), written_together():
             now = self.begin("answer", by)
             resolution = self.resolution if resolution is None else resolution
             resolution_type = resolution_type or self.resolution_type

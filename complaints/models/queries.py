@@ -22,7 +22,7 @@ class ComplaintQuerySet(models.QuerySet):
         """The claim to change, read (with every claim of the tender, each with its award: one
         query) once its tender is locked as by Tender.objects.for_change. 404 tender_id,
         award_id or complaint_id; a draft is found by its author alone."""
-        tender = Tender.objects.for_change(tender_id, viewer=viewer)
+        tender = Tender.objects.for_change(tender_id, viewer=viewer, document=False)
         found = next((claim for claim in tender.claims() if claim.pk == pk), None)
         if found is None or found.award_id != award_id:
             Tender.objects.award_for_change(tender_id, award_id, viewer=viewer)

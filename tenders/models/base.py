@@ -2,6 +2,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from django.db import connection, models
+from django.db.models.sql import InsertQuery
 
 from portal.core import tokens
 from portal.core.actors import Actor
@@ -53,19 +54,43 @@ class Gathered:
         self.rows: dict = {}  # instance -> the columns to write
 
     def write(self) -> None:
-        AuditEvent.objects.bulk_create(self.events)
+        """Everything gathered, in one statement on PostgreSQL (the INSERT and the UPDATEs as
+        data-modifying parts of one WITH: one round trip); elsewhere one statement each."""
+        statements = [self._insert(self.events)] if self.events else []
         by_columns: dict = {}
         for instance, columns in self.rows.items():
             by_columns.setdefault((type(instance), frozenset(columns)), []).append(instance)
         for (model, columns), instances in by_columns.items():
-            self._update(model, sorted(columns), instances)
+            statements += self._updates(model, sorted(columns), instances)
+        with connection.cursor() as cursor:
+            if connection.vendor == "postgresql" and len(statements) > 1:
+                parts = ", ".join(f"w{n} AS ({sql})" for n, (sql, _) in enumerate(statements))
+                cursor.execute(
+                    f"WITH {parts} SELECT 1",
+                    [value for _, params in statements for value in params],
+                )
+                return
+            for sql, params in statements:
+                if params and isinstance(params[0], list):
+                    cursor.executemany(sql, params)
+                else:
+                    cursor.execute(sql, params)
 
     @staticmethod
-    def _update(model, columns: list[str], instances: list) -> None:
-        """The rows' new values in one statement: on PostgreSQL one UPDATE joined to a VALUES
-        list (500 UPDATEs by primary key, even pipelined, took three times as long; Django's
+    def _insert(events: list) -> tuple[str, list]:
+        fields = [field for field in AuditEvent._meta.concrete_fields if not field.primary_key]
+        query = InsertQuery(AuditEvent)
+        query.insert_values(fields, events)
+        [(sql, params)] = query.get_compiler(connection=connection).as_sql()
+        return sql, list(params)
+
+    @staticmethod
+    def _updates(model, columns: list[str], instances: list) -> list[tuple[str, list]]:
+        """The rows' new values: on PostgreSQL one UPDATE joined to a VALUES list per thousand
+        rows (500 UPDATEs by primary key, even pipelined, took three times as long; Django's
         bulk_update builds a CASE per row and column, which costs more than the rows);
-        elsewhere one UPDATE by primary key sent for every row."""
+        elsewhere one UPDATE by primary key, sent for every row (its params a list of
+        lists)."""
         quote = connection.ops.quote_name
         fields = [model._meta.get_field(name) for name in columns]
         pk = model._meta.pk
@@ -78,34 +103,36 @@ class Gathered:
             ]
             for instance in instances
         ]
-        with connection.cursor() as cursor:
-            if connection.vendor != "postgresql":
-                assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-                sql = f"UPDATE {table} SET {assignments} WHERE {quote(pk.column)} = %s"
-                cursor.executemany(sql, [row[1:] + row[:1] for row in rows])
-                return
-            names = [f"c{n}" for n in range(len(fields))]
-            assignments = ", ".join(
-                f"{quote(field.column)} = CAST(v.{name} AS {field.db_type(connection)})"
-                for field, name in zip(fields, names, strict=True)
+        if connection.vendor != "postgresql":
+            assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+            sql = f"UPDATE {table} SET {assignments} WHERE {quote(pk.column)} = %s"
+            return [(sql, [row[1:] + row[:1] for row in rows])]
+        names = [f"c{n}" for n in range(len(fields))]
+        assignments = ", ".join(
+            f"{quote(field.column)} = CAST(v.{name} AS {field.db_type(connection)})"
+            for field, name in zip(fields, names, strict=True)
+        )
+        row = "(" + ", ".join(["%s"] * (len(fields) + 1)) + ")"
+        statements = []
+        for start in range(0, len(rows), 1000):
+            chunk = rows[start : start + 1000]
+            sql = (
+                f"UPDATE {table} SET {assignments} FROM (VALUES {', '.join([row] * len(chunk))}) "
+                f"AS v(pk, {', '.join(names)}) WHERE {table}.{quote(pk.column)} = v.pk"
             )
-            for start in range(0, len(rows), 1000):
-                chunk = rows[start : start + 1000]
-                placeholders = ", ".join(
-                    ["(" + ", ".join(["%s"] * len(chunk[0])) + ")"] * len(chunk)
-                )
-                sql = (
-                    f"UPDATE {table} SET {assignments} FROM (VALUES {placeholders}) "
-                    f"AS v(pk, {', '.join(names)}) WHERE {table}.{quote(pk.column)} = v.pk"
-                )
-                cursor.execute(sql, [value for row in chunk for value in row])
+            statements.append((sql, [value for values in chunk for value in values]))
+        return statements
 
 
 @contextmanager
 def written_together():
-    """Inside, audit events and the rows saved with `save_later` are gathered, and written in
-    one statement each (per set of columns) at the end: the chronograph changes many tenders in
-    one transaction. Nothing inside may read them back from the database."""
+    """Inside, audit events and the rows saved with `save_later` are gathered, and written
+    together at the end (one statement on PostgreSQL): the chronograph changes many tenders in
+    one transaction, a claim's change its row, its tender's and the audit event. Nothing inside
+    may read them back from the database. Inside another, the outer one writes them."""
+    if _gathered.get() is not None:
+        yield
+        return
     gathered = Gathered()
     token = _gathered.set(gathered)
     try:
@@ -113,6 +140,14 @@ def written_together():
     finally:
         _gathered.reset(token)
     gathered.write()
+
+
+def write_gathered() -> None:
+    """Write what is gathered so far (before a row is read again from the database)."""
+    gathered = _gathered.get()
+    if gathered is not None and (gathered.events or gathered.rows):
+        gathered.write()
+        gathered.events, gathered.rows = [], {}
 
 
 def save_later(instance, columns) -> bool:
@@ -151,6 +186,7 @@ class ChangedUnderItsTendersLock:
         now = tender._lock_and_catch_up()
         if holds_lock(self) and not tender._caught_up:
             return now
+        write_gathered()  # what time just changed, this row among them
         self.refresh_from_db()
         # refresh_from_db() forgets the cached tender; keep the locked instance, so that every
         # change in this transaction is made to (and saved from) the same object.

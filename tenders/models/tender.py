@@ -19,7 +19,16 @@ from tenders.documents import HasDocuments
 from tenders.schema import CancellationSchema, TenderSchema
 from tenders.search import search_columns
 
-from .base import AuditEvent, Counter, Owned, holds_lock, mark_locked, new_id, save_later
+from .base import (
+    AuditEvent,
+    Counter,
+    Owned,
+    holds_lock,
+    mark_locked,
+    new_id,
+    save_later,
+    write_gathered,
+)
 from .bidding import Bidding
 from .statuses import CancellationStatus, TenderStatus
 from .tender_errors import StaleDraft
@@ -152,6 +161,7 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
         instance was locked so already), apply the changes that became due, and return `now`
         (read after the lock, so dates follow commit order)."""
         if not holds_lock(self):
+            write_gathered()
             locked = Tender.objects.select_for_update(skip_locked=skip_locked)
             self.refresh_from_db(from_queryset=locked)
             self.locked_as_loaded()
@@ -214,10 +224,11 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
         return self._claims
 
     def _adopt(self, part) -> None:
-        """`part`, reloaded to be changed, replaces its stale twin among the loaded claims."""
-        claims = getattr(self, "_claims", None)
-        if claims is not None and isinstance(part, self.complaints.model):
-            self._claims = [part if claim.pk == part.pk else claim for claim in claims]
+        """`part`, reloaded to be changed, replaces its stale twin among the claims (read now if
+        they were not: once its change is gathered to be written later, the database would
+        show them as they were)."""
+        if isinstance(part, self.complaints.model):
+            self._claims = [part if claim.pk == part.pk else claim for claim in self.claims()]
 
     def _claim_filed(self, claim) -> None:
         if getattr(self, "_claims", None) is not None:

@@ -89,11 +89,14 @@ class TenderQuerySet(models.QuerySet):
             raise NotFound("tender_id")
         return tender
 
-    def for_change(self, pk: str, *, viewer: Viewer | None) -> "Tender":
+    def for_change(self, pk: str, *, viewer: Viewer | None, document: bool = True) -> "Tender":
         """The tender to change, its row locked until the running transaction ends (an API
         write, answered from what it changed in the same transaction), with every due change
-        applied; 404 as `find`. The change's own lock then reloads nothing."""
-        tender = self.select_for_update().filter(pk=pk).first() if is_id(pk) else None
+        applied; 404 as `find`. The change's own lock then reloads nothing. What no change
+        reads is left out (the kept representation, which a change empties), and the
+        document too unless `document` (a claim's change does not read it)."""
+        locked = self.select_for_update().defer(*self.UNLISTED, *(() if document else ("data",)))
+        tender = locked.filter(pk=pk).first() if is_id(pk) else None
         if tender is None or not tender.shown_to(viewer):
             raise NotFound("tender_id")
         tender.locked_as_loaded()

@@ -244,3 +244,23 @@ def test_draft_cannot_be_submitted_after_the_complaint_period(world):
     # ...but it may still be cancelled.
     complaint.cancel(by=world.claimant(complaint), reason="Строк минув")
     assert Complaint.objects.get(pk=complaint.pk).status == "cancelled"
+
+
+def test_a_change_that_finds_its_claim_closed_by_time_meanwhile_is_refused(world):
+    """The claimant acts on the answered claim it holds, after the time to close it passed:
+    the change first applies what time did (the claim took its resolution type, gathered to
+    be written with the change) and reads the claim as that left it, not as the database
+    still has it."""
+    complaint = make_complaint(world, "answered")
+    world.clock.move_to(complaint.closes_at + timedelta(seconds=1))
+
+    with pytest.raises(NotAllowed) as raised:
+        complaint.resolve(by=world.claimant(complaint), satisfied=True)
+
+    assert raised.value.description == "Can't update complaint in current (resolved) status"
+    world.refresh()
+    stored = Complaint.objects.get(pk=complaint.pk)
+    assert (stored.status, stored.satisfied) == ("resolved", None)
+    assert list(
+        AuditEvent.objects.filter(subject_id=complaint.pk).values_list("action", flat=True)
+    ) == ["file", "answer", "expire"]
