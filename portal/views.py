@@ -63,9 +63,8 @@ def _search(request) -> dict:
         tenders = tenders.matching(**form.cleaned_data)
     elif form.is_bound:
         tenders = tenders.none()
-    page = ListPage(
-        tenders.order_by("-date_modified", "-id"), TENDERS_PER_PAGE, request.GET.get("page")
-    )
+    listed = tenders.listed().order_by("-date_modified", "-id")
+    page = ListPage(listed, TENDERS_PER_PAGE, request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     return {"form": form, "page": page, "query": query.urlencode()}

@@ -6,16 +6,16 @@ import math
 from django.db import connections
 
 
-def estimated_count(queryset, cap: int) -> tuple[int, bool]:
-    """How many rows `queryset` holds, and whether that is exact. PostgreSQL's planner
-    estimates it from its statistics without reading a match (an exact count reads every
-    one); elsewhere the rows are counted, at most `cap` + 1."""
+def estimated_count(queryset, cap: int) -> tuple[int, str]:
+    """How many rows `queryset` holds, and how that is known: "estimate" (PostgreSQL's planner,
+    from its statistics, without reading a match: an exact count reads every one), else the
+    rows counted, at most `cap` + 1: "exact", or "more" than `cap`."""
     unordered = queryset.order_by()
     if connections[queryset.db].vendor == "postgresql":
         [plan] = json.loads(unordered.explain(format="json"))
-        return int(plan["Plan"]["Plan Rows"]), False
+        return int(plan["Plan"]["Plan Rows"]), "estimate"
     counted = unordered[: cap + 1].count()
-    return counted, counted <= cap
+    return counted, "exact" if counted <= cap else "more"
 
 
 def about(number: int) -> int:
@@ -45,13 +45,17 @@ class ListPage:
             rows = self._rows(ordered)
         self.object_list = rows[:per_page]
         shown_to = self.offset + len(self.object_list)
-        self.has_next = len(rows) > per_page and shown_to < self.CAP
-        if len(rows) <= per_page:
-            self.total, self.exact = shown_to, True
+        more = len(rows) > per_page
+        self.has_next = more and self.number < last_page
+        known = "exact"
+        if more:
+            counted, known = estimated_count(ordered, self.CAP)
+            self.total = max(counted, shown_to + 1)
         else:
-            estimate, self.exact = estimated_count(ordered, self.CAP)
-            self.total = max(estimate, shown_to + 1)
-        self.capped = self.total > self.CAP
+            self.total = shown_to
+        self.exact = known == "exact"
+        # Known to go past the pages (an estimate says "about", however large).
+        self.capped = known == "more" or (more and not self.has_next)
         self.shown_total = self.total if self.exact else about(self.total)
 
     @property

@@ -51,27 +51,44 @@ _gathered: ContextVar["Gathered | None"] = ContextVar("gathered", default=None)
 class Gathered:
     def __init__(self):
         self.events: list[AuditEvent] = []
-        self.rows: dict = {}  # instance -> the columns to write
+        self.rows: dict = {}  # (model, pk) -> (the instance, the columns to write)
+
+    def gather(self, instance, columns) -> None:
+        key = (type(instance), instance.pk)
+        gathered, gathered_columns = self.rows.setdefault(key, (instance, set()))
+        if gathered is not instance:
+            # Written from one copy only, the other's changes would be lost.
+            raise RuntimeError(f"Two copies of {key} were changed in one write")
+        gathered_columns.update(columns)
+
+    def mark(self) -> tuple:
+        return len(self.events), {key: (i, set(c)) for key, (i, c) in self.rows.items()}
+
+    def back_to(self, mark: tuple) -> None:
+        """Forget what was gathered since `mark` (a change that failed inside)."""
+        events, rows = mark
+        del self.events[events:]
+        self.rows = rows
 
     def write(self) -> None:
         """Everything gathered, in one statement on PostgreSQL (the INSERT and the UPDATEs as
         data-modifying parts of one WITH: one round trip); elsewhere one statement each."""
-        statements = [self._insert(self.events)] if self.events else []
+        statements = [(*self._insert(self.events), False)] if self.events else []
         by_columns: dict = {}
-        for instance, columns in self.rows.items():
+        for instance, columns in self.rows.values():
             by_columns.setdefault((type(instance), frozenset(columns)), []).append(instance)
         for (model, columns), instances in by_columns.items():
             statements += self._updates(model, sorted(columns), instances)
         with connection.cursor() as cursor:
             if connection.vendor == "postgresql" and len(statements) > 1:
-                parts = ", ".join(f"w{n} AS ({sql})" for n, (sql, _) in enumerate(statements))
+                parts = ", ".join(f"w{n} AS ({sql})" for n, (sql, *_) in enumerate(statements))
                 cursor.execute(
                     f"WITH {parts} SELECT 1",
-                    [value for _, params in statements for value in params],
+                    [value for _, params, _many in statements for value in params],
                 )
                 return
-            for sql, params in statements:
-                if params and isinstance(params[0], list):
+            for sql, params, many in statements:
+                if many:
                     cursor.executemany(sql, params)
                 else:
                     cursor.execute(sql, params)
@@ -85,12 +102,11 @@ class Gathered:
         return sql, list(params)
 
     @staticmethod
-    def _updates(model, columns: list[str], instances: list) -> list[tuple[str, list]]:
+    def _updates(model, columns: list[str], instances: list) -> list[tuple[str, list, bool]]:
         """The rows' new values: on PostgreSQL one UPDATE joined to a VALUES list per thousand
         rows (500 UPDATEs by primary key, even pipelined, took three times as long; Django's
         bulk_update builds a CASE per row and column, which costs more than the rows);
-        elsewhere one UPDATE by primary key, sent for every row (its params a list of
-        lists)."""
+        elsewhere one UPDATE by primary key, sent for every row (`many`)."""
         quote = connection.ops.quote_name
         fields = [model._meta.get_field(name) for name in columns]
         pk = model._meta.pk
@@ -106,10 +122,11 @@ class Gathered:
         if connection.vendor != "postgresql":
             assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
             sql = f"UPDATE {table} SET {assignments} WHERE {quote(pk.column)} = %s"
-            return [(sql, [row[1:] + row[:1] for row in rows])]
+            return [(sql, [row[1:] + row[:1] for row in rows], True)]
         names = [f"c{n}" for n in range(len(fields))]
         assignments = ", ".join(
-            f"{quote(field.column)} = CAST(v.{name} AS {field.db_type(connection)})"
+            # (the type without its length: a cast to varchar(n) would cut a longer value)
+            f"{quote(field.column)} = CAST(v.{name} AS {field.db_type(connection).split('(')[0]})"
             for field, name in zip(fields, names, strict=True)
         )
         row = "(" + ", ".join(["%s"] * (len(fields) + 1)) + ")"
@@ -120,7 +137,7 @@ class Gathered:
                 f"UPDATE {table} SET {assignments} FROM (VALUES {', '.join([row] * len(chunk))}) "
                 f"AS v(pk, {', '.join(names)}) WHERE {table}.{quote(pk.column)} = v.pk"
             )
-            statements.append((sql, [value for values in chunk for value in values]))
+            statements.append((sql, [value for values in chunk for value in values], False))
         return statements
 
 
@@ -130,8 +147,14 @@ def written_together():
     together at the end (one statement on PostgreSQL): the chronograph changes many tenders in
     one transaction, a claim's change its row, its tender's and the audit event. Nothing inside
     may read them back from the database. Inside another, the outer one writes them."""
-    if _gathered.get() is not None:
-        yield
+    outer = _gathered.get()
+    if outer is not None:
+        mark = outer.mark()
+        try:
+            yield
+        except BaseException:
+            outer.back_to(mark)  # a caller that recovers writes none of it
+            raise
         return
     gathered = Gathered()
     token = _gathered.set(gathered)
@@ -156,7 +179,7 @@ def save_later(instance, columns) -> bool:
     gathered = _gathered.get()
     if gathered is None:
         return False
-    gathered.rows.setdefault(instance, set()).update(columns)
+    gathered.gather(instance, columns)
     return True
 
 

@@ -96,6 +96,18 @@ def test_drafts_and_test_tenders_are_not_listed(client, buyer, clock):
     assert titles(client.get("/")) == ["Справжня"]
 
 
+def test_a_result_card_shows_the_buyer_and_the_expected_value(client, buyer, clock):
+    publish(buyer, clock, value={"amount": 920000.5, "currency": "UAH"})
+
+    response = client.get("/", {"q": "футляри"})
+
+    [card] = response.context["page"].object_list
+    assert "data" in card.get_deferred_fields()  # read out of the document by the database
+    text = response.content.decode()
+    assert "Державне управління справами" in text
+    assert "920 000,50 UAH" in text.replace("\xa0", " ")
+
+
 def test_search_costs_the_same_for_few_and_many_tenders(client, buyer, clock, query_count):
     publish(buyer, clock)
     with query_count() as few:
@@ -152,7 +164,9 @@ def test_before_the_last_page_the_total_is_the_database_s_estimate(
 
 def test_an_estimate_is_said_to_be_one(client, buyer, clock, monkeypatch):
     monkeypatch.setattr("portal.views.TENDERS_PER_PAGE", 2)
-    monkeypatch.setattr("portal.core.paging.estimated_count", lambda queryset, cap: (417, False))
+    monkeypatch.setattr(
+        "portal.core.paging.estimated_count", lambda queryset, cap: (417, "estimate")
+    )
     for _ in range(3):
         publish(buyer, clock)
 
@@ -180,6 +194,33 @@ def test_pages_end_with_the_newest_cap_tenders(client, buyer, clock, monkeypatch
     assert page.number == 2 and not page.has_next and page.capped
     assert len(titles(response)) == 2
     assert "Більше ніж 4 закупівель" in response.content.decode()
+
+
+def test_the_last_page_offers_no_next_when_pages_do_not_divide_the_cap(
+    client, buyer, clock, monkeypatch
+):
+    monkeypatch.setattr("portal.views.TENDERS_PER_PAGE", 3)
+    monkeypatch.setattr(ListPage, "CAP", 10)  # pages of 3: the third is the last
+    for _ in range(12):
+        publish(buyer, clock)
+
+    _, page, _ = searched(client, page="3")
+
+    assert page.number == 3 and not page.has_next and page.capped
+
+
+def test_an_estimate_past_the_cap_is_said_as_an_estimate(client, buyer, clock, monkeypatch):
+    monkeypatch.setattr("portal.views.TENDERS_PER_PAGE", 2)
+    monkeypatch.setattr(
+        "portal.core.paging.estimated_count", lambda queryset, cap: (5321, "estimate")
+    )
+    for _ in range(3):
+        publish(buyer, clock)
+
+    response, page, _ = searched(client)
+
+    assert not page.capped and "Близько 5300 закупівель" in response.content.decode()
+    assert "Більше ніж" not in response.content.decode()
 
 
 def test_a_page_past_the_end_shows_the_last_one(client, buyer, clock, monkeypatch):
