@@ -142,7 +142,9 @@ CACHES["default"]["KEY_PREFIX"] = env("CACHE_KEY_PREFIX", "registry")
 FRAGMENT_SECONDS = int(env("FRAGMENT_SECONDS", "600"))
 # A search's results are kept until the registry's newest dateModified moves, and at most this
 # long: the bound on how late they are when a change is stamped no later than the newest stamp
-# (the same microsecond, or a server whose clock is behind another's).
+# (the same microsecond, or a server whose clock is behind another's). Rendered within
+# FEED_WATERMARK_SECONDS of the newest stamp, when a change stamped earlier may still commit,
+# they are kept only until that time has passed (portal/views.py).
 SEARCH_RESULTS_SECONDS = int(env("SEARCH_RESULTS_SECONDS", "60"))
 if env("REDIS_URL"):
     # A Redis that hangs must not hold every request for redis-py's default 5 seconds: the

@@ -1,4 +1,5 @@
 import hashlib
+import math
 import sys
 from urllib.parse import urlencode
 
@@ -9,6 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -34,19 +36,20 @@ def home(request):
     """Search the published tenders; htmx swaps the results as the filters change. What a
     search shows is the same for everyone, so its rendering is kept until any tender changes
     (the registry's newest dateModified moves with every change), SEARCH_RESULTS_SECONDS at
-    most."""
+    most, and while changes stamped earlier may still commit, only until they have."""
     results = partial_asked(request, {"results"})
     template = "portal/home.html#results" if results else "portal/home.html#body"
     asked = urlencode(sorted((k, v) for k, values in request.GET.lists() for v in values))
+    stamp = Tender.objects.registry_stamp()
     key = fragment_key(
         "search-results" if results else "search",
         hashlib.sha256(asked.encode()).hexdigest()[:32],
-        Tender.objects.registry_stamp(),
+        stamp,
     )
     body = kept_fragment(
         key,
         lambda: render_to_string(template, _search(request), request),
-        settings.SEARCH_RESULTS_SECONDS,
+        _search_kept_for(stamp),
     )
     if results:
         response = HttpResponse(body)
@@ -54,6 +57,18 @@ def home(request):
         response = TemplateResponse(request, "portal/home.html", {"public_body": body})
     patch_vary_headers(response, ["HX-Request", "HX-Target"])
     return response
+
+
+def _search_kept_for(stamp) -> int:
+    """Seconds a search rendered now is kept. A change stamped before the newest stamp may
+    still commit within FEED_WATERMARK_SECONDS of its stamp (the feed's own bound) without
+    moving the newest one: until then, a rendering is kept only that long."""
+    if stamp is None:
+        return settings.SEARCH_RESULTS_SECONDS
+    unsettled = (stamp - timezone.now()).total_seconds() + settings.FEED_WATERMARK_SECONDS
+    if unsettled <= 0:
+        return settings.SEARCH_RESULTS_SECONDS
+    return min(settings.SEARCH_RESULTS_SECONDS, math.ceil(unsettled))
 
 
 def _search(request) -> dict:

@@ -1,5 +1,7 @@
 """Finding tenders: the portal's search, reads with every due change applied, registering."""
 
+import logging
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from django.db import models
@@ -18,6 +20,11 @@ from tenders.search import fold
 from .base import mark_locked, new_id, written_together
 from .statuses import TenderStatus
 from .tender_errors import MethodNotImplemented, NotProcuringEntity
+
+logger = logging.getLogger(__name__)
+
+# How long a tender the chronograph failed to bring up to date waits before it is tried again.
+RETRY_AFTER = timedelta(minutes=5)
 
 if TYPE_CHECKING:
     from .tender import Tender
@@ -176,7 +183,16 @@ class TenderQuerySet(models.QuerySet):
         due, in one transaction. Their rows are locked together, skipping those another
         process holds (a write, or another chronograph: several share the work); their claims
         and their awards are read in one query each; their audit events and their own rows are
-        written together at the end."""
+        written together at the end. Should one of them fail, the batch is rolled back and its
+        tenders are taken one by one, so that one that cannot be brought up to date holds up
+        no other."""
+        try:
+            return self._catch_up_together(limit)
+        except Exception:
+            logger.exception("chronograph: a batch failed; its tenders are taken one by one")
+            return self._catch_up_one_by_one(limit)
+
+    def _catch_up_together(self, limit: int) -> int:
         with all_or_nothing(), written_together():
             due = self.select_for_update(skip_locked=True).filter(next_check__lte=timezone.now())
             # The document and what is derived from it are not what time changes.
@@ -193,6 +209,24 @@ class TenderQuerySet(models.QuerySet):
                 tender._lock_and_catch_up()
                 changed += tender._caught_up
             return changed
+
+    def _catch_up_one_by_one(self, limit: int) -> int:
+        due = self.filter(next_check__lte=timezone.now()).order_by("next_check")
+        changed = 0
+        for pk in due.values_list("pk", flat=True)[:limit]:
+            try:
+                with all_or_nothing():
+                    tender = self.select_for_update(skip_locked=True).filter(pk=pk).first()
+                    if tender is not None and tender.is_due(timezone.now()):
+                        tender.locked_as_loaded()
+                        tender._lock_and_catch_up()
+                        changed += tender._caught_up
+            except Exception:
+                logger.exception("chronograph: tender %s could not be brought up to date", pk)
+                # (next_check is shown: the kept representation goes with it)
+                retry = timezone.now() + RETRY_AFTER
+                self.filter(pk=pk).update(next_check=retry, public_text="")
+        return changed
 
     def _read_by_time(self, relation: str) -> Prefetch:
         """The tenders' `relation` (claims or awards) as time reads them: without the texts and

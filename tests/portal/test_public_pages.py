@@ -159,3 +159,21 @@ def test_a_search_read_again_is_one_query_until_any_tender_changes(
     Tender.objects.register(by=by, data=tender_data(clock.now(), title="Папір для принтера"))
     after, _ = page(client, url)
     assert "Папір для принтера" in after and "Папір офісний" in after
+
+
+def test_a_search_made_while_earlier_changes_may_still_commit_is_kept_only_until_they_have(
+    client, brokers, clock, settings
+):
+    settings.SEARCH_RESULTS_SECONDS = 60
+    settings.FEED_WATERMARK_SECONDS = 5
+    by = Actor(Role.AUTHENTICATED, broker=brokers["broker"])
+    tender, _ = Tender.objects.register(by=by, data=tender_data(clock.now(), title="Папір"))
+    url = reverse("home") + "?q=папір"
+    assert "Папір" in page(client, url)[0]  # rendered at the newest stamp
+    # A change stamped earlier commits now: the newest stamp does not move.
+    Tender.objects.filter(pk=tender.pk).update(title="Папір пізній", public_text="")
+
+    clock.advance(seconds=3)
+    assert "Папір пізній" not in page(client, url)[0]
+    clock.advance(seconds=3)
+    assert "Папір пізній" in page(client, url)[0]

@@ -8,6 +8,7 @@ import pytest
 from complaints.models import Complaint
 from portal.core.actors import Actor, Role
 from tenders.models import AuditEvent, Tender
+from tenders.models.tender_queries import RETRY_AFTER
 from tests.factories import decided_award, make_complaint, tendering_closed
 from tests.helpers import bid_data, tender_data
 
@@ -83,3 +84,27 @@ def test_a_tender_nothing_was_due_for_is_looked_at_again_only_when_something_is(
     Tender.objects.filter(pk=tender.pk).update(next_check=clock.now() - timedelta(days=1))
     assert Tender.objects.catch_up_due(limit=10) == 0
     assert Tender.objects.get(pk=tender.pk).next_check is None  # a pending award: no deadline
+
+
+def test_a_tender_that_cannot_be_brought_up_to_date_holds_up_no_other(
+    brokers, clock, monkeypatch, caplog
+):
+    broken, fine = registered(brokers, clock), registered(brokers, clock)
+    clock.move_to(max(broken.tender_start, fine.tender_start) + timedelta(minutes=1))
+    advance = Tender._advance
+
+    def failing(tender, now):
+        if tender.pk == broken.pk:
+            raise RuntimeError("a rule that cannot be applied")
+        return advance(tender, now)
+
+    monkeypatch.setattr(Tender, "_advance", failing)
+
+    assert Tender.objects.catch_up_due(limit=10) == 1
+
+    assert Tender.objects.get(pk=fine.pk).status == "active.tendering"
+    left = Tender.objects.get(pk=broken.pk)
+    assert left.status == "active.enquiries"
+    assert left.next_check == clock.now() + RETRY_AFTER
+    assert f"tender {broken.pk} could not be brought up to date" in caplog.text
+    assert Tender.objects.catch_up_due(limit=10) == 0  # not tried again before its time
