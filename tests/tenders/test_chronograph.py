@@ -108,3 +108,21 @@ def test_a_tender_that_cannot_be_brought_up_to_date_holds_up_no_other(
     assert left.next_check == clock.now() + RETRY_AFTER
     assert f"tender {broken.pk} could not be brought up to date" in caplog.text
     assert Tender.objects.catch_up_due(limit=10) == 0  # not tried again before its time
+
+
+def test_a_pass_goes_on_while_tenders_are_due_though_a_batch_changed_fewer(
+    brokers, clock, monkeypatch, capsys
+):
+    from django.core.management import call_command
+
+    stuck, *others = [registered(brokers, clock) for _ in range(3)]
+    clock.move_to(max(t.tender_start for t in (stuck, *others)) + timedelta(minutes=1))
+    advance = Tender._advance
+    # Its due change waits on something else: only its next check is looked at again.
+    monkeypatch.setattr(Tender, "_advance", lambda t, now: t.pk != stuck.pk and advance(t, now))
+    Tender.objects.filter(pk=stuck.pk).update(next_check=stuck.tender_start - timedelta(hours=1))
+
+    call_command("chronograph", "--once", "--batch", "2")
+
+    assert "2 tender(s)" in capsys.readouterr().out
+    assert {Tender.objects.get(pk=t.pk).status for t in others} == {"active.tendering"}

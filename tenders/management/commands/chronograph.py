@@ -1,6 +1,7 @@
 import time
 
 from django.core.management.base import BaseCommand
+from django.utils import timezone
 
 from tenders.models import Tender
 
@@ -23,9 +24,11 @@ class Command(BaseCommand):
     def handle(self, *args, once=False, interval=5.0, batch=BATCH, **options):
         while True:
             total = 0
+            # A batch counts the tenders something happened to; one whose due change was waiting
+            # on something else only had its next check moved. Go on while any is still due.
             while changed := Tender.objects.catch_up_due(limit=batch):
                 total += changed
-                if changed < batch:
+                if not Tender.objects.filter(next_check__lte=timezone.now()).exists():
                     break
             if total or once:
                 self.stdout.write(f"chronograph: {total} tender(s) brought up to date")
