@@ -156,13 +156,13 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
 
     # --- changing: the frame every write goes through -------------------------------------
 
-    def _lock_and_catch_up(self, *, skip_locked: bool = False):
+    def _lock_and_catch_up(self):
         """Lock this tender's row for the current transaction and reload it (unless this
         instance was locked so already), apply the changes that became due, and return `now`
         (read after the lock, so dates follow commit order)."""
         if not holds_lock(self):
             write_gathered()
-            locked = Tender.objects.select_for_update(skip_locked=skip_locked)
+            locked = Tender.objects.select_for_update()
             self.refresh_from_db(from_queryset=locked)
             self.locked_as_loaded()
         now = timezone.now()

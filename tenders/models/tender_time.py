@@ -13,12 +13,12 @@ from .statuses import AwardStatus, TenderStatus
 class TimeDrivenChanges:
     """Mixed into Tender."""
 
-    def catch_up(self, *, skip_locked: bool = False) -> bool:
-        """Apply every time-driven change due by now; True if there was one. With skip_locked,
-        a tender another process is changing is left alone (it will catch up itself)."""
+    def catch_up(self) -> bool:
+        """Apply every time-driven change due by now; True if there was one (False too for a
+        tender no longer there)."""
         try:
             with transaction.atomic():
-                self._lock_and_catch_up(skip_locked=skip_locked)
+                self._lock_and_catch_up()
         except type(self).DoesNotExist:
             return False
         return self._caught_up
