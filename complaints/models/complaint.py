@@ -11,6 +11,8 @@ event and moves the tender's dateModified. `available_actions()` and the API's P
 read the same table.
 """
 
+from contextlib import contextmanager
+
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -39,6 +41,14 @@ from .table import (
     ResolutionType,
     S,
 )
+
+
+@contextmanager
+def _changing():
+    """The transaction of a claim's change: its row, its tender's stamp and its audit event are
+    gathered and written together at its end (one statement on PostgreSQL)."""
+    with atomic_change(), written_together():
+        yield
 
 
 class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
@@ -257,7 +267,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
     # --- the claimant ---------------------------------------------------------------------
 
     def edit(self, *, by: Actor, title=None, description=None, author=None) -> None:
-        with atomic_change(), written_together():
+        with _changing():
             now = self.begin("edit", by)
             changes = self._changes(self, title=title, description=description, author=author)
             if changes:
@@ -265,21 +275,21 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
 
     def submit(self, *, by: Actor, title=None, description=None, author=None) -> None:
         """Send the draft to the tender owner (with any last edits); its documents stay."""
-        with atomic_change(), written_together():
+        with _changing():
             now = self.begin("submit", by)
             changes = self._changes(self, title=title, description=description, author=author)
             self.apply("submit", by, now, date_submitted=now, **changes)
 
     def rate_answer(self, *, by: Actor, satisfied: bool | None = None) -> None:
         """Record whether the answer satisfies the claimant, leaving the claim answered."""
-        with atomic_change(), written_together():
+        with _changing():
             now = self.begin("rate_answer", by)
             if satisfied is not None and satisfied != self.satisfied:
                 self.apply("rate_answer", by, now, satisfied=satisfied)
 
     def resolve(self, *, by: Actor, satisfied: bool | None = None) -> None:
         """Close the claim: satisfied with the answer, or not (both end as "resolved")."""
-        with atomic_change(), written_together():
+        with _changing():
             now = self.begin("resolve", by)
             satisfied = self.satisfied if satisfied is None else satisfied
             if satisfied is None:
@@ -287,7 +297,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
             self.apply("resolve", by, now, satisfied=satisfied)
 
     def cancel(self, *, by: Actor, reason: str | None = None) -> None:
-        with atomic_change(), written_together():
+        with _changing():
             now = self.begin("cancel", by)
             if not reason:
                 raise InvalidData.field("cancellationReason", "This field is required.")
@@ -299,7 +309,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         self, *, by: Actor, resolution=None, resolution_type=None, tenderer_action=None
     ) -> None:
         """Save the answer being written; the claim stays submitted."""
-        with atomic_change(), written_together():
+        with _changing():
             now = self.begin("prepare_answer", by)
             changes = self._changes(
                 self,
@@ -316,7 +326,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         self, *, by: Actor, resolution=None, resolution_type=None, tenderer_action=None
     ) -> None:
         """Answer the claim. What was saved with prepare_answer counts."""
-        with atomic_change(), written_together():
+        with _changing():
             now = self.begin("answer", by)
             resolution = self.resolution if resolution is None else resolution
             resolution_type = resolution_type or self.resolution_type

@@ -56,7 +56,11 @@ class ListPage:
         self.exact = known == "exact"
         # Known to go past the pages (an estimate says "about", however large).
         self.capped = known == "more" or (more and not self.has_next)
-        self.shown_total = self.total if self.exact else about(self.total)
+
+    @property
+    def shown_total(self) -> int:
+        """The total as the page says it: an estimate no more precise than it is."""
+        return self.total if self.exact else about(self.total)
 
     @property
     def offset(self) -> int:

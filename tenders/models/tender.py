@@ -178,6 +178,13 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
             self._save_changed()
         return now
 
+    def catch_up_as_locked(self) -> bool:
+        """This instance was just loaded with its row locked (FOR UPDATE): apply what became
+        due, without locking or reloading it again; True if something was."""
+        self.locked_as_loaded()
+        self._lock_and_catch_up()
+        return self._caught_up
+
     def locked_as_loaded(self) -> None:
         """This instance was just loaded with its row locked (FOR UPDATE): changes made before
         the transaction ends need not lock or reload it again, and save only the columns they

@@ -106,8 +106,7 @@ class TenderQuerySet(models.QuerySet):
         tender = locked.filter(pk=pk).first() if is_id(pk) else None
         if tender is None or not tender.shown_to(viewer):
             raise NotFound("tender_id")
-        tender.locked_as_loaded()
-        tender._lock_and_catch_up()
+        tender.catch_up_as_locked()
         return tender
 
     def award_for_change(self, pk: str, award_id: str, *, viewer: Viewer | None):
@@ -205,9 +204,7 @@ class TenderQuerySet(models.QuerySet):
             )
             changed = 0
             for tender in tenders:
-                tender.locked_as_loaded()
-                tender._lock_and_catch_up()
-                changed += tender._caught_up
+                changed += tender.catch_up_as_locked()
             return changed
 
     def _catch_up_one_by_one(self, limit: int) -> int:
@@ -218,9 +215,7 @@ class TenderQuerySet(models.QuerySet):
                 with all_or_nothing():
                     tender = self.select_for_update(skip_locked=True).filter(pk=pk).first()
                     if tender is not None and tender.is_due(timezone.now()):
-                        tender.locked_as_loaded()
-                        tender._lock_and_catch_up()
-                        changed += tender._caught_up
+                        changed += tender.catch_up_as_locked()
             except Exception:
                 logger.exception("chronograph: tender %s could not be brought up to date", pk)
                 # (next_check is shown: the kept representation goes with it)
