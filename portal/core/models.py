@@ -7,6 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from portal.core import tokens
+from portal.core.compiled import Compiled
 
 
 class Broker(models.Model):
@@ -44,7 +45,13 @@ class Broker(models.Model):
     def authenticate(cls, key: str) -> "Broker | None":
         if not key:
             return None
-        return cls.objects.filter(key_digest=tokens.digest(key), is_active=True).first()
+        return _ACTIVE_BY_DIGEST.first(tokens.digest(key))
+
+
+# Asked on every request that presents a key: compiled once (portal.core.compiled).
+_ACTIVE_BY_DIGEST = Compiled(
+    lambda digest: Broker.objects.filter(key_digest=digest, is_active=True)[:1]
+)
 
 
 class FormSubmission(models.Model):

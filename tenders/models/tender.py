@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from portal.core.actors import Actor, Role, Viewer
+from portal.core.compiled import Compiled
 from portal.core.errors import InvalidData, NotAllowed
 from portal.core.schema import KYIV, merge_patch, validate
 from portal.core.transactions import atomic_change
@@ -57,6 +58,16 @@ TRANSITIONS = {
 # The way a tender goes when nothing ends it early (each step a transition above; closing
 # tendering leads to qualification when there are bids): the stages the portal shows.
 LIFECYCLE = [T.ENQUIRIES, T.TENDERING, T.QUALIFICATION, T.AWARDED, T.COMPLETE]
+
+
+# A tender's claims, each with its award, as every change of a claim reads them.
+_CLAIMS_WITH_AWARDS = Compiled(
+    lambda pk: (
+        Tender._meta.get_field("complaints")
+        .related_model.objects.filter(tender_id=pk)
+        .select_related("award")
+    )
+)
 
 
 class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments, Owned):
@@ -222,10 +233,12 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
         """The claims against its awards, loaded once while the row is locked: the rules of
         time and the claims' own changes read and change the same instances."""
         if getattr(self, "_claims", None) is None:
-            claims = self.complaints.all()
-            if "complaints" not in getattr(self, "_prefetched_objects_cache", {}):
-                claims = claims.select_related("award")  # each with its award, in one query
-            self._claims = list(claims)
+            if "complaints" in getattr(self, "_prefetched_objects_cache", {}):
+                self._claims = list(self.complaints.all())
+            else:
+                self._claims = _CLAIMS_WITH_AWARDS(self.pk)  # each with its award: one query
+                for claim in self._claims:
+                    claim.tender = self
             if holds_lock(self):
                 mark_locked(*self._claims)
         return self._claims

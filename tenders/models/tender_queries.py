@@ -4,12 +4,14 @@ import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from django.apps import apps
 from django.db import models
 from django.db.models import Prefetch, prefetch_related_objects
 from django.db.models.fields.json import KT
 from django.utils import timezone
 
 from portal.core.actors import Actor, Role, Viewer
+from portal.core.compiled import Compiled
 from portal.core.errors import DomainError, NotFound, PermissionDenied
 from portal.core.ids import is_id
 from portal.core.schema import validate
@@ -28,6 +30,31 @@ RETRY_AFTER = timedelta(minutes=5)
 
 if TYPE_CHECKING:
     from .tender import Tender
+
+
+def _tenders():
+    """Where the compiled queries below start (this module is loaded before the model is)."""
+    return apps.get_model("tenders", "Tender").objects
+
+
+# The reads asked most, compiled once (portal.core.compiled).
+_KEPT = Compiled(
+    lambda pk: _tenders()
+    .only("id", "status", "broker_id", "organization_id", "token_digest", "next_check",
+          "public_text", "others_see_more")
+    .filter(pk=pk)[:1]
+)  # fmt: skip
+_LOCKED = {
+    document: Compiled(
+        lambda pk, document=document: (
+            _tenders()
+            .select_for_update()
+            .defer(*TenderQuerySet.UNLISTED, *(() if document else ("data",)))
+            .filter(pk=pk)[:1]
+        )
+    )
+    for document in (True, False)
+}
 
 
 class TenderQuerySet(models.QuerySet):
@@ -102,8 +129,7 @@ class TenderQuerySet(models.QuerySet):
         applied; 404 as `find`. The change's own lock then reloads nothing. What no change
         reads is left out (the kept representation, which a change empties), and the
         document too unless `document` (a claim's change does not read it)."""
-        locked = self.select_for_update().defer(*self.UNLISTED, *(() if document else ("data",)))
-        tender = locked.filter(pk=pk).first() if is_id(pk) else None
+        tender = _LOCKED[document].first(pk) if is_id(pk) else None
         if tender is None or not tender.shown_to(viewer):
             raise NotFound("tender_id")
         tender.catch_up_as_locked()
@@ -232,10 +258,7 @@ class TenderQuerySet(models.QuerySet):
     def kept_representation(self, pk: str) -> "Tender | None":
         """The row's kept representation and what decides whether it may be shown (one query,
         none for a malformed id)."""
-        if not is_id(pk):
-            return None
-        fields = ("id", "status", "broker_id", "organization_id", "token_digest", "next_check")
-        return self.only(*fields, "public_text", "others_see_more").filter(pk=pk).first()
+        return _KEPT.first(pk) if is_id(pk) else None
 
     def registry_stamp(self):
         """The newest dateModified of any tender: every change of any tender moves it (read
