@@ -124,22 +124,29 @@ class TenderViewSet(viewsets.ViewSet):
             tenders = tenders.exclude(mode="test")
         fields = feed.opt_fields(request)
         unshown = tenders.UNLISTED
+        # What the page reads, by which its first read is compiled (none with prefetches).
+        shape = (mode if mode in ("test", "_all_") else "", "tenders")
         if not fields:
             # Rows, not model objects: a page shows two columns of each.
             tenders = tenders.values_list("id", "date_modified", named=True)
         elif TenderOut.FROM_COLUMNS.issuperset(fields) and "owner" not in fields:
             # Rows too: each field is shown from its own columns.
-            columns = TenderOut.columns_of(fields) - {"id", "date_modified"}
-            tenders = tenders.values_list("id", "date_modified", *sorted(columns), named=True)
+            columns = sorted(TenderOut.columns_of(fields) - {"id", "date_modified"})
+            tenders = tenders.values_list("id", "date_modified", *columns, named=True)
+            shape += ("rows", *columns)
         elif TenderOut.FROM_COLUMNS.issuperset(fields):
-            tenders = tenders.only(*TenderOut.columns_of(fields), "id", "date_modified")
+            columns = sorted(TenderOut.columns_of(fields))
+            tenders = tenders.only(*columns, "id", "date_modified")
+            shape += ("objects", *columns)
             if "owner" in fields:
                 tenders = tenders.select_related("broker")
+                shape += ("broker",)
         elif TenderOut.FROM_RELATED.isdisjoint(fields):
             tenders = tenders.select_related("broker").defer(*unshown)
+            shape += ("whole rows",)
         else:
-            tenders = tenders.with_related().defer(*unshown)
-        return feed.page(request, tenders, _listed(request, fields))
+            tenders, shape = tenders.with_related().defer(*unshown), None
+        return feed.page(request, tenders, _listed(request, fields), shape=shape)
 
     @answered_with_the_write
     def create(self, request):

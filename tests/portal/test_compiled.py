@@ -1,12 +1,14 @@
 """A compiled query builds what its queryset builds, and compiles once per connection."""
 
+from datetime import timedelta
+
 import pytest
 from django.db import transaction
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
 
 from complaints.models import Complaint
-from portal.core.compiled import Compiled
+from portal.core.compiled import Compiled, Shapes
 from portal.core.models import Broker
 from tenders.models import Tender
 from tests.factories import decided_award, file_claim
@@ -93,3 +95,29 @@ def test_a_lock_outside_a_transaction_is_refused_also_once_compiled(brokers):
 
     with pytest.raises(TransactionManagementError):
         locking("broker")
+
+
+def test_moments_reach_the_sql_as_the_database_takes_them(world, clock):
+    changed_at = Tender.objects.get(pk=world.tender.pk).date_modified
+    compiled = Compiled(
+        lambda since: Tender.objects.filter(date_modified__gte=since).values_list("id", named=True)
+    )
+
+    assert compiled(changed_at) == [(world.tender.pk,)]
+    assert compiled(changed_at)[0].id == world.tender.pk
+    assert compiled(changed_at + timedelta(microseconds=1)) == []
+    with pytest.raises(TypeError):
+        compiled(changed_at.replace(tzinfo=None))  # a naive moment names no moment
+
+
+def test_a_shape_asked_again_is_compiled_once_and_the_least_used_goes_first():
+    shapes = Shapes(size=2)
+    first = shapes.get("a", lambda: None)
+
+    assert shapes.get("a", lambda: None) is first
+    shapes.get("b", lambda: None)
+    shapes.get("a", lambda: None)  # used again: "b" is now the least recently used
+    shapes.get("c", lambda: None)
+
+    assert shapes.get("a", lambda: None) is first
+    assert list(shapes._kept) == ["c", "a"]

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.utils import timezone
 from rest_framework.response import Response
 
+from portal.core.compiled import Shapes
 from portal.core.errors import InvalidData, NotFound
 from portal.core.schema import iso, parse_iso
 
@@ -60,9 +61,15 @@ def opt_fields(request) -> list[str]:
     return [field for field in raw.split(",") if field.strip()]
 
 
-def page(request, queryset, represent) -> Response:
+# The first read of a page, compiled per shape of the listing (portal.core.compiled).
+_FIRST_READS = Shapes()
+
+
+def page(request, queryset, represent, *, shape=None) -> Response:
     """One page of `queryset` (objects with `date_modified`), each shown by `represent(obj,
-    fields)`, with next_page (and prev_page when paging from an offset or backwards)."""
+    fields)`, with next_page (and prev_page when paging from an offset or backwards). `shape`
+    names what `queryset` reads (the same shape: the same SQL); with it, the page's read is
+    compiled once."""
     params = request.query_params
     limit = _limit(params.get("limit", ""))
     raw_offset = params.get("offset", "")
@@ -74,12 +81,21 @@ def page(request, queryset, represent) -> Response:
         ("lt", ("-date_modified", "-id")) if descending else ("gt", ("date_modified", "id"))
     )
     settled = timezone.now() - timedelta(seconds=settings.FEED_WATERMARK_SECONDS)
+
+    def first_read(settled, offset=None):
+        # One row past the limit says whether the page ends between two objects stamped
+        # alike, and only then are the rest of them read.
+        found = queryset.filter(date_modified__lte=settled)
+        if offset is not None:
+            found = found.filter(**{f"date_modified__{later}": offset})
+        return found.order_by(*order)[: limit + 1]
+
+    arguments = (settled,) if offset is None else (settled, offset)
+    if shape is None:
+        rows = list(first_read(*arguments))
+    else:
+        rows = _FIRST_READS.get((shape, descending, len(arguments), limit), first_read)(*arguments)
     queryset = queryset.filter(date_modified__lte=settled)
-    if offset is not None:
-        queryset = queryset.filter(**{f"date_modified__{later}": offset})
-    # One row past the limit says whether the page ends between two objects stamped alike,
-    # and only then are the rest of them read.
-    rows = list(queryset.order_by(*order)[: limit + 1])
     if len(rows) > limit:
         beyond = rows.pop()
         last = rows[-1]
