@@ -89,6 +89,44 @@ def _listed(request, fields: list[str]):
     return show
 
 
+def _feed_listing(mode: str, fields: list[str]):
+    """What a feed page reads (the tenders of `mode`, as much of each as `fields` need), as
+    (its shape, a function building its queryset); the shape is None when the read cannot be
+    compiled (it prefetches)."""
+    shape = (mode if mode in ("test", "_all_") else "", "tenders")
+    if not fields:
+        # Rows, not model objects: a page shows two columns of each.
+        columns, how = [], "rows"
+    elif TenderOut.FROM_COLUMNS.issuperset(fields) and "owner" not in fields:
+        # Rows too: each field is shown from its own columns.
+        columns, how = sorted(TenderOut.columns_of(fields) - {"id", "date_modified"}), "rows"
+    elif TenderOut.FROM_COLUMNS.issuperset(fields):
+        columns, how = sorted(TenderOut.columns_of(fields)), "objects"
+    elif TenderOut.FROM_RELATED.isdisjoint(fields):
+        columns, how = [], "whole rows"
+    else:
+        columns, how = [], "with related"
+
+    def listing():
+        tenders = Tender.objects.published()
+        if mode == "test":
+            tenders = tenders.filter(mode="test")
+        elif mode != "_all_":
+            tenders = tenders.exclude(mode="test")
+        unshown = tenders.UNLISTED
+        if how == "rows":
+            return tenders.values_list("id", "date_modified", *columns, named=True)
+        if how == "objects":
+            tenders = tenders.only(*columns, "id", "date_modified")
+            return tenders.select_related("broker") if "owner" in fields else tenders
+        if how == "whole rows":
+            return tenders.select_related("broker").defer(*unshown)
+        return tenders.with_related().defer(*unshown)
+
+    owner = ("broker",) if how == "objects" and "owner" in fields else ()
+    return (None if how == "with related" else (*shape, how, *columns, *owner)), listing
+
+
 @extend_schema_view(
     list=extend_schema(
         operation_id="listTenders",
@@ -116,37 +154,9 @@ def _listed(request, fields: list[str]):
 )
 class TenderViewSet(viewsets.ViewSet):
     def list(self, request):
-        tenders = Tender.objects.published()
-        mode = request.query_params.get("mode", "")
-        if mode == "test":
-            tenders = tenders.filter(mode="test")
-        elif mode != "_all_":
-            tenders = tenders.exclude(mode="test")
         fields = feed.opt_fields(request)
-        unshown = tenders.UNLISTED
-        # What the page reads, by which its first read is compiled (none with prefetches).
-        shape = (mode if mode in ("test", "_all_") else "", "tenders")
-        if not fields:
-            # Rows, not model objects: a page shows two columns of each.
-            tenders = tenders.values_list("id", "date_modified", named=True)
-        elif TenderOut.FROM_COLUMNS.issuperset(fields) and "owner" not in fields:
-            # Rows too: each field is shown from its own columns.
-            columns = sorted(TenderOut.columns_of(fields) - {"id", "date_modified"})
-            tenders = tenders.values_list("id", "date_modified", *columns, named=True)
-            shape += ("rows", *columns)
-        elif TenderOut.FROM_COLUMNS.issuperset(fields):
-            columns = sorted(TenderOut.columns_of(fields))
-            tenders = tenders.only(*columns, "id", "date_modified")
-            shape += ("objects", *columns)
-            if "owner" in fields:
-                tenders = tenders.select_related("broker")
-                shape += ("broker",)
-        elif TenderOut.FROM_RELATED.isdisjoint(fields):
-            tenders = tenders.select_related("broker").defer(*unshown)
-            shape += ("whole rows",)
-        else:
-            tenders, shape = tenders.with_related().defer(*unshown), None
-        return feed.page(request, tenders, _listed(request, fields), shape=shape)
+        shape, listing = _feed_listing(request.query_params.get("mode", ""), fields)
+        return feed.page(request, listing, _listed(request, fields), shape=shape)
 
     @answered_with_the_write
     def create(self, request):

@@ -65,11 +65,11 @@ def opt_fields(request) -> list[str]:
 _FIRST_READS = Shapes()
 
 
-def page(request, queryset, represent, *, shape=None) -> Response:
-    """One page of `queryset` (objects with `date_modified`), each shown by `represent(obj,
-    fields)`, with next_page (and prev_page when paging from an offset or backwards). `shape`
-    names what `queryset` reads (the same shape: the same SQL); with it, the page's read is
-    compiled once."""
+def page(request, listing, represent, *, shape=None) -> Response:
+    """One page of the queryset `listing()` builds (objects with `date_modified`), each shown
+    by `represent(obj, fields)`, with next_page (and prev_page when paging from an offset or
+    backwards). `shape` names what the listing reads (the same shape: the same SQL); with it,
+    the page's read is compiled once, and the listing built only to compile it."""
     params = request.query_params
     limit = _limit(params.get("limit", ""))
     raw_offset = params.get("offset", "")
@@ -85,7 +85,7 @@ def page(request, queryset, represent, *, shape=None) -> Response:
     def first_read(settled, offset=None):
         # One row past the limit says whether the page ends between two objects stamped
         # alike, and only then are the rest of them read.
-        found = queryset.filter(date_modified__lte=settled)
+        found = listing().filter(date_modified__lte=settled)
         if offset is not None:
             found = found.filter(**{f"date_modified__{later}": offset})
         return found.order_by(*order)[: limit + 1]
@@ -95,14 +95,15 @@ def page(request, queryset, represent, *, shape=None) -> Response:
         rows = list(first_read(*arguments))
     else:
         rows = _FIRST_READS.get((shape, descending, len(arguments), limit), first_read)(*arguments)
-    queryset = queryset.filter(date_modified__lte=settled)
     if len(rows) > limit:
         beyond = rows.pop()
         last = rows[-1]
         if beyond.date_modified == last.date_modified:
-            rows += queryset.filter(
-                date_modified=last.date_modified, **{f"id__{later}": last.id}
-            ).order_by(*order)
+            rows += (
+                listing()
+                .filter(date_modified=last.date_modified, **{f"id__{later}": last.id})
+                .order_by(*order)
+            )
 
     kept = {key: params[key] for key in ("limit", "opt_fields", "mode") if params.get(key)}
     if rows:
