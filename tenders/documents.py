@@ -13,6 +13,7 @@ from rest_framework.exceptions import ValidationError
 
 from docservice import links
 from docservice.signing import SignatureError, keyring, permanent_message
+from portal.core.compiled import Compiled
 from portal.core.errors import DomainError, InvalidData, NotFound, Refused
 from portal.core.ids import new_id
 from portal.core.schema import Choice, LongText, Schema, Text, md5_digest, to_json, validate
@@ -191,6 +192,10 @@ class NotAuthor(Refused):
         super().__init__("Can update document only author")
 
 
+# The query of all_document_versions, by kind of container.
+_VERSIONS_OF: dict = {}
+
+
 class HasDocuments:
     """What Tender and Complaint share about their documents (`self.documents`: versions).
 
@@ -207,6 +212,19 @@ class HasDocuments:
 
     def _documents_changed(self, version, action: str, by, now) -> None:
         raise NotImplementedError
+
+    def all_document_versions(self) -> list:
+        """Every version of every document: as read with it (prefetched), or in one query,
+        compiled once per kind of container (portal.core.compiled)."""
+        if "documents" in getattr(self, "_prefetched_objects_cache", {}):
+            return list(self.documents.all())
+        compiled = _VERSIONS_OF.get(type(self))
+        if compiled is None:
+            relation = type(self)._meta.get_field("documents")
+            compiled = _VERSIONS_OF[type(self)] = Compiled(
+                lambda pk: relation.related_model.objects.filter(**{relation.field.attname: pk})
+            )
+        return compiled(self.pk)
 
     def _check_author(self, author: str, document_id: str) -> None:
         if self.latest_document(document_id).author != author:

@@ -116,7 +116,8 @@ def document_operations(owner: str):
 
 
 def documents_of(container, context) -> list:
-    return DocumentOut(latest_versions(container.documents.all()), many=True, context=context).data
+    versions = latest_versions(container.all_document_versions())
+    return DocumentOut(versions, many=True, context=context).data
 
 
 def _is_multipart(request) -> bool:
