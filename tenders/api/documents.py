@@ -116,8 +116,10 @@ def document_operations(owner: str):
 
 
 def documents_of(container, context) -> list:
-    versions = latest_versions(container.all_document_versions())
-    return DocumentOut(versions, many=True, context=context).data
+    """The documents shown inside their container's representation: every version, in the
+    order they were published (2.3 appends a document's new version to the list, where its
+    older versions stay; GET .../documents shows the newest of each)."""
+    return DocumentOut(container.all_document_versions(), many=True, context=context).data
 
 
 def _is_multipart(request) -> bool:

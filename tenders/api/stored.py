@@ -8,6 +8,9 @@ reading an answer not yet sent) is rendered as before. Rendering on the first re
 inside each write keeps writes to the rows they change: a write would otherwise load the whole
 tender to render it.
 
+A change to what the representation shows (its code, not a tender) makes every kept text wrong:
+it comes with a migration that empties them (tenders 0011 is one).
+
 The kept text names the document service by a placeholder, replaced by the reader's base
 (DOCSERVICE_URL, or /ds of the host asked): JSON text never holds a raw control character, so
 the placeholder cannot be confused with content.

@@ -274,7 +274,13 @@ class _OwnerPatchedViewSet(viewsets.ViewSet):
         actor = actor_for(request, (Role.TENDER_OWNER, tender))
         obj.check_party(actor)
         obj.patch(by=actor, data=read_data(request))
-        return ok(self.out(obj, context=api_context(request)).data)
+        response = ok(self.out(obj, context=api_context(request)).data)
+        following = getattr(tender, "awarded_next", None)
+        if following is not None:
+            # 2.3: a decision that gave the next bid a pending award points at that award.
+            location = reverse("api:award", args=[tender.id, following.id])
+            response["Location"] = request.build_absolute_uri(location)
+        return response
 
 
 def owner_patched(name: str, shape, schema, *, plural: str):

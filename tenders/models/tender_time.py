@@ -78,7 +78,9 @@ class TimeDrivenChanges:
 
     def _award_next_bid(self, *, at, by: Actor) -> None:
         """Give a pending award to the lowest bid (earliest on ties) not yet disqualified, or,
-        with none left, end the qualification."""
+        with none left, end the qualification. The award made is kept as `awarded_next` (2.3
+        points the decision's answer at it)."""
+        self.awarded_next = None
         disqualified = {
             award.bid_id for award in self.awards.all() if award.status == AwardStatus.UNSUCCESSFUL
         }
@@ -103,6 +105,7 @@ class TimeDrivenChanges:
             complaint_period_start=at,
         )
         self._record(award, "create", by, at, to_status=AwardStatus.PENDING)
+        self.awarded_next = award
         if self.status != TenderStatus.QUALIFICATION:
             self._transit("reopen_qualification", Actor.system(), at)
         self.award_period_end = None

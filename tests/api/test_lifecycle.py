@@ -164,6 +164,9 @@ def test_disqualifying_moves_to_the_next_lowest_bid(api, clock):
     assert data["status"] == "active.qualification"
     assert [award["status"] for award in data["awards"]] == ["unsuccessful", "pending"]
     assert data["awards"][0]["id"] == low["id"]
+    # 2.3 points the decision's answer at the award it made
+    next_award = f"http://testserver/api/2.3/tenders/{tender.id}/awards/{data['awards'][1]['id']}"
+    assert response["Location"] == next_award
     assert data["awards"][1]["value"]["amount"] == 420.0
     assert data["awards"][1]["complaintPeriod"] == {"startDate": iso(clock.now())}
 
@@ -172,7 +175,8 @@ def test_when_every_bid_is_disqualified_the_tender_fails_after_the_complaint_per
     tender = in_qualification(api, clock, amounts=(450, 400))
     tender.decide("unsuccessful")
     clock.advance(hours=1)
-    tender.decide("unsuccessful")
+    last = tender.decide("unsuccessful")
+    assert "Location" not in last  # no award was made
     data = tender.read()
     assert data["status"] == "active.awarded"
     last_end = max(award["complaintPeriod"]["endDate"] for award in data["awards"])
@@ -184,7 +188,7 @@ def test_when_every_bid_is_disqualified_the_tender_fails_after_the_complaint_per
 
 def test_cancelling_a_winning_award_starts_qualification_over(api, clock):
     tender = in_qualification(api, clock)
-    tender.decide("active")
+    assert "Location" not in tender.decide("active")
     response = tender.decide("cancelled")
     assert response.status_code == 200
     cancelled = response.json()["data"]
@@ -193,6 +197,7 @@ def test_cancelling_a_winning_award_starts_qualification_over(api, clock):
     assert data["status"] == "active.qualification"
     assert [award["status"] for award in data["awards"]] == ["cancelled", "pending"]
     assert data["awards"][1]["bid_id"] == cancelled["bid_id"]
+    assert response["Location"].endswith(f"/awards/{data['awards'][1]['id']}")
     assert data["contracts"][0]["status"] == "cancelled"
     assert "endDate" not in data["awardPeriod"]
 

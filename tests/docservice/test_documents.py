@@ -83,7 +83,8 @@ def test_new_versions_keep_the_id_and_the_history(api, ds, clock):
     assert api.get(f"{tender.path}/documents", {"all": "1"}).json()["data"] == [first, second]
     assert download(api, ds, second["url"])[0] == second_content
     assert download(api, ds, first["url"])[0] == CONTENT
-    assert tender.read()["documents"] == [second]
+    # 2.3: the tender's read lists every version, as they were published
+    assert tender.read()["documents"] == [first, second]
 
 
 def test_patch_changes_metadata_not_the_date(api, ds, clock):
