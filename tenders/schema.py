@@ -291,10 +291,12 @@ class AwardPatchSchema(Schema):
 class ContractPatchSchema(Schema):
     model_name = "Contract"
     server_fields = frozenset(
-        {"id", "awardID", "contractID", "date", "value", "items", "suppliers", "documents"}
+        {"id", "awardID", "contractID", "date", "items", "suppliers", "documents"}
     )
 
     status = Choice(["pending", "terminated", "active", "cancelled"])
+    # As 2.3 reads it: what is left out takes its default (UAH, VAT included).
+    value = Value(required=False)
     contractNumber = Text()
     title = Text()
     title_en = Text()

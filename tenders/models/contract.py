@@ -65,6 +65,8 @@ class Contract(StatusMachine, PartOfTender):
             if requested not in (ContractStatus.PENDING, ContractStatus.ACTIVE):
                 raise NotAllowed("Can't update contract status")
             date_signed = fields.pop("dateSigned", None)
+            if "value" in fields:
+                self._check_value(fields["value"])
             edits = to_json(fields)
             if edits and {**self.data, **edits} != self.data:
                 self.data = {**self.data, **edits}
@@ -78,6 +80,18 @@ class Contract(StatusMachine, PartOfTender):
                 self.date_signed = date_signed
                 self.save(update_fields=["date_signed"])
                 self.tender._touch(now)
+
+    def _check_value(self, value: dict) -> None:
+        """The owner may lower the contract's amount, not raise it past the award's, and may
+        change neither its currency nor whether VAT is included."""
+        for name in ("valueAddedTaxIncluded", "currency"):
+            if value[name] != self.data["value"].get(name):
+                raise NotAllowed(f"Can't update {name} for contract value")
+        awarded = self.award.value["amount"]
+        if value["amount"] > awarded:
+            raise NotAllowed(
+                f"Value amount should be less or equal to awarded amount ({float(awarded)})"
+            )
 
     def _check_date_signed(self, date_signed, now) -> None:
         if date_signed > now:

@@ -152,6 +152,40 @@ def test_contract_rules(api, clock):
     assert response.json()["data"]["dateSigned"] == iso(end)
 
 
+def test_the_owner_lowers_the_contract_value_within_the_award(api, clock):
+    tender = in_qualification(api, clock, amounts=(450, 400))
+    tender.decide("active")
+    data = tender.read()
+    path = f"{tender.path}/contracts/{data['contracts'][0]['id']}"
+
+    def refusal(value):
+        return single_error(api.patch(path, {"value": value}, token=tender.token), 403)
+
+    assert refusal({"amount": 300, "currency": "USD"}) == {
+        "location": "body",
+        "name": "data",
+        "description": "Can't update currency for contract value",
+    }
+    assert refusal({"amount": 300, "valueAddedTaxIncluded": False})["description"] == (
+        "Can't update valueAddedTaxIncluded for contract value"
+    )
+    assert refusal({"amount": 401})["description"] == (
+        "Value amount should be less or equal to awarded amount (400.0)"
+    )
+    assert tender.read()["contracts"][0]["value"]["amount"] == 400  # refused: nothing changed
+
+    response = api.patch(path, {"value": {"amount": 380.5}}, token=tender.token)
+
+    assert response.status_code == 200
+    assert response.json()["data"]["value"] == {
+        "amount": 380.5,
+        "currency": "UAH",
+        "valueAddedTaxIncluded": True,
+    }
+    assert tender.read()["contracts"][0]["value"]["amount"] == 380.5
+    assert data["awards"][0]["value"]["amount"] == 400  # the award keeps what was bid
+
+
 def test_disqualifying_moves_to_the_next_lowest_bid(api, clock):
     tender = in_qualification(api, clock, amounts=(450, 400, 420))
     low = tender.award()
