@@ -11,6 +11,7 @@ from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSpli
 from complaints.api.views import ComplaintDocumentViewSet, ComplaintViewSet
 from portal.core.api import openapi, views  # noqa: F401  (openapi: its field extensions register on import)
 from tenders.api.views import (
+    AwardDocumentViewSet,
     AwardViewSet,
     BidViewSet,
     CancellationViewSet,
@@ -70,6 +71,16 @@ urlpatterns = [
         "tenders/<str:tender_id>/awards/<str:pk>",
         AwardViewSet.as_view({"get": "retrieve", "patch": "partial_update"}),
         name="award",
+    ),
+    path(
+        "tenders/<str:tender_id>/awards/<str:award_id>/documents",
+        AwardDocumentViewSet.as_view(DOCUMENTS),
+        name="award-documents",
+    ),
+    path(
+        "tenders/<str:tender_id>/awards/<str:award_id>/documents/<str:pk>",
+        AwardDocumentViewSet.as_view(DOCUMENT),
+        name="award-document",
     ),
     path(
         "tenders/<str:tender_id>/awards/<str:award_id>/complaints",

@@ -61,6 +61,7 @@ class AwardOut(Out):
             "value": award.value,
             "suppliers": award.suppliers,
             "complaintPeriod": period(award.complaint_period_start, award.complaint_period_end),
+            "documents": documents_of(award, self.context),
             **{name: part(award, self.context) for name, part in AWARD_PARTS.items()},
         }
 

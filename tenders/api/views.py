@@ -336,6 +336,27 @@ class CancellationViewSet(_OwnerPatchedViewSet):
         return created(request, CancellationOut(cancellation).data, location)
 
 
+@document_operations("Award")
+class AwardDocumentViewSet(DocumentViewSet):
+    """The decision's papers: the tender owner's, while the tender is in qualification."""
+
+    route = "api:award-document"
+
+    def container_for_read(self, request, tender_id, award_id):
+        return _child(_read(request, tender_id), "awards", award_id, "award_id")
+
+    def container_for_write(self, request, tender_id, award_id):
+        # Not locked here: an upload may take long, and the change locks when it is made.
+        tender = _find(request, tender_id)
+        award = _child(tender, "awards", award_id, "award_id")
+        actor = actor_for(request, (Role.TENDER_OWNER, tender))
+        award.check_party(actor)
+        return award, actor
+
+    def route_args(self, award):
+        return [award.tender_id, award.id]
+
+
 @document_operations("Tender")
 class TenderDocumentViewSet(DocumentViewSet):
     route = "api:tender-document"

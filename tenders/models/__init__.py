@@ -3,13 +3,14 @@ from .base import AuditEvent, Counter, Owned, new_id
 from .bid import Bid
 from .cancellation import Cancellation
 from .contract import Contract
-from .document import TenderDocument
+from .document import AwardDocument, TenderDocument
 from .statuses import AwardStatus, BidStatus, CancellationStatus, ContractStatus, TenderStatus
 from .tender import Tender, TenderSearch
 
 __all__ = [
     "AuditEvent",
     "Award",
+    "AwardDocument",
     "AwardStatus",
     "Bid",
     "BidStatus",

@@ -14,3 +14,18 @@ class TenderDocument(DocumentVersion):
                 fields=["tender", "document_id", "version"], name="tender_document_version_unique"
             )
         ]
+
+
+class AwardDocument(DocumentVersion):
+    """The decision's papers (its protocol, the evaluation report), the tender owner's."""
+
+    award = models.ForeignKey(
+        "tenders.Award", on_delete=models.CASCADE, related_name="documents", editable=False
+    )
+
+    class Meta(DocumentVersion.Meta):
+        constraints = [
+            models.UniqueConstraint(
+                fields=["award", "document_id", "version"], name="award_document_version_unique"
+            )
+        ]

@@ -64,6 +64,7 @@ class TenderQuerySet(models.QuerySet):
     RELATED = (
         "bids",
         "awards",
+        "awards__documents",
         "awards__complaints",
         "awards__complaints__documents",
         "contracts",

@@ -1,0 +1,50 @@
+"""Award documents: the decision's papers, kept as versions like the tender's (PostgreSQL keeps
+no pattern-ops index on their award's id: portal.core.indexes)."""
+
+import django.db.models.deletion
+from django.db import migrations, models
+
+from portal.core.indexes import drop_pattern_indexes
+
+
+class Migration(migrations.Migration):
+    dependencies = [("tenders", "0011_kept_representations_show_every_version")]
+
+    operations = [
+        migrations.CreateModel(
+            name="AwardDocument",
+            fields=[
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("document_id", models.CharField(editable=False, max_length=32)),
+                ("version", models.PositiveIntegerField(editable=False)),
+                ("key", models.CharField(editable=False, max_length=32)),
+                ("md5", models.CharField(editable=False, max_length=32)),
+                ("title", models.TextField()),
+                ("format", models.CharField(max_length=255)),
+                ("metadata", models.JSONField(blank=True, default=dict)),
+                ("author", models.CharField(editable=False, max_length=32)),
+                ("date_published", models.DateTimeField(editable=False)),
+                ("date_modified", models.DateTimeField(editable=False)),
+                (
+                    "award",
+                    models.ForeignKey(
+                        editable=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="documents",
+                        to="tenders.award",
+                    ),
+                ),
+            ],
+            options={
+                "ordering": ["date_modified", "version", "id"],
+                "abstract": False,
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("award", "document_id", "version"),
+                        name="award_document_version_unique",
+                    )
+                ],
+            },
+        ),
+        migrations.RunPython(drop_pattern_indexes("tenders"), migrations.RunPython.noop),
+    ]
