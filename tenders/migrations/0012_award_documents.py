@@ -1,10 +1,7 @@
-"""Award documents: the decision's papers, kept as versions like the tender's (PostgreSQL keeps
-no pattern-ops index on their award's id: portal.core.indexes)."""
+"""Award documents: the decision's papers, kept as versions like the tender's."""
 
 import django.db.models.deletion
 from django.db import migrations, models
-
-from portal.core.indexes import drop_pattern_indexes
 
 
 class Migration(migrations.Migration):
@@ -46,5 +43,4 @@ class Migration(migrations.Migration):
                 ],
             },
         ),
-        migrations.RunPython(drop_pattern_indexes("tenders"), migrations.RunPython.noop),
     ]
