@@ -15,6 +15,7 @@ from tenders.api.views import (
     AwardViewSet,
     BidViewSet,
     CancellationViewSet,
+    ContractDocumentViewSet,
     ContractViewSet,
     TenderDocumentViewSet,
     TenderViewSet,
@@ -111,6 +112,16 @@ urlpatterns = [
         "tenders/<str:tender_id>/contracts/<str:pk>",
         ContractViewSet.as_view({"get": "retrieve", "patch": "partial_update"}),
         name="contract",
+    ),
+    path(
+        "tenders/<str:tender_id>/contracts/<str:contract_id>/documents",
+        ContractDocumentViewSet.as_view(DOCUMENTS),
+        name="contract-documents",
+    ),
+    path(
+        "tenders/<str:tender_id>/contracts/<str:contract_id>/documents/<str:pk>",
+        ContractDocumentViewSet.as_view(DOCUMENT),
+        name="contract-document",
     ),
     path(
         "tenders/<str:tender_id>/cancellations",

@@ -76,6 +76,7 @@ class ContractOut(Out):
             "status": contract.status,
             "date": iso(contract.date),
             "dateSigned": iso(contract.date_signed),
+            "documents": documents_of(contract, self.context),
         }
 
 
@@ -170,7 +171,7 @@ class TenderOut(Out):
             "numberOfBids": len(bids) if tender.bids_are_public else None,
             "bids": BidOut(bids, many=True).data,
             "awards": AwardOut(tender.awards.all(), many=True, context=self.context).data,
-            "contracts": ContractOut(tender.contracts.all(), many=True).data,
+            "contracts": ContractOut(tender.contracts.all(), many=True, context=self.context).data,
             "cancellations": CancellationOut(tender.cancellations.all(), many=True).data,
             "documents": documents_of(tender, self.context),
         }

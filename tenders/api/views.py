@@ -357,6 +357,26 @@ class AwardDocumentViewSet(DocumentViewSet):
         return [award.tender_id, award.id]
 
 
+@document_operations("Contract")
+class ContractDocumentViewSet(DocumentViewSet):
+    """The signed contract and its annexes: the tender owner's (2.3's statuses: Contract)."""
+
+    route = "api:contract-document"
+
+    def container_for_read(self, request, tender_id, contract_id):
+        return _child(_read(request, tender_id), "contracts", contract_id, "contract_id")
+
+    def container_for_write(self, request, tender_id, contract_id):
+        tender = _find(request, tender_id)
+        contract = _child(tender, "contracts", contract_id, "contract_id")
+        actor = actor_for(request, (Role.TENDER_OWNER, tender))
+        contract.check_party(actor)
+        return contract, actor
+
+    def route_args(self, contract):
+        return [contract.tender_id, contract.id]
+
+
 @document_operations("Tender")
 class TenderDocumentViewSet(DocumentViewSet):
     route = "api:tender-document"

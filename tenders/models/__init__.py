@@ -3,7 +3,7 @@ from .base import AuditEvent, Counter, Owned, new_id
 from .bid import Bid
 from .cancellation import Cancellation
 from .contract import Contract
-from .document import AwardDocument, TenderDocument
+from .document import AwardDocument, ContractDocument, TenderDocument
 from .statuses import AwardStatus, BidStatus, CancellationStatus, ContractStatus, TenderStatus
 from .tender import Tender, TenderSearch
 
@@ -17,6 +17,7 @@ __all__ = [
     "Cancellation",
     "CancellationStatus",
     "Contract",
+    "ContractDocument",
     "ContractStatus",
     "Counter",
     "Owned",

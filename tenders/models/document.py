@@ -29,3 +29,19 @@ class AwardDocument(DocumentVersion):
                 fields=["award", "document_id", "version"], name="award_document_version_unique"
             )
         ]
+
+
+class ContractDocument(DocumentVersion):
+    """The contract's papers (the signed contract, its annexes), the tender owner's."""
+
+    contract = models.ForeignKey(
+        "tenders.Contract", on_delete=models.CASCADE, related_name="documents", editable=False
+    )
+
+    class Meta(DocumentVersion.Meta):
+        constraints = [
+            models.UniqueConstraint(
+                fields=["contract", "document_id", "version"],
+                name="contract_document_version_unique",
+            )
+        ]

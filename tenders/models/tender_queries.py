@@ -68,6 +68,7 @@ class TenderQuerySet(models.QuerySet):
         "awards__complaints",
         "awards__complaints__documents",
         "contracts",
+        "contracts__documents",
         "cancellations",
         "documents",
     )
