@@ -14,6 +14,7 @@ from tenders.api.views import (
     AwardDocumentViewSet,
     AwardViewSet,
     BidViewSet,
+    CancellationDocumentViewSet,
     CancellationViewSet,
     ContractDocumentViewSet,
     ContractViewSet,
@@ -132,5 +133,15 @@ urlpatterns = [
         "tenders/<str:tender_id>/cancellations/<str:pk>",
         CancellationViewSet.as_view({"get": "retrieve", "patch": "partial_update"}),
         name="cancellation",
+    ),
+    path(
+        "tenders/<str:tender_id>/cancellations/<str:cancellation_id>/documents",
+        CancellationDocumentViewSet.as_view(DOCUMENTS),
+        name="cancellation-documents",
+    ),
+    path(
+        "tenders/<str:tender_id>/cancellations/<str:cancellation_id>/documents/<str:pk>",
+        CancellationDocumentViewSet.as_view(DOCUMENT),
+        name="cancellation-document",
     ),
 ]

@@ -88,6 +88,7 @@ class CancellationOut(Out):
             "reason": cancellation.reason,
             "status": cancellation.status,
             "date": iso(cancellation.date),
+            "documents": documents_of(cancellation, self.context),
         }
 
 
@@ -172,7 +173,9 @@ class TenderOut(Out):
             "bids": BidOut(bids, many=True).data,
             "awards": AwardOut(tender.awards.all(), many=True, context=self.context).data,
             "contracts": ContractOut(tender.contracts.all(), many=True, context=self.context).data,
-            "cancellations": CancellationOut(tender.cancellations.all(), many=True).data,
+            "cancellations": CancellationOut(
+                tender.cancellations.all(), many=True, context=self.context
+            ).data,
             "documents": documents_of(tender, self.context),
         }
 

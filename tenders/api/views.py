@@ -333,7 +333,8 @@ class CancellationViewSet(_OwnerPatchedViewSet):
         tender.check_party(actor)
         cancellation = tender.add_cancellation(by=actor, data=read_data(request))
         location = reverse("api:cancellation", args=[tender.id, cancellation.id])
-        return created(request, CancellationOut(cancellation).data, location)
+        data = CancellationOut(cancellation, context=api_context(request)).data
+        return created(request, data, location)
 
 
 @document_operations("Award")
@@ -375,6 +376,27 @@ class ContractDocumentViewSet(DocumentViewSet):
 
     def route_args(self, contract):
         return [contract.tender_id, contract.id]
+
+
+@document_operations("Cancellation")
+class CancellationDocumentViewSet(DocumentViewSet):
+    """The protocol of the decision to cancel: the tender owner's until the tender ends."""
+
+    route = "api:cancellation-document"
+
+    def container_for_read(self, request, tender_id, cancellation_id):
+        tender = _read(request, tender_id)
+        return _child(tender, "cancellations", cancellation_id, "cancellation_id")
+
+    def container_for_write(self, request, tender_id, cancellation_id):
+        tender = _find(request, tender_id)
+        cancellation = _child(tender, "cancellations", cancellation_id, "cancellation_id")
+        actor = actor_for(request, (Role.TENDER_OWNER, tender))
+        cancellation.check_party(actor)
+        return cancellation, actor
+
+    def route_args(self, cancellation):
+        return [cancellation.tender_id, cancellation.id]
 
 
 @document_operations("Tender")

@@ -1,4 +1,4 @@
-"""PostgreSQL keeps no pattern-ops index on the award and contract documents' keys (portal.core.indexes).
+"""PostgreSQL keeps no pattern-ops index on the award, contract and cancellation documents' keys (portal.core.indexes).
 A migration of its own: Django creates a new table's foreign-key indexes as the migration that
 creates it ends, after any operation of its own."""
 

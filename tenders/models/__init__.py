@@ -3,7 +3,7 @@ from .base import AuditEvent, Counter, Owned, new_id
 from .bid import Bid
 from .cancellation import Cancellation
 from .contract import Contract
-from .document import AwardDocument, ContractDocument, TenderDocument
+from .document import AwardDocument, CancellationDocument, ContractDocument, TenderDocument
 from .statuses import AwardStatus, BidStatus, CancellationStatus, ContractStatus, TenderStatus
 from .tender import Tender, TenderSearch
 
@@ -15,6 +15,7 @@ __all__ = [
     "Bid",
     "BidStatus",
     "Cancellation",
+    "CancellationDocument",
     "CancellationStatus",
     "Contract",
     "ContractDocument",

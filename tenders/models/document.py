@@ -45,3 +45,19 @@ class ContractDocument(DocumentVersion):
                 name="contract_document_version_unique",
             )
         ]
+
+
+class CancellationDocument(DocumentVersion):
+    """The cancellation's papers (its protocol), the tender owner's."""
+
+    cancellation = models.ForeignKey(
+        "tenders.Cancellation", on_delete=models.CASCADE, related_name="documents", editable=False
+    )
+
+    class Meta(DocumentVersion.Meta):
+        constraints = [
+            models.UniqueConstraint(
+                fields=["cancellation", "document_id", "version"],
+                name="cancellation_document_version_unique",
+            )
+        ]

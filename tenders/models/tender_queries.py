@@ -70,6 +70,7 @@ class TenderQuerySet(models.QuerySet):
         "contracts",
         "contracts__documents",
         "cancellations",
+        "cancellations__documents",
         "documents",
     )
 
