@@ -302,3 +302,30 @@ class HasDocuments:
         items = self.document_tender.data["items"]
         if metadata.get("relatedItem") not in {item["id"] for item in items}:
             raise InvalidData.field("relatedItem", "relatedItem should be one of items")
+
+
+class PartDocuments(HasDocuments):
+    """The documents of a part of a tender its owner decides on (an award, a contract, a
+    cancellation): the tender owner's, while the part's `check_documents_open(verb)` lets them
+    change; a change is recorded on the part and stamps the tender."""
+
+    def check_documents_open(self, verb: str) -> None:
+        raise NotImplementedError
+
+    @property
+    def document_tender(self):
+        return self.tender
+
+    def check_document_change(self, by, verb: str, document_id: str | None = None) -> str:
+        role = self.check_party(by)
+        self.check_documents_open(verb)
+        if document_id:
+            self._check_author(role, document_id)
+        by.check_standing()
+        return role
+
+    def _documents_changed(self, version, action: str, by, now) -> None:
+        self.tender._record(
+            self, action, by, now, document_id=version.document_id, version=version.version
+        )
+        self.tender._touch(now)

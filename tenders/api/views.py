@@ -337,66 +337,47 @@ class CancellationViewSet(_OwnerPatchedViewSet):
         return created(request, data, location)
 
 
-@document_operations("Award")
-class AwardDocumentViewSet(DocumentViewSet):
-    """The decision's papers: the tender owner's, while the tender is in qualification."""
+class _PartDocumentViewSet(DocumentViewSet):
+    """The documents of a part of the tender (`related`, found by the URL's `segment`): read by
+    anyone, changed by the tender owner as the part allows (tenders.documents.PartDocuments)."""
 
-    route = "api:award-document"
+    related: str
+    segment: str
 
-    def container_for_read(self, request, tender_id, award_id):
-        return _child(_read(request, tender_id), "awards", award_id, "award_id")
+    def container_for_read(self, request, tender_id, **kwargs):
+        return _child(_read(request, tender_id), self.related, kwargs[self.segment], self.segment)
 
-    def container_for_write(self, request, tender_id, award_id):
+    def container_for_write(self, request, tender_id, **kwargs):
         # Not locked here: an upload may take long, and the change locks when it is made.
         tender = _find(request, tender_id)
-        award = _child(tender, "awards", award_id, "award_id")
+        part = _child(tender, self.related, kwargs[self.segment], self.segment)
         actor = actor_for(request, (Role.TENDER_OWNER, tender))
-        award.check_party(actor)
-        return award, actor
+        part.check_party(actor)
+        return part, actor
 
-    def route_args(self, award):
-        return [award.tender_id, award.id]
+    def route_args(self, part):
+        return [part.tender_id, part.id]
+
+
+@document_operations("Award")
+class AwardDocumentViewSet(_PartDocumentViewSet):
+    """The decision's papers: while the tender is in qualification."""
+
+    route, related, segment = "api:award-document", "awards", "award_id"
 
 
 @document_operations("Contract")
-class ContractDocumentViewSet(DocumentViewSet):
-    """The signed contract and its annexes: the tender owner's (2.3's statuses: Contract)."""
+class ContractDocumentViewSet(_PartDocumentViewSet):
+    """The signed contract and its annexes."""
 
-    route = "api:contract-document"
-
-    def container_for_read(self, request, tender_id, contract_id):
-        return _child(_read(request, tender_id), "contracts", contract_id, "contract_id")
-
-    def container_for_write(self, request, tender_id, contract_id):
-        tender = _find(request, tender_id)
-        contract = _child(tender, "contracts", contract_id, "contract_id")
-        actor = actor_for(request, (Role.TENDER_OWNER, tender))
-        contract.check_party(actor)
-        return contract, actor
-
-    def route_args(self, contract):
-        return [contract.tender_id, contract.id]
+    route, related, segment = "api:contract-document", "contracts", "contract_id"
 
 
 @document_operations("Cancellation")
-class CancellationDocumentViewSet(DocumentViewSet):
-    """The protocol of the decision to cancel: the tender owner's until the tender ends."""
+class CancellationDocumentViewSet(_PartDocumentViewSet):
+    """The protocol of the decision to cancel: until the tender ends."""
 
-    route = "api:cancellation-document"
-
-    def container_for_read(self, request, tender_id, cancellation_id):
-        tender = _read(request, tender_id)
-        return _child(tender, "cancellations", cancellation_id, "cancellation_id")
-
-    def container_for_write(self, request, tender_id, cancellation_id):
-        tender = _find(request, tender_id)
-        cancellation = _child(tender, "cancellations", cancellation_id, "cancellation_id")
-        actor = actor_for(request, (Role.TENDER_OWNER, tender))
-        cancellation.check_party(actor)
-        return cancellation, actor
-
-    def route_args(self, cancellation):
-        return [cancellation.tender_id, cancellation.id]
+    route, related, segment = "api:cancellation-document", "cancellations", "cancellation_id"
 
 
 @document_operations("Tender")

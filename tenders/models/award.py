@@ -5,7 +5,7 @@ from portal.core.errors import NotAllowed
 from portal.core.schema import validate
 from portal.core.transactions import atomic_change
 from portal.core.transitions import StatusMachine, transition
-from tenders.documents import HasDocuments
+from tenders.documents import PartDocuments
 from tenders.schema import AwardPatchSchema
 from tenders.workdays import STAND_STILL
 
@@ -22,7 +22,7 @@ EDITABLE_FIELDS = (
 )
 
 
-class Award(StatusMachine, PartOfTender, HasDocuments):
+class Award(StatusMachine, PartOfTender, PartDocuments):
     """A decision on one bid. The tender owner activates it (the bid wins) or disqualifies it
     (the next lowest bid gets an award); either starts the complaint period."""
 
@@ -97,27 +97,12 @@ class Award(StatusMachine, PartOfTender, HasDocuments):
 
     # --- its documents (the decision's protocol) ----------------------------------------
 
-    @property
-    def document_tender(self):
-        return self.tender
-
-    def check_document_change(self, by: Actor, verb: str, document_id: str | None = None) -> str:
-        """The tender owner's, while the tender is in qualification (2.3): the papers of a
-        decision are published with it, not rewritten once the award stands."""
-        role = self.check_party(by)
+    def check_documents_open(self, verb: str) -> None:
+        """While the tender is in qualification (2.3): the papers of a decision are published
+        with it, not rewritten once the award stands."""
         tender = self.tender
         if tender.status != TenderStatus.QUALIFICATION:
             raise NotAllowed(f"Can't {verb} document in current ({tender.status}) tender status")
-        if document_id:
-            self._check_author(role, document_id)
-        by.check_standing()
-        return role
-
-    def _documents_changed(self, version, action: str, by: Actor, now) -> None:
-        self.tender._record(
-            self, action, by, now, document_id=version.document_id, version=version.version
-        )
-        self.tender._touch(now)
 
     # --- the owner's changes --------------------------------------------------------------
 

@@ -5,14 +5,14 @@ from portal.core.errors import NotAllowed
 from portal.core.schema import merge_patch, validate
 from portal.core.transactions import atomic_change
 from portal.core.transitions import StatusMachine, transition
-from tenders.documents import HasDocuments
+from tenders.documents import PartDocuments
 from tenders.schema import CancellationSchema
 
 from .base import PartOfTender, new_id
 from .statuses import CancellationStatus, TenderStatus
 
 
-class Cancellation(StatusMachine, PartOfTender, HasDocuments):
+class Cancellation(StatusMachine, PartOfTender, PartDocuments):
     """The owner's decision to cancel the tender: pending (documents may be attached), then
     active, which cancels the tender."""
 
@@ -40,26 +40,11 @@ class Cancellation(StatusMachine, PartOfTender, HasDocuments):
 
     # --- its documents (the protocol of the decision to cancel) -------------------------
 
-    @property
-    def document_tender(self):
-        return self.tender
-
-    def check_document_change(self, by: Actor, verb: str, document_id: str | None = None) -> str:
-        """The tender owner's, until the tender has ended (2.3)."""
-        role = self.check_party(by)
+    def check_documents_open(self, verb: str) -> None:
+        """Until the tender has ended (2.3)."""
         tender = self.tender
         if tender.status in TenderStatus.terminal():
             raise NotAllowed(f"Can't {verb} document in current ({tender.status}) tender status")
-        if document_id:
-            self._check_author(role, document_id)
-        by.check_standing()
-        return role
-
-    def _documents_changed(self, version, action: str, by: Actor, now) -> None:
-        self.tender._record(
-            self, action, by, now, document_id=version.document_id, version=version.version
-        )
-        self.tender._touch(now)
 
     # --- the frame's questions ------------------------------------------------------------
 

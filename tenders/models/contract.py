@@ -5,14 +5,14 @@ from portal.core.errors import InvalidData, NotAllowed
 from portal.core.schema import iso, to_json, validate
 from portal.core.transactions import atomic_change
 from portal.core.transitions import StatusMachine, transition
-from tenders.documents import HasDocuments
+from tenders.documents import PartDocuments
 from tenders.schema import ContractPatchSchema
 
 from .base import PartOfTender, new_id
 from .statuses import AwardStatus, ContractStatus, TenderStatus
 
 
-class Contract(StatusMachine, PartOfTender, HasDocuments):
+class Contract(StatusMachine, PartOfTender, PartDocuments):
     """The contract with an active award's supplier; signing it completes the tender."""
 
     TRANSITIONS = {
@@ -63,28 +63,13 @@ class Contract(StatusMachine, PartOfTender, HasDocuments):
     DOCUMENTS_ADDED_IN = (TenderStatus.QUALIFICATION, TenderStatus.AWARDED)
     DOCUMENTS_UPDATED_IN = (*DOCUMENTS_ADDED_IN, TenderStatus.COMPLETE)
 
-    @property
-    def document_tender(self):
-        return self.tender
-
-    def check_document_change(self, by: Actor, verb: str, document_id: str | None = None) -> str:
-        role = self.check_party(by)
+    def check_documents_open(self, verb: str) -> None:
         tender = self.tender
         allowed = self.DOCUMENTS_ADDED_IN if verb == "add" else self.DOCUMENTS_UPDATED_IN
         if tender.status not in allowed:
             raise NotAllowed(f"Can't {verb} document in current ({tender.status}) tender status")
         if self.status not in (ContractStatus.PENDING, ContractStatus.ACTIVE):
             raise NotAllowed(f"Can't {verb} document in current contract status")
-        if document_id:
-            self._check_author(role, document_id)
-        by.check_standing()
-        return role
-
-    def _documents_changed(self, version, action: str, by: Actor, now) -> None:
-        self.tender._record(
-            self, action, by, now, document_id=version.document_id, version=version.version
-        )
-        self.tender._touch(now)
 
     def patch(self, *, by: Actor, data: dict) -> None:
         """PATCH /contracts/{id}: the owner's edits of a pending contract, and signing it
