@@ -295,8 +295,7 @@ class ContractPatchSchema(Schema):
     )
 
     status = Choice(["pending", "terminated", "active", "cancelled"])
-    # As 2.3 reads it: what is left out takes its default (UAH, VAT included).
-    value = Value(required=False)
+    value = Value(required=False)  # (merged into the contract's value first: Contract.patch)
     contractNumber = Text()
     title = Text()
     title_en = Text()

@@ -14,6 +14,7 @@ the shape (a sort direction, the fields asked, a page's length) selects among se
 queries, one per shape (`Shapes`).
 """
 
+import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -101,7 +102,7 @@ class _Plan:
     def run(self, connection, arguments: tuple) -> list:
         if tuple(map(_kind, arguments)) != self.kinds:
             raise TypeError(f"compiled for arguments of kinds {self.kinds}")
-        if self.locks and connection.get_autocommit():
+        if self.locks and connection.features.has_select_for_update and connection.get_autocommit():
             raise TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction."
             )
@@ -131,24 +132,31 @@ class _Plan:
         return built
 
 
+def _plans_of(connection) -> weakref.WeakKeyDictionary:
+    """The plans compiled on `connection`, kept with it (they go when it goes; a plan holds
+    its connection, so a table of them outside it would keep every connection alive), by
+    Compiled query (which may go before it: a shape no longer kept)."""
+    plans = getattr(connection, "_compiled_plans", None)
+    if plans is None:
+        plans = connection._compiled_plans = weakref.WeakKeyDictionary()
+    return plans
+
+
 class Compiled:
     """`Compiled(build)(*arguments)` is `list(build(*arguments))`, compiled once."""
 
     def __init__(self, build: Callable):
         self.build = build
-        self._plans: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._alias: str | None = None
 
     def __call__(self, *arguments) -> list:
-        connection = connections[self._alias] if self._alias else None
-        plan = self._plans.get(connection) if connection is not None else None
+        plan = _plans_of(connections[self._alias]).get(self) if self._alias else None
         if plan is None:
             kinds = tuple(map(_kind, arguments))
             plan = _Plan(self.build, kinds, lambda alias: connections[alias])
             self._alias = plan.alias
-            connection = connections[plan.alias]
-            self._plans[connection] = plan
-        return plan.run(connection, arguments)
+            _plans_of(connections[plan.alias])[self] = plan
+        return plan.run(connections[plan.alias], arguments)
 
     def first(self, *arguments):
         """The first object or row (the build's slice says how many are read), or None."""
@@ -163,14 +171,16 @@ class Shapes:
     def __init__(self, size: int = 64):
         self.size = size
         self._kept: OrderedDict[Hashable, Compiled] = OrderedDict()
+        self._lock = threading.Lock()  # (threads of one process share the shapes)
 
     def get(self, shape: Hashable, build: Callable) -> Compiled:
         """The Compiled query of `shape`, made from `build` when it is new."""
-        compiled = self._kept.get(shape)
-        if compiled is None:
-            compiled = self._kept[shape] = Compiled(build)
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
-        else:
-            self._kept.move_to_end(shape)
-        return compiled
+        with self._lock:
+            compiled = self._kept.get(shape)
+            if compiled is None:
+                compiled = self._kept[shape] = Compiled(build)
+                while len(self._kept) > self.size:
+                    self._kept.popitem(last=False)
+            else:
+                self._kept.move_to_end(shape)
+            return compiled

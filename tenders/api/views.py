@@ -273,6 +273,8 @@ class _OwnerPatchedViewSet(viewsets.ViewSet):
         mark_locked(obj)
         actor = actor_for(request, (Role.TENDER_OWNER, tender))
         obj.check_party(actor)
+        # (an award made by time as the tender was locked is not this decision's)
+        tender.awarded_next = None
         obj.patch(by=actor, data=read_data(request))
         response = ok(self.out(obj, context=api_context(request)).data)
         following = getattr(tender, "awarded_next", None)

@@ -58,15 +58,12 @@ class Contract(StatusMachine, PartOfTender, PartDocuments):
 
     # --- its documents (the signed contract) ----------------------------------------------
 
-    # Where the tender may stand for its contracts' documents to be added, and to be replaced
-    # or edited (2.3: a signed contract's scan may still replace a draft once it is complete).
-    DOCUMENTS_ADDED_IN = (TenderStatus.QUALIFICATION, TenderStatus.AWARDED)
-    DOCUMENTS_UPDATED_IN = (*DOCUMENTS_ADDED_IN, TenderStatus.COMPLETE)
+    # Where the tender may stand for its contracts' documents to change (2.3).
+    DOCUMENTS_OPEN_IN = (TenderStatus.QUALIFICATION, TenderStatus.AWARDED)
 
     def check_documents_open(self, verb: str) -> None:
         tender = self.tender
-        allowed = self.DOCUMENTS_ADDED_IN if verb == "add" else self.DOCUMENTS_UPDATED_IN
-        if tender.status not in allowed:
+        if tender.status not in self.DOCUMENTS_OPEN_IN:
             raise NotAllowed(f"Can't {verb} document in current ({tender.status}) tender status")
         if self.status not in (ContractStatus.PENDING, ContractStatus.ACTIVE):
             raise NotAllowed(f"Can't {verb} document in current contract status")
@@ -74,6 +71,9 @@ class Contract(StatusMachine, PartOfTender, PartDocuments):
     def patch(self, *, by: Actor, data: dict) -> None:
         """PATCH /contracts/{id}: the owner's edits of a pending contract, and signing it
         (status "active")."""
+        if isinstance(data.get("value"), dict):
+            # 2.3 applies a PATCH to what is there: a value's subfields left out stay.
+            data = {**data, "value": {**self.data.get("value", {}), **data["value"]}}
         fields = validate(ContractPatchSchema, data)
         with atomic_change():
             now = self.begin("edit", by)

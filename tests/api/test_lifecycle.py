@@ -7,7 +7,14 @@ from django.core.management import call_command
 
 from portal.core.schema import KYIV, iso, parse_iso
 from tenders.models import AuditEvent
-from tests.helpers import create_tender, in_qualification, open_for_bids, place_bid, single_error
+from tests.helpers import (
+    bid_data,
+    create_tender,
+    in_qualification,
+    open_for_bids,
+    place_bid,
+    single_error,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -186,6 +193,24 @@ def test_the_owner_lowers_the_contract_value_within_the_award(api, clock):
     assert data["awards"][0]["value"]["amount"] == 400  # the award keeps what was bid
 
 
+def test_a_contract_value_patch_keeps_the_subfields_it_leaves_out(api, clock):
+    # 2.3 applies the PATCH to the contract's value: VAT excluded stays excluded.
+    excluded = {"currency": "UAH", "valueAddedTaxIncluded": False}
+    tender = open_for_bids(
+        api, clock, value={"amount": 500, **excluded}, minimalStep={"amount": 5, **excluded}
+    )
+    bid = {**bid_data(400), "value": {"amount": 400, **excluded}}
+    assert api.post(f"{tender.path}/bids", bid).status_code == 201
+    clock.move_to(parse_iso(tender.read()["tenderPeriod"]["endDate"]) + timedelta(minutes=1))
+    tender.decide("active")
+    path = f"{tender.path}/contracts/{tender.read()['contracts'][0]['id']}"
+
+    response = api.patch(path, {"value": {"amount": 390}}, token=tender.token)
+
+    assert response.status_code == 200, response.content
+    assert response.json()["data"]["value"] == {"amount": 390, **excluded}
+
+
 def test_disqualifying_moves_to_the_next_lowest_bid(api, clock):
     tender = in_qualification(api, clock, amounts=(450, 400, 420))
     low = tender.award()
@@ -203,6 +228,23 @@ def test_disqualifying_moves_to_the_next_lowest_bid(api, clock):
     assert response["Location"] == next_award
     assert data["awards"][1]["value"]["amount"] == 420.0
     assert data["awards"][1]["complaintPeriod"] == {"startDate": iso(clock.now())}
+
+
+def test_an_award_time_made_before_a_change_is_not_that_change_s_location(api, clock):
+    tender = open_for_bids(api, clock)
+    place_bid(api, tender, 400)
+    made = api.post(
+        f"{tender.path}/cancellations", {"reason": "Зникла потреба"}, token=tender.token
+    )
+    cancellation = f"{tender.path}/cancellations/{made.json()['data']['id']}"
+    clock.move_to(parse_iso(tender.read()["tenderPeriod"]["endDate"]) + timedelta(minutes=1))
+
+    # Tendering closes as this change locks the tender, and the bid gets its award then.
+    response = api.patch(cancellation, {"reason": "Потреба зникла"}, token=tender.token)
+
+    assert response.status_code == 200
+    assert [award["status"] for award in tender.read()["awards"]] == ["pending"]
+    assert "Location" not in response
 
 
 def test_when_every_bid_is_disqualified_the_tender_fails_after_the_complaint_periods(api, clock):

@@ -1,5 +1,5 @@
-"""The contract's papers: documents on a contract, the tender owner's; added while the tender
-is being awarded, replaced or edited also once it is complete (2.3: the signed scan)."""
+"""The contract's papers: documents on a contract, the tender owner's while the tender is in
+qualification or awarded and the contract pending or active (2.3)."""
 
 from datetime import timedelta
 
@@ -58,22 +58,26 @@ def test_the_owner_adds_the_contract_which_shows_with_it(api, anonymous, ds, awa
     assert download(anonymous, ds, data["url"])[0] == SIGNED
 
 
-def test_once_complete_a_version_may_replace_it_but_nothing_is_added(api, ds, awarded, clock):
+def test_versions_while_awarded_and_nothing_once_complete(api, ds, awarded, clock):
     path = documents_path(awarded)
     draft = api.post(path, document(ds, b"%PDF draft"), token=awarded.token).json()["data"]
+    replaced = api.put(f"{path}/{draft['id']}", document(ds, SIGNED), token=awarded.token)
+    assert replaced.status_code == 200, replaced.content
+    assert replaced.json()["data"]["hash"] == md5(SIGNED)
     sign(api, awarded, clock)
     assert awarded.read()["status"] == "complete"
 
-    replaced = api.put(f"{path}/{draft['id']}", document(ds, SIGNED), token=awarded.token)
     added = api.post(path, document(ds, b"%PDF annex"), token=awarded.token)
+    again = api.put(f"{path}/{draft['id']}", document(ds, b"%PDF later"), token=awarded.token)
 
-    assert replaced.status_code == 200, replaced.content
-    assert replaced.json()["data"]["hash"] == md5(SIGNED)
     assert single_error(added, 403) == {
         "location": "body",
         "name": "data",
         "description": "Can't add document in current (complete) tender status",
     }
+    assert single_error(again, 403)["description"] == (
+        "Can't update document in current (complete) tender status"
+    )
     assert ContractDocument.objects.count() == 2
 
 
