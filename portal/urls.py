@@ -32,6 +32,11 @@ urlpatterns = [
         name="award-decision",
     ),
     path(
+        "tenders/<str:tender_id>/awards/<str:award_id>/documents/<str:document_id>/<str:key>/",
+        tenders.award_document_download,
+        name="award-document-download",
+    ),
+    path(
         "tenders/<str:tender_id>/awards/<str:award_id>/contract/",
         tenders.contract_sign,
         name="contract-sign",

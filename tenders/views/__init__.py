@@ -11,6 +11,7 @@ from .owner import (
     tender_publish,
 )
 from .page import (
+    award_document_download,
     award_of,
     bid_actor,
     current_tender,
@@ -21,6 +22,7 @@ from .page import (
 
 __all__ = [
     "award_decision",
+    "award_document_download",
     "award_of",
     "bid_actor",
     "bid_place",

@@ -183,6 +183,8 @@ def _award_entries(user, tender, owner, now, refused) -> list[dict]:
                 "sign_form": ContractSignForm(),
                 "claims": [claim for claim in award.complaints.all() if claim.shown_to(viewer)],
                 "can_file": award.can_be_claimed_by(bidder, now),
+                # The decision's papers (its protocol): what a claim against it argues from.
+                "documents": latest_versions(award.documents.all()),
             }
         )
     return entries
@@ -271,6 +273,14 @@ def tender_document_download(request, tender_id, document_id, key):
     """One version of a tender's document, for whoever may see the tender: a redirect to a
     freshly signed address of the document service."""
     return download_version(request, current_tender(tender_id, request.user), document_id, key)
+
+
+@require_GET
+def award_document_download(request, tender_id, award_id, document_id, key):
+    """One version of an award's document (the decision's protocol), for whoever may see the
+    tender."""
+    award = award_of(current_tender(tender_id, request.user), award_id)
+    return download_version(request, award, document_id, key)
 
 
 def download_version(request, container, document_id: str, key: str):

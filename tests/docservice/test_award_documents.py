@@ -2,9 +2,10 @@
 qualification (2.3), shown with the award and in the tender's read."""
 
 import pytest
+from django.urls import reverse
 
 from tenders.models import AuditEvent, AwardDocument
-from tests.docservice.helpers import DocService, document, download, md5
+from tests.docservice.helpers import DocService, document, download, key_of, md5
 from tests.helpers import in_qualification, single_error
 
 pytestmark = pytest.mark.django_db
@@ -108,3 +109,22 @@ def test_an_unknown_award_is_404(api, ds, pending):
         f"{pending.path}/awards/{'0' * 32}/documents", document(ds, PROTOCOL), token=pending.token
     )
     assert single_error(response, 404)["name"] == "award_id"
+
+
+def test_the_tender_page_shows_the_protocol_with_its_decision(api, client, ds, pending):
+    award = pending.award()
+    sent = document(ds, PROTOCOL, "Протокол.pdf")
+    data = api.post(documents_path(pending, award), sent, token=pending.token).json()["data"]
+    link = reverse(
+        "award-document-download", args=[pending.id, award["id"], data["id"], key_of(data)]
+    )
+
+    page = client.get(reverse("tender", args=[pending.id])).content.decode()
+
+    assert link in page and "Протокол.pdf" in page
+    response = client.get(link)
+    assert response.status_code == 302
+    assert b"".join(client.get(response["Location"]).streaming_content) == PROTOCOL
+    other_award = "0" * 32
+    assert client.get(link.replace(award["id"], other_award)).status_code == 404
+    assert client.get(link.replace(key_of(data), "f" * 32)).status_code == 404
