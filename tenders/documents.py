@@ -305,9 +305,9 @@ class HasDocuments:
 
 
 class PartDocuments(HasDocuments):
-    """The documents of a part of a tender its owner decides on (an award, a contract, a
-    cancellation): the tender owner's, while the part's `check_documents_open(verb)` lets them
-    change; a change is recorded on the part and stamps the tender."""
+    """The documents of a part of a tender (a bid, an award, a contract, a cancellation): its
+    party's (the bidder's, or the tender owner's), while the part's `check_documents_open(verb)`
+    lets them change; a change is recorded on the part and stamps the tender."""
 
     def check_documents_open(self, verb: str) -> None:
         raise NotImplementedError

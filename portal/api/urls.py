@@ -13,6 +13,7 @@ from portal.core.api import openapi, views  # noqa: F401  (openapi: its field ex
 from tenders.api.views import (
     AwardDocumentViewSet,
     AwardViewSet,
+    BidDocumentViewSet,
     BidViewSet,
     CancellationDocumentViewSet,
     CancellationViewSet,
@@ -67,6 +68,16 @@ urlpatterns = [
         "tenders/<str:tender_id>/bids/<str:bid_id>",
         BidViewSet.as_view({"get": "retrieve", "patch": "partial_update", "delete": "destroy"}),
         name="bid",
+    ),
+    path(
+        "tenders/<str:tender_id>/bids/<str:bid_id>/documents",
+        BidDocumentViewSet.as_view(DOCUMENTS),
+        name="bid-documents",
+    ),
+    path(
+        "tenders/<str:tender_id>/bids/<str:bid_id>/documents/<str:pk>",
+        BidDocumentViewSet.as_view(DOCUMENT),
+        name="bid-document",
     ),
     path("tenders/<str:tender_id>/awards", AwardViewSet.as_view({"get": "list"}), name="awards"),
     path(

@@ -38,6 +38,7 @@ class BidOut(Out):
             "date": iso(bid.date),
             "value": bid.value,
             "tenderers": bid.tenderers,
+            "documents": documents_of(bid, self.context),
         }
 
 
@@ -170,7 +171,7 @@ class TenderOut(Out):
         return {
             **self.own_fields(tender),
             "numberOfBids": len(bids) if tender.bids_are_public else None,
-            "bids": BidOut(bids, many=True).data,
+            "bids": BidOut(bids, many=True, context=self.context).data,
             "awards": AwardOut(tender.awards.all(), many=True, context=self.context).data,
             "contracts": ContractOut(tender.contracts.all(), many=True, context=self.context).data,
             "cancellations": CancellationOut(

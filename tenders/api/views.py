@@ -217,7 +217,7 @@ class BidViewSet(viewsets.ViewSet):
     def list(self, request, tender_id):
         tender = _read(request, tender_id)
         tender.check_bids_visible()
-        return ok(BidOut(public_bids(tender), many=True).data)
+        return ok(BidOut(public_bids(tender), many=True, context=api_context(request)).data)
 
     def create(self, request, tender_id):
         tender = _find(request, tender_id)
@@ -226,12 +226,12 @@ class BidViewSet(viewsets.ViewSet):
             raise PermissionDenied()
         bid, token = tender.place_bid(by=actor, data=read_data(request))
         location = reverse("api:bid", args=[tender.id, bid.id])
-        return created(request, BidOut(bid).data, location, token)
+        return created(request, BidOut(bid, context=api_context(request)).data, location, token)
 
     def retrieve(self, request, tender_id, bid_id):
         bid = _child(_read(request, tender_id), "bids", bid_id, "bid_id")
         bid.check_visible(actor_for(request, (Role.BID_OWNER, bid)))
-        return ok(BidOut(bid).data)
+        return ok(BidOut(bid, context=api_context(request)).data)
 
     def _owned(self, request, tender_id, bid_id):
         bid = _child(_find(request, tender_id), "bids", bid_id, "bid_id")
@@ -242,12 +242,12 @@ class BidViewSet(viewsets.ViewSet):
     def partial_update(self, request, tender_id, bid_id):
         bid, actor = self._owned(request, tender_id, bid_id)
         bid.patch(by=actor, data=read_data(request))
-        return ok(BidOut(bid).data)
+        return ok(BidOut(bid, context=api_context(request)).data)
 
     def destroy(self, request, tender_id, bid_id):
         bid, actor = self._owned(request, tender_id, bid_id)
         bid.withdraw(by=actor)
-        return ok(BidOut(bid).data)
+        return ok(BidOut(bid, context=api_context(request)).data)
 
 
 class _OwnerPatchedViewSet(viewsets.ViewSet):
@@ -359,6 +359,26 @@ class _PartDocumentViewSet(DocumentViewSet):
 
     def route_args(self, part):
         return [part.tender_id, part.id]
+
+
+@document_operations("Bid")
+class BidDocumentViewSet(_PartDocumentViewSet):
+    """A bid's papers: the bidder's, sealed with the bid until tendering closes."""
+
+    route, related, segment = "api:bid-document", "bids", "bid_id"
+
+    def container_for_read(self, request, tender_id, **kwargs):
+        bid = super().container_for_read(request, tender_id, **kwargs)
+        noun = "bid documents" if self.action == "list" else "bid document"
+        bid.check_documents_visible(actor_for(request, (Role.BID_OWNER, bid)), noun)
+        return bid
+
+    def container_for_write(self, request, tender_id, **kwargs):
+        tender = _find(request, tender_id)
+        bid = _child(tender, "bids", kwargs["bid_id"], "bid_id")
+        actor = actor_for(request, (Role.BID_OWNER, bid))
+        bid.check_party(actor)
+        return bid, actor
 
 
 @document_operations("Award")

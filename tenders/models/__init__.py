@@ -3,7 +3,13 @@ from .base import AuditEvent, Counter, Owned, new_id
 from .bid import Bid
 from .cancellation import Cancellation
 from .contract import Contract
-from .document import AwardDocument, CancellationDocument, ContractDocument, TenderDocument
+from .document import (
+    AwardDocument,
+    BidDocument,
+    CancellationDocument,
+    ContractDocument,
+    TenderDocument,
+)
 from .statuses import AwardStatus, BidStatus, CancellationStatus, ContractStatus, TenderStatus
 from .tender import Tender, TenderSearch
 
@@ -13,6 +19,7 @@ __all__ = [
     "AwardDocument",
     "AwardStatus",
     "Bid",
+    "BidDocument",
     "BidStatus",
     "Cancellation",
     "CancellationDocument",

@@ -5,13 +5,14 @@ from portal.core.errors import NotAllowed, NotFound
 from portal.core.schema import merge_patch, to_json, validate
 from portal.core.transactions import atomic_change
 from portal.core.transitions import StatusMachine, transition
+from tenders.documents import PartDocuments
 from tenders.schema import BidSchema
 
 from .base import Owned, PartOfTender, new_id
-from .statuses import BidStatus
+from .statuses import AwardStatus, BidStatus, TenderStatus
 
 
-class Bid(StatusMachine, PartOfTender, Owned):
+class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
     LIVE = {BidStatus.DRAFT, BidStatus.ACTIVE}
     TRANSITIONS = {
         # Value and tenderers; a draft becomes active here (and an active bid a draft again).
@@ -41,6 +42,28 @@ class Bid(StatusMachine, PartOfTender, Owned):
         if by.acts_as(Role.BID_OWNER, self):
             return
         self.tender.check_bids_visible("bid")
+        if self.status != BidStatus.ACTIVE:
+            raise NotFound("bid_id")
+
+    # --- its documents (sealed with it) -------------------------------------------------
+
+    def check_documents_open(self, verb: str) -> None:
+        """The bidder's, while tendering is open, and in qualification while its award is
+        pending (2.3: to answer the buyer's questions about the bid)."""
+        tender = self.tender
+        if tender.status not in (TenderStatus.TENDERING, TenderStatus.QUALIFICATION):
+            raise NotAllowed(f"Can't {verb} document in current ({tender.status}) tender status")
+        if tender.status == TenderStatus.QUALIFICATION and not any(
+            award.bid_id == self.pk and award.status == AwardStatus.PENDING
+            for award in tender.awards.all()
+        ):
+            raise NotAllowed(f"Can't {verb} document because award of bid is not in pending state")
+
+    def check_documents_visible(self, by: Actor, noun: str) -> None:
+        """Its documents are seen as it is (check_visible), with 2.3's words for them."""
+        if by.acts_as(Role.BID_OWNER, self):
+            return
+        self.tender.check_bids_visible(noun)
         if self.status != BidStatus.ACTIVE:
             raise NotFound("bid_id")
 

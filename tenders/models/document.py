@@ -61,3 +61,18 @@ class CancellationDocument(DocumentVersion):
                 name="cancellation_document_version_unique",
             )
         ]
+
+
+class BidDocument(DocumentVersion):
+    """A bid's papers (licences, certificates, the priced offer): sealed with the bid."""
+
+    bid = models.ForeignKey(
+        "tenders.Bid", on_delete=models.CASCADE, related_name="documents", editable=False
+    )
+
+    class Meta(DocumentVersion.Meta):
+        constraints = [
+            models.UniqueConstraint(
+                fields=["bid", "document_id", "version"], name="bid_document_version_unique"
+            )
+        ]

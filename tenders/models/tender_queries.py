@@ -63,6 +63,7 @@ class TenderQuerySet(models.QuerySet):
     # What hangs on a tender, as its representation shows it.
     RELATED = (
         "bids",
+        "bids__documents",
         "awards",
         "awards__documents",
         "awards__complaints",

@@ -1,4 +1,4 @@
-"""PostgreSQL keeps no pattern-ops index on the award, contract and cancellation documents' keys (portal.core.indexes).
+"""PostgreSQL keeps no pattern-ops index on the keys of the documents of bids, awards, contracts and cancellations (portal.core.indexes).
 A migration of its own: Django creates a new table's foreign-key indexes as the migration that
 creates it ends, after any operation of its own."""
 
@@ -8,6 +8,6 @@ from portal.core.indexes import drop_pattern_indexes
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tenders", "0012_decision_documents")]
+    dependencies = [("tenders", "0012_part_documents")]
 
     operations = [migrations.RunPython(drop_pattern_indexes("tenders"), migrations.RunPython.noop)]

@@ -1,5 +1,5 @@
-"""Award, contract and cancellation documents: the papers of the owner's decisions and of the
-contract, kept as versions like the tender's."""
+"""Documents of a tender's parts: bids, awards, contracts and cancellations, kept as versions
+like the tender's."""
 
 import django.db.models.deletion
 from django.db import migrations, models
@@ -110,6 +110,41 @@ class Migration(migrations.Migration):
                     models.UniqueConstraint(
                         fields=("cancellation", "document_id", "version"),
                         name="cancellation_document_version_unique",
+                    )
+                ],
+            },
+        ),
+        migrations.CreateModel(
+            name="BidDocument",
+            fields=[
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("document_id", models.CharField(editable=False, max_length=32)),
+                ("version", models.PositiveIntegerField(editable=False)),
+                ("key", models.CharField(editable=False, max_length=32)),
+                ("md5", models.CharField(editable=False, max_length=32)),
+                ("title", models.TextField()),
+                ("format", models.CharField(max_length=255)),
+                ("metadata", models.JSONField(blank=True, default=dict)),
+                ("author", models.CharField(editable=False, max_length=32)),
+                ("date_published", models.DateTimeField(editable=False)),
+                ("date_modified", models.DateTimeField(editable=False)),
+                (
+                    "bid",
+                    models.ForeignKey(
+                        editable=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="documents",
+                        to="tenders.bid",
+                    ),
+                ),
+            ],
+            options={
+                "ordering": ["date_modified", "version", "id"],
+                "abstract": False,
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("bid", "document_id", "version"),
+                        name="bid_document_version_unique",
                     )
                 ],
             },

@@ -1,0 +1,89 @@
+"""A bid's papers: the bidder's, sealed with the bid while tendering is open (nobody else may
+even list them), public with the bids once tendering has closed; changed in qualification only
+while the bid's award is pending (2.3)."""
+
+from datetime import timedelta
+
+import pytest
+
+from portal.core.schema import parse_iso
+from tenders.models import BidDocument
+from tests.docservice.helpers import DocService, document, download, md5
+from tests.helpers import open_for_bids, place_bid, single_error
+
+pytestmark = pytest.mark.django_db
+
+LICENCE = b"%PDF the licence the claim says is missing"
+
+
+@pytest.fixture
+def ds(client, brokers):
+    return DocService(client)
+
+
+@pytest.fixture
+def tendering(api, api2, clock):
+    """A tender open for bids with two bids of broker2: (tender, [(bid path, bid token)])."""
+    tender = open_for_bids(api, clock)
+    bids = []
+    for amount, identifier in ((400, "00000001"), (450, "00000002")):
+        bid_id, token = place_bid(api2, tender, amount, identifier=identifier)
+        bids.append((f"{tender.path}/bids/{bid_id}", token))
+    return tender, bids
+
+
+def close_tendering(tender, clock):
+    clock.move_to(parse_iso(tender.read()["tenderPeriod"]["endDate"]) + timedelta(minutes=1))
+
+
+def test_sealed_while_tendering_is_open(api, api2, anonymous, ds, tendering):
+    tender, [(bid, token), _] = tendering
+
+    response = api2.post(f"{bid}/documents", document(ds, LICENCE, "Ліцензія.pdf"), token=token)
+
+    assert response.status_code == 201, response.content
+    data = response.json()["data"]
+    assert (data["author"], data["hash"]) == ("bid_owner", md5(LICENCE))
+    assert api2.get(f"{bid}/documents", token=token).json()["data"] == [data]
+    assert api2.get(bid, token=token).json()["data"]["documents"] == [data]
+    for reader in (api, anonymous):
+        assert single_error(reader.get(f"{bid}/documents"), 403)["description"] == (
+            "Can't view bid documents in current (active.tendering) tender status"
+        )
+        assert single_error(reader.get(f"{bid}/documents/{data['id']}"), 403)["description"] == (
+            "Can't view bid document in current (active.tendering) tender status"
+        )
+    assert "bids" not in tender.read()
+
+
+def test_public_with_the_bids_once_tendering_closes(anonymous, api2, ds, tendering, clock):
+    tender, [(bid, token), _] = tendering
+    data = api2.post(f"{bid}/documents", document(ds, LICENCE), token=token).json()["data"]
+    close_tendering(tender, clock)
+
+    assert anonymous.get(f"{bid}/documents").json()["data"] == [data]
+    assert tender.read()["bids"][0]["documents"] == [data]
+    assert download(anonymous, ds, data["url"])[0] == LICENCE
+
+
+def test_in_qualification_only_the_bid_whose_award_is_pending(api2, ds, tendering, clock):
+    tender, [(low, low_token), (high, high_token)] = tendering
+    close_tendering(tender, clock)
+
+    answered = api2.post(f"{low}/documents", document(ds, LICENCE), token=low_token)
+    refused = api2.post(f"{high}/documents", document(ds, b"%PDF late"), token=high_token)
+
+    assert answered.status_code == 201, answered.content
+    assert single_error(refused, 403) == {
+        "location": "body",
+        "name": "data",
+        "description": "Can't add document because award of bid is not in pending state",
+    }
+    assert BidDocument.objects.count() == 1
+
+
+def test_only_the_bidder_adds_them(api, ds, tendering):
+    tender, [(bid, _token), _] = tendering
+    response = api.post(f"{bid}/documents", document(ds, LICENCE), token=tender.token)
+    assert single_error(response, 403)["name"] == "permission"
+    assert not BidDocument.objects.exists()
