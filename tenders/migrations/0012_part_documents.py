@@ -1,5 +1,6 @@
 """Documents of a tender's parts: bids, awards, contracts and cancellations, kept as versions
-like the tender's."""
+like the tender's. (The kept representations stay right: a part without documents shows none,
+its empty list left out as before.)"""
 
 import django.db.models.deletion
 from django.db import migrations, models

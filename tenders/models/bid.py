@@ -49,7 +49,9 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
 
     def check_documents_open(self, verb: str) -> None:
         """The bidder's, while tendering is open, and in qualification while its award is
-        pending (2.3: to answer the buyer's questions about the bid)."""
+        pending (2.3: to answer the buyer's questions about the bid); never a withdrawn bid's."""
+        if self.status not in self.LIVE:
+            raise NotAllowed(f"Can't {verb} document at '{self.status}' bid status")
         tender = self.tender
         if tender.status not in (TenderStatus.TENDERING, TenderStatus.QUALIFICATION):
             raise NotAllowed(f"Can't {verb} document in current ({tender.status}) tender status")

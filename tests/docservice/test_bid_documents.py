@@ -87,3 +87,15 @@ def test_only_the_bidder_adds_them(api, ds, tendering):
     response = api.post(f"{bid}/documents", document(ds, LICENCE), token=tender.token)
     assert single_error(response, 403)["name"] == "permission"
     assert not BidDocument.objects.exists()
+
+
+def test_a_withdrawn_bid_takes_no_documents(api2, ds, tendering):
+    _tender, [(bid, token), _] = tendering
+    assert api2.delete(bid, token=token).status_code == 200
+
+    response = api2.post(f"{bid}/documents", document(ds, LICENCE), token=token)
+
+    assert single_error(response, 403)["description"] == (
+        "Can't add document at 'deleted' bid status"
+    )
+    assert not BidDocument.objects.exists()
