@@ -49,3 +49,11 @@ def store(request, settings):
             },
         }
     return request.param
+
+
+@pytest.fixture
+def ds(client, brokers):
+    """The document service as a broker sees it (registration, upload, signed downloads)."""
+    from tests.docservice.helpers import DocService
+
+    return DocService(client)

@@ -5,17 +5,12 @@ import pytest
 from django.urls import reverse
 
 from tenders.models import AuditEvent, AwardDocument
-from tests.docservice.helpers import DocService, document, download, key_of, md5
+from tests.docservice.helpers import document, download, key_of, md5
 from tests.helpers import in_qualification, single_error
 
 pytestmark = pytest.mark.django_db
 
 PROTOCOL = b"%PDF protocol of the decision"
-
-
-@pytest.fixture
-def ds(client, brokers):
-    return DocService(client)
 
 
 @pytest.fixture

@@ -8,17 +8,12 @@ import pytest
 
 from portal.core.schema import parse_iso
 from tenders.models import BidDocument
-from tests.docservice.helpers import DocService, document, download, md5
+from tests.docservice.helpers import document, download, md5
 from tests.helpers import open_for_bids, place_bid, single_error
 
 pytestmark = pytest.mark.django_db
 
 LICENCE = b"%PDF the licence the claim says is missing"
-
-
-@pytest.fixture
-def ds(client, brokers):
-    return DocService(client)
 
 
 @pytest.fixture

@@ -4,17 +4,12 @@ the tender has ended (2.3), shown with the cancellation."""
 import pytest
 
 from tenders.models import CancellationDocument
-from tests.docservice.helpers import DocService, document, download, md5
+from tests.docservice.helpers import document, download, md5
 from tests.helpers import create_tender, single_error
 
 pytestmark = pytest.mark.django_db
 
 PROTOCOL = b"%PDF protocol of cancellation"
-
-
-@pytest.fixture
-def ds(client, brokers):
-    return DocService(client)
 
 
 @pytest.fixture

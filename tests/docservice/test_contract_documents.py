@@ -7,17 +7,12 @@ import pytest
 
 from portal.core.schema import parse_iso
 from tenders.models import ContractDocument
-from tests.docservice.helpers import DocService, document, download, md5
+from tests.docservice.helpers import document, download, md5
 from tests.helpers import in_qualification, single_error
 
 pytestmark = pytest.mark.django_db
 
 SIGNED = b"%PDF the signed contract"
-
-
-@pytest.fixture
-def ds(client, brokers):
-    return DocService(client)
 
 
 @pytest.fixture

@@ -27,11 +27,6 @@ from tests.helpers import single_error
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def ds(client, brokers):
-    return DocService(client)
-
-
 def test_register_answers_the_upload_url_and_the_url_to_attach(ds):
     response = ds.register()
     assert response.status_code == 201

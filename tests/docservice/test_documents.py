@@ -26,11 +26,6 @@ from tests.helpers import ANSWER, Claims, create_tender, error, open_for_bids, s
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def ds(client, brokers):
-    return DocService(client)
-
-
 def test_tender_document_is_attached_by_its_url(api, ds, store):
     tender = create_tender(api)
     sent = document(ds, documentType="tenderNotice")

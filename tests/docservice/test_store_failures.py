@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from docservice.models import StoredFile
-from tests.docservice.helpers import DocService, document, md5, multipart
+from tests.docservice.helpers import document, md5, multipart
 from tests.helpers import create_tender, single_error
 
 pytestmark = pytest.mark.django_db
@@ -114,8 +114,3 @@ def test_a_read_only_store_still_serves_what_it_has(ds, api, store_folder, clien
     response = client.get(sent["url"].replace("http://testserver", ""))
     assert response.status_code == 200
     assert b"".join(response.streaming_content) == SMALL
-
-
-@pytest.fixture
-def ds(client, brokers):
-    return DocService(client)
