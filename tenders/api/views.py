@@ -5,6 +5,7 @@ from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import viewsets
 
+from docservice import links
 from portal.core.actors import Role
 from portal.core.api import feed
 from portal.core.api.auth import actor_for, api_context, viewer_for
@@ -12,8 +13,9 @@ from portal.core.api.envelope import answered_with_the_write, created, ok, read_
 from portal.core.api.lookup import child
 from portal.core.api.openapi import OWNER_TOKEN, Feed, data_of, errors, patch_of
 from portal.core.api.serializers import ABSENT
-from portal.core.errors import PermissionDenied
+from portal.core.errors import InvalidData, PermissionDenied
 from portal.core.schema import iso
+from tenders.documents import document_fields
 from tenders.models import Tender
 from tenders.models.base import mark_locked
 from tenders.schema import (
@@ -87,6 +89,22 @@ def _listed(request, fields: list[str]):
         return shown
 
     return show
+
+
+def _documents_sent(request, documents) -> list[dict]:
+    """The documents sent inside a POST's body (2.3 keeps those of a bid), each checked as a
+    document registered by its URL; 422 names the first one refused."""
+    if documents is None:
+        return []
+    if not isinstance(documents, list) or not all(isinstance(d, dict) for d in documents):
+        raise InvalidData.field("documents", "Please use a mapping for this field or a list.")
+    checked = []
+    for document in documents:
+        try:
+            checked.append(document_fields(document, base=links.base_url(request)))
+        except InvalidData as refused:
+            raise InvalidData({"documents": [refused.errors]}) from None
+    return checked
 
 
 def _feed_listing(mode: str, fields: list[str]):
@@ -224,7 +242,9 @@ class BidViewSet(viewsets.ViewSet):
         actor = actor_for(request)
         if not actor.is_authenticated:
             raise PermissionDenied()
-        bid, token = tender.place_bid(by=actor, data=read_data(request))
+        data = read_data(request)
+        documents = _documents_sent(request, data.get("documents"))
+        bid, token = tender.place_bid(by=actor, data=data, documents=documents)
         location = reverse("api:bid", args=[tender.id, bid.id])
         return created(request, BidOut(bid, context=api_context(request)).data, location, token)
 

@@ -67,8 +67,10 @@ class Bidding:
         self.check_tendering("add", now)
         self.check_tenderers("add", [tenderer], active=True)
 
-    def place_bid(self, *, by: Actor, data: dict):
-        """POST /tenders/{id}/bids: returns the bid and its access token."""
+    def place_bid(self, *, by: Actor, data: dict, documents: list[dict] = ()):
+        """POST /tenders/{id}/bids: returns the bid and its access token. `documents` (each
+        the keywords of a document's first version: tenders.documents.document_fields) are
+        attached to it in the same change, as 2.3 keeps the documents sent with a bid."""
         if by.role is not Role.AUTHENTICATED:
             raise PermissionDenied()
         fields = to_json(validate(BidSchema, data))
@@ -95,4 +97,8 @@ class Bidding:
             bid.save(force_insert=True)
             self._touch(now)
             self._record(bid, "create", by, now, to_status=bid.status)
+            bidder = Actor(Role.BID_OWNER, broker=by.broker, user=by.user, subject=bid)
+            for document in documents:
+                content = {name: document[name] for name in ("key", "md5", "title", "format")}
+                bid._new_version(bidder, now, None, Role.BID_OWNER, document["metadata"], content)
         return bid, token

@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 
 from portal.core.schema import parse_iso
-from tenders.models import BidDocument
+from tenders.models import Bid, BidDocument
 from tests.docservice.helpers import document, download, md5
-from tests.helpers import open_for_bids, place_bid, single_error
+from tests.helpers import bid_data, open_for_bids, place_bid, single_error
 
 pytestmark = pytest.mark.django_db
 
@@ -94,3 +94,34 @@ def test_a_withdrawn_bid_takes_no_documents(api2, ds, tendering):
         "Can't add document at 'deleted' bid status"
     )
     assert not BidDocument.objects.exists()
+
+
+def test_documents_sent_with_the_bid_are_kept_with_it(api2, ds, clock, api):
+    tender = open_for_bids(api, clock)
+    sent = document(ds, LICENCE, "Ліцензія.pdf", documentType="qualificationDocuments")
+    body = {**bid_data(400), "documents": [sent]}
+
+    response = api2.post(f"{tender.path}/bids", body)
+
+    assert response.status_code == 201, response.content
+    bid = response.json()["data"]
+    [kept] = bid["documents"]
+    assert (kept["title"], kept["hash"], kept["author"]) == (
+        "Ліцензія.pdf",
+        md5(LICENCE),
+        "bid_owner",
+    )
+    token = response.json()["access"]["token"]
+    path = f"{tender.path}/bids/{bid['id']}/documents"
+    assert api2.get(path, token=token).json()["data"] == [kept]
+
+
+def test_a_bid_whose_document_is_refused_is_not_placed(api2, ds, clock, api):
+    tender = open_for_bids(api, clock)
+    body = {**bid_data(400), "documents": [{"title": "без адреси.pdf"}]}
+
+    response = api2.post(f"{tender.path}/bids", body)
+
+    assert response.status_code == 422
+    assert [error["name"] for error in response.json()["errors"]] == ["documents"]
+    assert not BidDocument.objects.exists() and not Bid.objects.exists()
