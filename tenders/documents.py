@@ -265,8 +265,14 @@ class HasDocuments:
 
     def _new_version(self, by, now, previous, author: str, metadata: dict, content: dict):
         """Store a document's first version (`previous` None) or its next one, and record it."""
+        version = self._store_version(now, previous, author, metadata, content)
+        action = "replace_document" if previous else "add_document"
+        self._documents_changed(version, action, by, now)
+        return version
+
+    def _store_version(self, now, previous, author: str, metadata: dict, content: dict):
         self._check_related_item(metadata)
-        version = self.documents.create(
+        return self.documents.create(
             document_id=previous.document_id if previous else new_id(),
             version=previous.version + 1 if previous else 1,
             metadata=metadata,
@@ -275,9 +281,6 @@ class HasDocuments:
             date_modified=now,
             **content,
         )
-        action = "replace_document" if previous else "add_document"
-        self._documents_changed(version, action, by, now)
-        return version
 
     def edit_document(self, *, by, document_id, changes: dict):
         """PATCH: metadata only; the version's dateModified stays (it dates the content)."""
@@ -325,7 +328,18 @@ class PartDocuments(HasDocuments):
         return role
 
     def _documents_changed(self, version, action: str, by, now) -> None:
+        self._record_document(version, action, by, now)
+        self.tender._touch(now)
+
+    def _record_document(self, version, action: str, by, now) -> None:
         self.tender._record(
             self, action, by, now, document_id=version.document_id, version=version.version
         )
-        self.tender._touch(now)
+
+    def _attach_sent(self, by, now, documents: list[dict]) -> None:
+        """The documents sent with the part's own creation (tenders.documents.document_fields'
+        keywords), stored and recorded as part of it: the creation stamps the tender once."""
+        for document in documents:
+            content = {name: document[name] for name in ("key", "md5", "title", "format")}
+            version = self._store_version(now, None, by.role, document["metadata"], content)
+            self._record_document(version, "add_document", by, now)

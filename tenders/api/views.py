@@ -361,7 +361,8 @@ class CancellationViewSet(_OwnerPatchedViewSet):
 
 class _PartDocumentViewSet(DocumentViewSet):
     """The documents of a part of the tender (`related`, found by the URL's `segment`): read by
-    anyone, changed by the tender owner as the part allows (tenders.documents.PartDocuments)."""
+    anyone, changed by its party (`party`: the tender owner unless said otherwise) as the part
+    allows (tenders.documents.PartDocuments)."""
 
     related: str
     segment: str
@@ -373,9 +374,13 @@ class _PartDocumentViewSet(DocumentViewSet):
         # Not locked here: an upload may take long, and the change locks when it is made.
         tender = _find(request, tender_id)
         part = _child(tender, self.related, kwargs[self.segment], self.segment)
-        actor = actor_for(request, (Role.TENDER_OWNER, tender))
+        actor = actor_for(request, self.party(tender, part))
         part.check_party(actor)
         return part, actor
+
+    def party(self, tender, part) -> tuple:
+        """(role, what its token owns) of who may change the part's documents."""
+        return Role.TENDER_OWNER, tender
 
     def route_args(self, part):
         return [part.tender_id, part.id]
@@ -390,15 +395,11 @@ class BidDocumentViewSet(_PartDocumentViewSet):
     def container_for_read(self, request, tender_id, **kwargs):
         bid = super().container_for_read(request, tender_id, **kwargs)
         noun = "bid documents" if self.action == "list" else "bid document"
-        bid.check_documents_visible(actor_for(request, (Role.BID_OWNER, bid)), noun)
+        bid.check_visible(actor_for(request, self.party(bid.tender, bid)), noun)
         return bid
 
-    def container_for_write(self, request, tender_id, **kwargs):
-        tender = _find(request, tender_id)
-        bid = _child(tender, "bids", kwargs["bid_id"], "bid_id")
-        actor = actor_for(request, (Role.BID_OWNER, bid))
-        bid.check_party(actor)
-        return bid, actor
+    def party(self, tender, bid) -> tuple:
+        return Role.BID_OWNER, bid
 
 
 @document_operations("Award")

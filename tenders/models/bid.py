@@ -36,12 +36,13 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
     def wire(self) -> dict:
         return {"tenderers": self.tenderers, "value": self.value, "status": self.status}
 
-    def check_visible(self, by: Actor) -> None:
-        """A bid is its owner's alone until tendering closes; then the bids that took part are
-        public (drafts and withdrawn bids never are)."""
+    def check_visible(self, by: Actor, noun: str = "bid") -> None:
+        """A bid (and what `noun` names of it: its documents) is its owner's alone until
+        tendering closes; then the bids that took part are public (drafts and withdrawn bids
+        never are)."""
         if by.acts_as(Role.BID_OWNER, self):
             return
-        self.tender.check_bids_visible("bid")
+        self.tender.check_bids_visible(noun)
         if self.status != BidStatus.ACTIVE:
             raise NotFound("bid_id")
 
@@ -60,14 +61,6 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
             for award in tender.awards.all()
         ):
             raise NotAllowed(f"Can't {verb} document because award of bid is not in pending state")
-
-    def check_documents_visible(self, by: Actor, noun: str) -> None:
-        """Its documents are seen as it is (check_visible), with 2.3's words for them."""
-        if by.acts_as(Role.BID_OWNER, self):
-            return
-        self.tender.check_bids_visible(noun)
-        if self.status != BidStatus.ACTIVE:
-            raise NotFound("bid_id")
 
     # --- the frame's questions ------------------------------------------------------------
 

@@ -95,10 +95,8 @@ class Bidding:
             )
             token = bid.issue_token()
             bid.save(force_insert=True)
-            self._touch(now)
             self._record(bid, "create", by, now, to_status=bid.status)
             bidder = Actor(Role.BID_OWNER, broker=by.broker, user=by.user, subject=bid)
-            for document in documents:
-                content = {name: document[name] for name in ("key", "md5", "title", "format")}
-                bid._new_version(bidder, now, None, Role.BID_OWNER, document["metadata"], content)
+            bid._attach_sent(bidder, now, documents)
+            self._touch(now)
         return bid, token
