@@ -227,6 +227,9 @@ BID = data_of("Bid", BidShape)
     ),
     destroy=extend_schema(
         operation_id="withdrawBid",
+        description="Withdraws the bid while tendering is open. The answer is the bid as it "
+        "was (its status unchanged, as 2.3 answers); from then on the bid is gone from every "
+        "path (404).",
         parameters=OWNER_TOKEN,
         responses={200: BID, **errors(403, 404, 409)},
     ),
@@ -257,6 +260,7 @@ class BidViewSet(viewsets.ViewSet):
         bid = _child(_find(request, tender_id), "bids", bid_id, "bid_id")
         actor = actor_for(request, (Role.BID_OWNER, bid))
         bid.check_party(actor)
+        bid.check_visible(actor)  # a withdrawn bid is gone
         return bid, actor
 
     def partial_update(self, request, tender_id, bid_id):
@@ -266,8 +270,10 @@ class BidViewSet(viewsets.ViewSet):
 
     def destroy(self, request, tender_id, bid_id):
         bid, actor = self._owned(request, tender_id, bid_id)
+        # 2.3 answers the removed bid as it was, its status unchanged.
+        as_it_was = BidOut(bid, context=api_context(request)).data
         bid.withdraw(by=actor)
-        return ok(BidOut(bid, context=api_context(request)).data)
+        return ok(as_it_was)
 
 
 class _OwnerPatchedViewSet(viewsets.ViewSet):
@@ -397,6 +403,11 @@ class BidDocumentViewSet(_PartDocumentViewSet):
         noun = "bid documents" if self.action == "list" else "bid document"
         bid.check_visible(actor_for(request, self.party(bid.tender, bid)), noun)
         return bid
+
+    def container_for_write(self, request, tender_id, **kwargs):
+        bid, actor = super().container_for_write(request, tender_id, **kwargs)
+        bid.check_visible(actor)  # a withdrawn bid is gone
+        return bid, actor
 
     def party(self, tender, bid) -> tuple:
         return Role.BID_OWNER, bid

@@ -38,8 +38,11 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
 
     def check_visible(self, by: Actor, noun: str = "bid") -> None:
         """A bid (and what `noun` names of it: its documents) is its owner's alone until
-        tendering closes; then the bids that took part are public (drafts and withdrawn bids
-        never are)."""
+        tendering closes; then the bids that took part are public (drafts never are). A
+        withdrawn bid is gone for everyone, its bidder too (2.3 removes it; we keep its row
+        for the audit trail)."""
+        if self.status == BidStatus.DELETED:
+            raise NotFound("bid_id")
         if by.acts_as(Role.BID_OWNER, self):
             return
         self.tender.check_bids_visible(noun)

@@ -191,16 +191,25 @@ def test_draft_bid_takes_no_part_until_activated(api, clock):
     )
 
 
-def test_withdrawn_bid_is_kept_but_takes_no_part(api, api2, clock):
+def test_withdrawn_bid_is_answered_as_it_was_then_gone_but_kept(api, api2, clock):
     tender = open_for_bids(api, clock)
     bid_id, token = place_bid(api2, tender, 300)
     path = f"{tender.path}/bids/{bid_id}"
+    as_placed = api2.get(path, token=token).json()["data"]
+
     response = api2.delete(path, token=token)
-    assert response.status_code == 200 and response.json()["data"]["status"] == "deleted"
-    assert single_error(api2.patch(path, {"value": {"amount": 1}}, token=token), 403)[
-        "description"
-    ] == ("Can't update bid in current (deleted) status")
-    assert Bid.objects.get(pk=bid_id).status == "deleted"
+
+    # 2.3 answers the removed bid in its last state, and it is gone from every path.
+    assert response.status_code == 200 and response.json()["data"] == as_placed
+    assert as_placed["status"] == "active"
+    for gone in (
+        api2.get(path, token=token),
+        api2.patch(path, {"value": {"amount": 1}}, token=token),
+        api2.delete(path, token=token),
+        api2.get(f"{path}/documents", token=token),
+    ):
+        assert single_error(gone, 404)["name"] == "bid_id"
+    assert Bid.objects.get(pk=bid_id).status == "deleted"  # kept for the audit trail
     clock.move_to(parse_iso(tender.read()["tenderPeriod"]["endDate"]))
     assert tender.read()["status"] == "unsuccessful"
 
