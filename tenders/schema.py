@@ -164,6 +164,7 @@ class Item(Schema):
     deliveryDate = Period(required=False)
     deliveryAddress = Address(required=False)
     deliveryLocation = Location(required=False)
+    relatedLot = Text(allow_blank=False, max_length=64)
 
     def validate(self, attrs):
         attrs.setdefault("id", new_id())
@@ -171,6 +172,32 @@ class Item(Schema):
             "additionalClassifications"
         ):
             raise ValidationError({"additionalClassifications": ["This field is required."]})
+        return attrs
+
+
+class Lot(Schema):
+    """A part of a tender bid for, awarded and contracted on its own. Its status and date are
+    the server's (Tender._store keeps them); its value and minimal step take the tender's
+    currency and VAT flag."""
+
+    model_name = "Lot"
+    server_fields = frozenset({"status", "date", "numberOfBids", "auctionPeriod", "auctionUrl"})
+    # What the owner writes (POST /lots takes these; PATCH changes them but the id).
+    id = Text(allow_blank=False, max_length=64)
+    title = Text(required=True, allow_blank=False)
+    title_en = Text()
+    title_ru = Text()
+    description = LongText()
+    description_en = LongText()
+    description_ru = LongText()
+    value = Value(required=True)
+    minimalStep = Value(required=True)
+    guarantee = Guarantee(required=False)
+
+    def validate(self, attrs):
+        attrs.setdefault("id", new_id())
+        if attrs["minimalStep"]["amount"] > attrs["value"]["amount"]:
+            raise ValidationError({"minimalStep": ["value should be less than value of lot"]})
         return attrs
 
 
@@ -226,6 +253,7 @@ class TenderSchema(Schema):
     enquiryPeriod = PeriodEndRequired(required=True)
     tenderPeriod = PeriodEndRequired(required=True)
     items = Item(many=True, required=True, allow_empty=False)
+    lots = Lot(many=True, required=False)
 
     def validate(self, attrs):
         errors = {}
@@ -251,32 +279,61 @@ class TenderSchema(Schema):
         elif tender["startDate"] > tender["endDate"]:
             errors["tenderPeriod"] = {"startDate": ["period should begin before its end"]}
 
-        items = attrs["items"]
+        items, lots = attrs["items"], attrs.get("lots", [])
+        lot_ids = [lot["id"] for lot in lots]
+        if len(set(lot_ids)) != len(lot_ids):
+            errors["lots"] = ["Lot id should be uniq for all lots"]
         if len({item["id"] for item in items}) != len(items):
             errors["items"] = ["Item id should be uniq for all items"]
         elif len({item["classification"]["id"][:3] for item in items}) != 1:
             errors["items"] = ["CPV group of items be identical"]
+        else:
+            strays = ["relatedLot" in item and item["relatedLot"] not in lot_ids for item in items]
+            if any(strays):
+                errors["items"] = [
+                    {"relatedLot": ["relatedLot should be one of lots"]} if stray else {}
+                    for stray in strays
+                ]
         if errors:
             raise ValidationError(errors)
         return attrs
 
 
+class LotValue(Schema):
+    """A bid's offer for one lot."""
+
+    model_name = "LotValue"
+    server_fields = frozenset({"date", "participationUrl"})
+
+    value = Value(required=True)
+    relatedLot = Text(required=True, allow_blank=False, max_length=64)
+
+
 class BidSchema(Schema):
+    """A bid: a `value` on a tender without lots, `lotValues` (one per lot it competes for) on
+    a tender with lots (Bidding.check_bid_offer holds the rules between the two)."""
+
     model_name = "Bid"
     server_fields = frozenset(
         {"id", "date", "owner", "owner_token", "participationUrl", "documents"}
     )
 
     tenderers = Organization(many=True, required=True, allow_empty=False, max_length=1)
-    value = Value(required=True)
+    value = Value(required=False)  # (required on a tender without lots: context "lots" False)
+    lotValues = LotValue(many=True, required=False)
     status = Choice(["draft", "active"], default="active")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.context.get("lots") is False:
+            self.fields["value"].required = True
 
 
 class AwardPatchSchema(Schema):
     model_name = "Award"
     server_fields = frozenset(
-        {"id", "bid_id", "date", "value", "suppliers", "items", "complaintPeriod", "documents",
-         "complaints"}
+        {"id", "bid_id", "lotID", "date", "value", "suppliers", "items", "complaintPeriod",
+         "documents", "complaints"}
     )  # fmt: skip
 
     status = Choice(["pending", "unsuccessful", "active", "cancelled"])
@@ -315,4 +372,10 @@ class CancellationSchema(Schema):
     reason_en = LongText()
     reason_ru = LongText()
     status = Choice(["pending", "active"])
-    cancellationOf = Choice(["tender"], default="tender")
+    cancellationOf = Choice(["tender", "lot"], default="tender")
+    relatedLot = Text(allow_blank=False, max_length=64)
+
+    def validate(self, attrs):
+        if attrs.get("cancellationOf") == "lot" and not attrs.get("relatedLot"):
+            raise ValidationError({"relatedLot": ["This field is required."]})
+        return attrs

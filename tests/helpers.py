@@ -267,6 +267,99 @@ class Claims:
         return self.api.patch(f"{self.path}/{complaint['id']}", data, token=self.tender.token)
 
 
+# --- lots through the API ---------------------------------------------------------------
+
+FIRST, SECOND = "1" * 32, "2" * 32
+
+
+def lot(lot_id: str, amount: float, step: float = 10, title: str = "") -> dict:
+    return {
+        "id": lot_id,
+        "title": title or f"лот {lot_id[0]}",
+        "value": {"amount": amount},
+        "minimalStep": {"amount": step},
+    }
+
+
+def item(lot_id: str | None, description: str) -> dict:
+    made = {
+        "description": description,
+        "classification": {"scheme": "ДК021", "id": "44617100-9", "description": "Cartons"},
+        "unit": {"code": "H87", "name": "штука"},
+        "quantity": 5,
+    }
+    if lot_id:
+        made["relatedLot"] = lot_id
+    return made
+
+
+def two_lots(**overrides) -> dict:
+    """A tender in two lots (300 and 200 UAH), an item in each."""
+    return {
+        "lots": [lot(FIRST, 300, 20), lot(SECOND, 200, 15)],
+        "items": [item(FIRST, "футляри"), item(SECOND, "коробки")],
+        **overrides,
+    }
+
+
+def offer(lot_id: str, amount: float) -> dict:
+    return {"relatedLot": lot_id, "value": {"amount": amount}}
+
+
+def lot_bid(*offers, identifier="00000001") -> dict:
+    return {"tenderers": [organization(f"Учасник {identifier}", identifier)], "lotValues": offers}
+
+
+def open_two_lots(api, clock, **overrides):
+    tender = create_tender(api, **two_lots(**overrides))
+    clock.move_to(parse_iso(tender.read()["tenderPeriod"]["startDate"]) + timedelta(hours=1))
+    return tender
+
+
+def bid_on(api, tender, *offers, identifier="00000001") -> tuple[str, str]:
+    response = api.post(f"{tender.path}/bids", lot_bid(*offers, identifier=identifier))
+    assert response.status_code == 201, response.content
+    body = response.json()
+    tender.bids.append((body["data"]["id"], body["access"]["token"]))
+    return tender.bids[-1]
+
+
+def close_tendering(tender, clock) -> dict:
+    clock.move_to(parse_iso(tender.read()["tenderPeriod"]["endDate"]) + timedelta(minutes=1))
+    return tender.read()
+
+
+def awards_by_lot(data: dict) -> dict:
+    by_lot = {}
+    for award in data["awards"]:
+        by_lot.setdefault(award["lotID"], []).append(award)
+    return by_lot
+
+
+def decide(api, tender, award_id: str, status: str):
+    return api.patch(f"{tender.path}/awards/{award_id}", {"status": status}, token=tender.token)
+
+
+def lot_statuses(data: dict) -> dict:
+    return {item["id"]: item["status"] for item in data["lots"]}
+
+
+def past_stand_still(tender, clock) -> None:
+    ends = [
+        parse_iso(award["complaintPeriod"]["endDate"])
+        for award in tender.read()["awards"]
+        if "endDate" in award["complaintPeriod"]
+    ]
+    clock.move_to(max(ends) + timedelta(minutes=1))
+
+
+def sign(api, tender, award_id: str):
+    contract = next(c for c in tender.read()["contracts"] if c["awardID"] == award_id)
+    return api.patch(
+        f"{tender.path}/contracts/{contract['id']}", {"status": "active"}, token=tender.token
+    )
+
+
 def routes(prefix: str) -> list[str]:
     """Every path pattern of the URL conf under `prefix`, parameters as {name}."""
     found = []

@@ -37,6 +37,7 @@ class ComplaintOut(Out):
             "complaintID": complaint.complaint_id,
             "status": complaint.status,
             "type": "claim",
+            "relatedLot": complaint.related_lot,
             "date": iso(complaint.date),
             "title": complaint.title,
             "description": complaint.description,
@@ -61,6 +62,7 @@ class ComplaintShape(Schema):
     complaintID = Text(required=True)
     status = Choice(ComplaintStatus.values, required=True)
     type = Choice(["claim"], required=True)
+    relatedLot = Text()
     date = IsoDateTime()
     title = Text(required=True)
     description = LongText()

@@ -66,6 +66,8 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
     bid = models.ForeignKey(
         "tenders.Bid", on_delete=models.PROTECT, related_name="complaints", editable=False
     )
+    # The lot its award decides (2.3's relatedLot; empty on a tender without lots).
+    related_lot = models.CharField(max_length=64, blank=True, default="", editable=False)
     number = models.PositiveIntegerField(editable=False)
     complaint_id = models.CharField(_("complaint ID"), max_length=64, editable=False)
     status = models.CharField(_("status"), max_length=16, choices=ComplaintStatus, editable=False)
@@ -129,6 +131,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         cls.check_filer(by, tender)
         if tender.status not in TenderStatus.deciding():
             raise NotAllowed(f"Can't add complaint in current ({tender.status}) tender status")
+        tender.check_lot_active(award.lot_id, "add complaint")
         if award.status == AwardStatus.PENDING:
             raise NotAllowed("Claim submission is not allowed on pending award")
         if not award.in_complaint_period(now):
@@ -157,6 +160,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
             )
         if self.status not in OPEN:
             raise NotAllowed(f"Can't update complaint in current ({self.status}) status")
+        self.tender.check_lot_active(self.related_lot, "update complaint")
 
     def status_refusal(self, action: str) -> NotAllowed:
         return NotAllowed("Can't update complaint")

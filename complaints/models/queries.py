@@ -61,6 +61,7 @@ class ComplaintQuerySet(models.QuerySet):
                 id=new_id(),
                 tender=tender,
                 award=award,
+                related_lot=award.lot_id,
                 bid=by.subject,
                 broker=by.broker,
                 organization=by.organization,

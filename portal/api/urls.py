@@ -19,6 +19,7 @@ from tenders.api.views import (
     CancellationViewSet,
     ContractDocumentViewSet,
     ContractViewSet,
+    LotViewSet,
     TenderDocumentViewSet,
     TenderViewSet,
 )
@@ -58,6 +59,16 @@ urlpatterns = [
         "tenders/<str:tender_id>/documents/<str:pk>",
         TenderDocumentViewSet.as_view(DOCUMENT),
         name="tender-document",
+    ),
+    path(
+        "tenders/<str:tender_id>/lots",
+        LotViewSet.as_view({"get": "list", "post": "create"}),
+        name="lots",
+    ),
+    path(
+        "tenders/<str:tender_id>/lots/<str:lot_id>",
+        LotViewSet.as_view({"get": "retrieve", "patch": "partial_update", "delete": "destroy"}),
+        name="lot",
     ),
     path(
         "tenders/<str:tender_id>/bids",

@@ -14,12 +14,15 @@ from tenders.models import (
     BidStatus,
     CancellationStatus,
     ContractStatus,
+    LotStatus,
     TenderStatus,
 )
 from tenders.schema import (
     AwardPatchSchema,
     CancellationSchema,
     ContractPatchSchema,
+    Lot,
+    LotValue,
     Organization,
     TenderSchema,
     Value,
@@ -37,6 +40,7 @@ class BidOut(Out):
             "status": bid.status,
             "date": iso(bid.date),
             "value": bid.value,
+            "lotValues": bid.lot_values,
             "tenderers": bid.tenderers,
             "documents": documents_of(bid, self.context),
         }
@@ -57,6 +61,7 @@ class AwardOut(Out):
             **award.data,
             "id": award.id,
             "bid_id": award.bid_id,
+            "lotID": award.lot_id,
             "status": award.status,
             "date": iso(award.date),
             "value": award.value,
@@ -191,12 +196,22 @@ class PeriodShape(Schema):
     endDate = IsoDateTime()
 
 
+class LotValueShape(LotValue):
+    date = IsoDateTime()
+
+
 class BidShape(Schema):
     id = Text(required=True)
     status = Choice(BidStatus.values, required=True)
     date = IsoDateTime()
     value = Value()
+    lotValues = LotValueShape(many=True)
     tenderers = Organization(many=True)
+
+
+class LotShape(Lot):
+    status = Choice(LotStatus.values, required=True)
+    date = IsoDateTime()
 
 
 @extend_schema_field({"type": "array", "items": {"$ref": "#/components/schemas/ComplaintShape"}})
@@ -207,6 +222,7 @@ class AwardComplaints(serializers.ListField):
 class AwardShape(AwardPatchSchema):
     id = Text(required=True)
     bid_id = Text()
+    lotID = Text()
     status = Choice(AwardStatus.values, required=True)
     date = IsoDateTime()
     value = Value()
@@ -242,6 +258,7 @@ class TenderShape(TenderSchema):
     awardPeriod = PeriodShape()
     next_check = IsoDateTime()
     numberOfBids = serializers.IntegerField(required=False)
+    lots = LotShape(many=True)
     bids = BidShape(many=True)
     awards = AwardShape(many=True)
     contracts = ContractShape(many=True)

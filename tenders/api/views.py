@@ -23,6 +23,7 @@ from tenders.schema import (
     BidSchema,
     CancellationSchema,
     ContractPatchSchema,
+    Lot,
     TenderSchema,
 )
 
@@ -37,6 +38,7 @@ from .serializers import (
     CancellationShape,
     ContractOut,
     ContractShape,
+    LotShape,
     TenderOut,
     TenderShape,
     public_bids,
@@ -363,6 +365,66 @@ class CancellationViewSet(_OwnerPatchedViewSet):
         location = reverse("api:cancellation", args=[tender.id, cancellation.id])
         data = CancellationOut(cancellation, context=api_context(request)).data
         return created(request, data, location)
+
+
+LOT = data_of("Lot", LotShape)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="listLots",
+        responses={200: data_of("Lots", LotShape, many=True), **errors(404)},
+    ),
+    retrieve=extend_schema(operation_id="getLot", responses={200: LOT, **errors(404)}),
+    create=extend_schema(
+        operation_id="addLot",
+        summary="Add a lot while the tender is a draft or in enquiries",
+        parameters=OWNER_TOKEN,
+        request=data_of("LotCreate", Lot),
+        responses={201: LOT, **errors(403, 404, 409, 422)},
+    ),
+    partial_update=extend_schema(
+        operation_id="patchLot",
+        parameters=OWNER_TOKEN,
+        request=patch_of("LotPatch", Lot),
+        responses={200: LOT, **errors(403, 404, 409, 422)},
+    ),
+    destroy=extend_schema(
+        operation_id="deleteLot",
+        description="Removes the lot while the tender is a draft or in enquiries, unless an "
+        "item still points at it (422); the answer is the lot as it was.",
+        parameters=OWNER_TOKEN,
+        responses={200: LOT, **errors(403, 404, 409, 422)},
+    ),
+)
+class LotViewSet(viewsets.ViewSet):
+    """A tender's lots: public reads; the tender owner adds, changes and removes them before
+    tendering starts (Tender.add_lot, patch_lot, delete_lot)."""
+
+    def list(self, request, tender_id):
+        return ok(_read(request, tender_id).lots)
+
+    def retrieve(self, request, tender_id, lot_id):
+        return ok(_read(request, tender_id).lot(lot_id))
+
+    def _owned(self, request, tender_id) -> tuple:
+        tender = _find(request, tender_id)
+        actor = actor_for(request, (Role.TENDER_OWNER, tender))
+        tender.check_party(actor)
+        return tender, actor
+
+    def create(self, request, tender_id):
+        tender, actor = self._owned(request, tender_id)
+        lot = tender.add_lot(by=actor, data=read_data(request))
+        return created(request, lot, reverse("api:lot", args=[tender.id, lot["id"]]))
+
+    def partial_update(self, request, tender_id, lot_id):
+        tender, actor = self._owned(request, tender_id)
+        return ok(tender.patch_lot(by=actor, lot_id=lot_id, data=read_data(request)))
+
+    def destroy(self, request, tender_id, lot_id):
+        tender, actor = self._owned(request, tender_id)
+        return ok(tender.delete_lot(by=actor, lot_id=lot_id))
 
 
 class _PartDocumentViewSet(DocumentViewSet):

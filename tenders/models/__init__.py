@@ -10,7 +10,14 @@ from .document import (
     ContractDocument,
     TenderDocument,
 )
-from .statuses import AwardStatus, BidStatus, CancellationStatus, ContractStatus, TenderStatus
+from .statuses import (
+    AwardStatus,
+    BidStatus,
+    CancellationStatus,
+    ContractStatus,
+    LotStatus,
+    TenderStatus,
+)
 from .tender import Tender, TenderSearch
 
 __all__ = [
@@ -28,6 +35,7 @@ __all__ = [
     "ContractDocument",
     "ContractStatus",
     "Counter",
+    "LotStatus",
     "Owned",
     "Tender",
     "TenderDocument",

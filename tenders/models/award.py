@@ -45,6 +45,8 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
 
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
     bid = models.ForeignKey("tenders.Bid", on_delete=models.PROTECT, related_name="awards")
+    # The lot it decides (empty on a tender without lots).
+    lot_id = models.CharField(max_length=64, blank=True, default="", editable=False)
     status = models.CharField(max_length=16, choices=AwardStatus, editable=False)
     date = models.DateTimeField(editable=False)
     value = models.JSONField()
@@ -80,6 +82,7 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
         tender = self.tender
         if tender.status not in TenderStatus.deciding():
             raise NotAllowed(f"Can't update award in current ({tender.status}) tender status")
+        tender.check_lot_active(self.lot_id, "update award")
 
     def status_refusal(self, action: str) -> NotAllowed:
         return NotAllowed(f"Can't update award in current ({self.status}) status")
@@ -103,6 +106,7 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
         tender = self.tender
         if tender.status != TenderStatus.QUALIFICATION:
             raise NotAllowed(f"Can't {verb} document in current ({tender.status}) tender status")
+        tender.check_lot_active(self.lot_id, f"{verb} document")
 
     # --- the owner's changes --------------------------------------------------------------
 
@@ -153,11 +157,15 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
                 data={
                     "value": self.value,
                     "suppliers": self.suppliers,
-                    "items": tender.data["items"],
+                    "items": [
+                        item
+                        for item in tender.data["items"]
+                        if not self.lot_id or item.get("relatedLot") == self.lot_id
+                    ],
                 },
             )
-            tender._transit("awarded", Actor.system(), now)
-            tender.award_period_end = now
+            # (The tender is awarded once no lot's award is pending.)
+            tender._award_next_bid(at=now, by=by)
             tender._touch(now)
 
     def disqualify(self, *, by: Actor) -> None:
@@ -184,9 +192,10 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
             cancelled = [self]
             if self.status == AwardStatus.UNSUCCESSFUL:
                 cancelled += [
-                    award for award in tender.awards.filter(number__gt=self.number)
+                    award
+                    for award in tender.awards.filter(number__gt=self.number, lot_id=self.lot_id)
                     if award.status != AwardStatus.CANCELLED
-                ]  # fmt: skip
+                ]
             for award in cancelled:
                 # The later awards fall with this one: part of this transition, under its lock.
                 award.tender = tender

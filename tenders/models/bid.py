@@ -2,7 +2,7 @@ from django.db import models
 
 from portal.core.actors import Actor, Role
 from portal.core.errors import NotAllowed, NotFound
-from portal.core.schema import merge_patch, to_json, validate
+from portal.core.schema import merge_patch, parse_iso, to_json, validate
 from portal.core.transactions import atomic_change
 from portal.core.transitions import StatusMachine, transition
 from tenders.documents import PartDocuments
@@ -27,14 +27,33 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
     status = models.CharField(max_length=16, choices=BidStatus, editable=False)
     date = models.DateTimeField(editable=False)
-    value = models.JSONField()
+    # On a tender without lots, its value; with lots, an offer for each lot it competes for
+    # (lotValues: value, relatedLot, and the date its amount was last set).
+    value = models.JSONField(null=True, blank=True)
+    lot_values = models.JSONField(default=list, blank=True)
     tenderers = models.JSONField()
 
     def __str__(self) -> str:
         return f"bid {self.pk} on {self.tender_id}"
 
     def wire(self) -> dict:
-        return {"tenderers": self.tenderers, "value": self.value, "status": self.status}
+        wire = {"tenderers": self.tenderers, "status": self.status}
+        if self.value is not None:
+            wire["value"] = self.value
+        if self.lot_values:
+            wire["lotValues"] = self.lot_values
+        return wire
+
+    def offer_for(self, lot_id: str | None) -> dict | None:
+        """What this bid offers for the lot (None: for the tender without lots), or None."""
+        if lot_id is None:
+            return {"value": self.value} if self.value is not None else None
+        return next((offer for offer in self.lot_values if offer["relatedLot"] == lot_id), None)
+
+    def rank_of(self, offer: dict) -> tuple:
+        """Bids are ranked by price, then by when the price was set (2.3)."""
+        when = parse_iso(offer["date"]) if "date" in offer else self.date
+        return offer["value"]["amount"], when, self.number
 
     def check_visible(self, by: Actor, noun: str = "bid") -> None:
         """A bid (and what `noun` names of it: its documents) is its owner's alone until
@@ -89,8 +108,10 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
         """PATCH a bid while tendering is open: tenderers, value, draft/active."""
         with atomic_change():
             now = self.begin("edit", by)
-            fields = to_json(validate(BidSchema, merge_patch(self.wire(), data)))
-            self.tender.check_bid_value(fields["value"])
+            merged = merge_patch(self.wire(), data)
+            fields = to_json(validate(BidSchema, merged, lots=bool(self.tender.lots)))
+            self.tender.check_bid_offer(fields, "update")
+            fields = self.tender.date_offers(fields, self.lot_values, now)
             if fields == self.wire():
                 return False
             # Asked of a change of who bids or of a bid that starts to take part, so that bids
@@ -108,7 +129,8 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
                 by,
                 now,
                 status=fields["status"],
-                value=fields["value"],
+                value=fields.get("value"),
+                lot_values=fields.get("lotValues", []),
                 tenderers=fields["tenderers"],
             )
             return True

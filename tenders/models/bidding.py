@@ -10,6 +10,20 @@ from .base import new_id
 from .statuses import BidStatus, TenderStatus
 
 
+def value_refusal(value: dict, limit: dict, of: str) -> str | None:
+    """Why an offered `value` does not fit the tender's or the lot's (`of`), or None."""
+    if value["amount"] > limit["amount"]:
+        return f"value of bid should be less than value of {of}"
+    if value["currency"] != limit["currency"]:
+        return f"currency of bid should be identical to currency of value of {of}"
+    if value["valueAddedTaxIncluded"] != limit["valueAddedTaxIncluded"]:
+        return (
+            f"valueAddedTaxIncluded of bid should be identical to valueAddedTaxIncluded of "
+            f"value of {of}"
+        )
+    return None
+
+
 class Bidding:
     """Mixed into Tender."""
 
@@ -27,20 +41,55 @@ class Bidding:
             period = f"from ({iso(self.tender_start)}) to ({iso(self.tender_end)})"
             raise NotAllowed(f"Bid can be {past} only during the tendering period: {period}.")
 
-    def check_bid_value(self, value: dict) -> None:
-        mine = self.data["value"]
-        if value["amount"] > mine["amount"]:
-            raise InvalidData.field("value", "value of bid should be less than value of tender")
-        if value["currency"] != mine["currency"]:
-            raise InvalidData.field(
-                "value", "currency of bid should be identical to currency of value of tender"
-            )
-        if value["valueAddedTaxIncluded"] != mine["valueAddedTaxIncluded"]:
-            raise InvalidData.field(
-                "value",
-                "valueAddedTaxIncluded of bid should be identical to "
-                "valueAddedTaxIncluded of value of tender",
-            )
+    def check_bid_offer(self, fields: dict, verb: str) -> None:
+        """What a bid offers, against the tender: a `value` without lots; with lots, an offer
+        (`lotValues`) for each active lot it competes for, none twice, none for a lot the
+        tender has not. Each within its limit, in the same currency and VAT flag (2.3)."""
+        offers = fields.get("lotValues", [])
+        lots = {lot["id"]: lot for lot in self.lots}
+        if not lots:
+            if offers:
+                refusal = {"relatedLot": ["relatedLot should be one of lots"]}
+                raise InvalidData({"lotValues": [refusal for _offer in offers]})
+            if "value" not in fields:
+                raise InvalidData.field("value", "This field is required.")
+            refusal = value_refusal(fields["value"], self.data["value"], "tender")
+            if refusal:
+                raise InvalidData.field("value", refusal)
+            return
+        if "value" in fields:
+            raise InvalidData.field("value", "value should be posted for each lot of bid")
+        if not offers:
+            raise InvalidData.field("lotValues", "This field is required.")
+        errors = []
+        for offer in offers:
+            lot = lots.get(offer["relatedLot"])
+            refusal = value_refusal(offer["value"], lot["value"], "lot") if lot else None
+            if lot is None:
+                errors.append({"relatedLot": ["relatedLot should be one of lots"]})
+            else:
+                errors.append({"value": [refusal]} if refusal else {})
+        if any(errors):
+            raise InvalidData({"lotValues": errors})
+        related = [offer["relatedLot"] for offer in offers]
+        if len(set(related)) != len(related):
+            raise InvalidData.field("lotValues", "bids don't allow duplicated proposals")
+        for lot_id in related:
+            self.check_lot_active(lot_id, f"{verb} bid")
+
+    @staticmethod
+    def date_offers(fields: dict, before: list[dict], now) -> dict:
+        """Each lot offer keeps the date its amount was set; a new or changed amount is dated
+        `now` (2.3 ranks equal amounts by it)."""
+        if not fields.get("lotValues"):
+            return fields
+        kept = {offer["relatedLot"]: offer for offer in before}
+        offers = []
+        for offer in fields["lotValues"]:
+            previous = kept.get(offer["relatedLot"])
+            same = previous is not None and previous["value"] == offer["value"]
+            offers.append({**offer, "date": previous["date"] if same else iso(now)})
+        return {**fields, "lotValues": offers}
 
     def check_tenderers(self, verb: str, tenderers: list[dict], *, active: bool, bid=None):
         """2.3 leaves these to the platforms; we keep them in the model, for both faces: the
@@ -73,11 +122,12 @@ class Bidding:
         attached to it in the same change, as 2.3 keeps the documents sent with a bid."""
         if by.role is not Role.AUTHENTICATED:
             raise PermissionDenied()
-        fields = to_json(validate(BidSchema, data))
+        fields = to_json(validate(BidSchema, data, lots=bool(self.lots)))
         with atomic_change():
             now = self._lock_and_catch_up()
             self.check_tendering("add", now)
-            self.check_bid_value(fields["value"])
+            self.check_bid_offer(fields, "add")
+            fields = self.date_offers(fields, [], now)
             self.check_tenderers(
                 "add", fields["tenderers"], active=fields["status"] == BidStatus.ACTIVE
             )
@@ -90,7 +140,8 @@ class Bidding:
                 organization=by.organization,
                 status=fields["status"],
                 date=now,
-                value=fields["value"],
+                value=fields.get("value"),
+                lot_values=fields.get("lotValues", []),
                 tenderers=fields["tenderers"],
             )
             token = bid.issue_token()

@@ -57,6 +57,12 @@ class Cancellation(StatusMachine, PartOfTender, PartDocuments):
             raise NotAllowed(
                 f"Can't update cancellation in current ({tender.status}) tender status"
             )
+        tender.check_lot_active(self.related_lot, "update cancellation")
+
+    @property
+    def related_lot(self) -> str | None:
+        """The lot it cancels (cancellationOf "lot"), or None: the whole tender."""
+        return self.data.get("relatedLot") if self.data.get("cancellationOf") == "lot" else None
 
     def status_refusal(self, action: str) -> NotAllowed:
         return NotAllowed(f"Can't update cancellation in current ({self.status}) status")
@@ -71,6 +77,11 @@ class Cancellation(StatusMachine, PartOfTender, PartDocuments):
         with atomic_change():
             now = self.begin("edit", by)
             fields = validate(CancellationSchema, merge_patch(self.wire(), data))
+            # What it cancels is fixed when it is made.
+            for name in ("cancellationOf", "relatedLot"):
+                fields.pop(name, None)
+                if name in self.data:
+                    fields[name] = self.data[name]
             status = fields.pop("status", self.status)
             reason = fields.pop("reason")
             if (reason, fields) != (self.reason, self.data):
@@ -85,4 +96,7 @@ class Cancellation(StatusMachine, PartOfTender, PartDocuments):
     def _activate(self, by: Actor, now) -> None:
         self.guard("activate", by, now)
         self.apply("activate", by, now)
-        self.tender._cancel(by, now)
+        if self.related_lot:
+            self.tender._cancel_lot(self.related_lot, by, now)
+        else:
+            self.tender._cancel(by, now)

@@ -44,8 +44,11 @@ class Contract(StatusMachine, PartOfTender, PartDocuments):
 
     def check_context(self, action: str, by: Actor, now) -> None:
         tender = self.tender
-        if by.role is not Role.SYSTEM and tender.status not in TenderStatus.deciding():
+        if by.role is Role.SYSTEM:
+            return
+        if tender.status not in TenderStatus.deciding():
             raise NotAllowed(f"Can't update contract in current ({tender.status}) tender status")
+        tender.check_lot_active(self.award.lot_id, "update contract")
 
     def status_refusal(self, action: str) -> NotAllowed:
         return NotAllowed(f"Can't update contract in current ({self.status}) status")
@@ -67,6 +70,7 @@ class Contract(StatusMachine, PartOfTender, PartDocuments):
             raise NotAllowed(f"Can't {verb} document in current ({tender.status}) tender status")
         if self.status not in (ContractStatus.PENDING, ContractStatus.ACTIVE):
             raise NotAllowed(f"Can't {verb} document in current contract status")
+        tender.check_lot_active(self.award.lot_id, f"{verb} document")
 
     def patch(self, *, by: Actor, data: dict) -> None:
         """PATCH /contracts/{id}: the owner's edits of a pending contract, and signing it
@@ -127,7 +131,12 @@ class Contract(StatusMachine, PartOfTender, PartDocuments):
         end = award.complaint_period_end
         if end and end > now:
             raise NotAllowed(f"Can't sign contract before stand-still period end ({iso(end)})")
-        if award.complaints.answered().exists():
+        # Claims against any decision on the same lot (or, without lots, the tender) hold the
+        # contract until their claimants have said whether the answer satisfies them (2.3).
+        if any(
+            claim.is_answered and claim.related_lot == award.lot_id
+            for claim in self.tender.claims()
+        ):
             raise NotAllowed("Can't sign contract before reviewing all complaints")
 
     def awaits_signing_by(self, by: Actor) -> bool:
@@ -141,7 +150,7 @@ class Contract(StatusMachine, PartOfTender, PartDocuments):
             if date_signed is not None:
                 self._check_date_signed(date_signed, now)
             self.apply("sign", by, now, date_signed=date_signed or now)
-            self.tender._complete(now)
+            self.tender._contract_signed(self.award, now)
 
     def _void(self, now) -> None:
         system = Actor.system()

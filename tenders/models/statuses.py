@@ -22,6 +22,13 @@ class TenderStatus(models.TextChoices):
         return frozenset({cls.QUALIFICATION, cls.AWARDED})
 
 
+class LotStatus(models.TextChoices):
+    ACTIVE = "active", _("active")
+    CANCELLED = "cancelled", _("cancelled")
+    UNSUCCESSFUL = "unsuccessful", _("unsuccessful")
+    COMPLETE = "complete", _("complete")
+
+
 class BidStatus(models.TextChoices):
     DRAFT = "draft", _("draft")
     ACTIVE = "active", _("active")

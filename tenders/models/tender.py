@@ -31,7 +31,8 @@ from .base import (
     write_gathered,
 )
 from .bidding import Bidding
-from .statuses import CancellationStatus, TenderStatus
+from .lots import Lots, lot_of
+from .statuses import CancellationStatus, LotStatus, TenderStatus
 from .tender_errors import StaleDraft
 from .tender_queries import TenderQuerySet
 from .tender_time import TimeDrivenChanges
@@ -45,14 +46,19 @@ TRANSITIONS = {
     "edit": transition(LIVE - {T.DRAFT}, None, Role.TENDER_OWNER),
     "add_document": transition({T.DRAFT, T.ENQUIRIES}, None, Role.TENDER_OWNER),
     "update_document": transition({T.DRAFT, T.ENQUIRIES}, None, Role.TENDER_OWNER),
+    "add_lot": transition({T.DRAFT, T.ENQUIRIES}, None, Role.TENDER_OWNER),
+    "update_lot": transition({T.DRAFT, T.ENQUIRIES}, None, Role.TENDER_OWNER),
+    "delete_lot": transition({T.DRAFT, T.ENQUIRIES}, None, Role.TENDER_OWNER),
     "cancel": transition(LIVE, T.CANCELLED, Role.TENDER_OWNER),
     # Caused by time, or by a decision on an award or a contract.
     "start_tendering": transition({T.ENQUIRIES}, T.TENDERING, Role.SYSTEM),
     "close_tendering": transition({T.TENDERING}, None, Role.SYSTEM),  # qualification | unsuccessful
     "awarded": transition({T.QUALIFICATION}, T.AWARDED, Role.SYSTEM),
     "reopen_qualification": transition({T.AWARDED}, T.QUALIFICATION, Role.SYSTEM),
-    "fail": transition({T.AWARDED}, T.UNSUCCESSFUL, Role.SYSTEM),
-    "complete": transition({T.AWARDED}, T.COMPLETE, Role.SYSTEM),
+    # (With lots, the last lot may end while another lot's award is still pending: the
+    # tender then ends from qualification.)
+    "fail": transition(T.deciding(), T.UNSUCCESSFUL, Role.SYSTEM),
+    "complete": transition(T.deciding(), T.COMPLETE, Role.SYSTEM),
 }
 
 # The way a tender goes when nothing ends it early (each step a transition above; closing
@@ -70,7 +76,7 @@ _CLAIMS_WITH_AWARDS = Compiled(
 )
 
 
-class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments, Owned):
+class Tender(StatusMachine, TimeDrivenChanges, Bidding, Lots, TenderWire, HasDocuments, Owned):
     TRANSITIONS = TRANSITIONS
     LIFECYCLE = LIFECYCLE
 
@@ -94,6 +100,8 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
     # Derived from the document by _store() for the portal's search (tenders/search.py; the
     # words and codes are in TenderSearch).
     buyer_identifier = models.CharField(max_length=64, blank=True, editable=False)
+    # Derived by _store(): whether `data` holds lots (asked by changes that do not read it).
+    has_lots = models.BooleanField(default=False, editable=False)
     # When a time-driven change is next due; the chronograph looks for tenders past it.
     next_check = models.DateTimeField(null=True, blank=True, editable=False)
     # The 2.3 representation as the public reads it, kept by the first read after a change
@@ -204,6 +212,14 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
         self._saved = self._column_values()
         self._claims = None
 
+    def refresh_from_db(self, using=None, fields=None, from_queryset=None):
+        super().refresh_from_db(using, fields, from_queryset)
+        saved = getattr(self, "_saved", None)
+        if saved is not None and fields is not None:
+            # A column left out when the row was locked, read now: as loaded, not changed.
+            current = self._column_values()
+            saved.update({name: current[name] for name in fields if name not in saved})
+
     def _column_values(self) -> dict:
         """The loaded columns' values to compare; JSON as its text, so that a change made to it
         in place is still seen as a change (a text is made in a tenth of a deep copy's time)."""
@@ -269,9 +285,10 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
     def status_refusal(self, action: str) -> NotAllowed:
         if action == "cancel":
             return NotAllowed(f"Can't add cancellation in current ({self.status}) tender status")
-        if action.endswith("_document"):
-            verb = action.removesuffix("_document")
-            return NotAllowed(f"Can't {verb} document in current ({self.status}) tender status")
+        for noun in ("document", "lot"):
+            if action.endswith(f"_{noun}"):
+                verb = action.removesuffix(f"_{noun}")
+                return NotAllowed(f"Can't {verb} {noun} in current ({self.status}) tender status")
         return NotAllowed(f"Can't update tender in current ({self.status}) status")
 
     def check_rules(self, action: str, by: Actor, now) -> None:
@@ -352,16 +369,22 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
                 period = merged.get(name)
                 if isinstance(period, dict) and "startDate" not in period:
                     raise InvalidData({name: {"startDate": ["This field cannot be deleted"]}})
-            document = validate(TenderSchema, merged)
-            before, searched = self._stored_state(), search_columns(current)
-            self._store(document)
-            if self._stored_state() == before:
+            if not self._rewrite(validate(TenderSchema, merged), now):
                 return False
-            self._touch(now)
-            if self._search != {name: searched[name] for name in self._search}:
-                self._save_search(new=False)
             self._record(self, "edit", by, now, fields=sorted(set(data) & allowed))
             return True
+
+    def _rewrite(self, document: dict, now) -> bool:
+        """Store a validated document in place of the current one; True if it changed
+        anything (then the tender is stamped, and its search rewritten if that changed)."""
+        before, searched = self._stored_state(), search_columns(self.wire())
+        self._store(document, now=now)
+        if self._stored_state() == before:
+            return False
+        self._touch(now)
+        if self._search != {name: searched[name] for name in self._search}:
+            self._save_search(new=False)
+        return True
 
     def _save_search(self, *, new: bool) -> None:
         """Write the words and codes `_store` derived (only when they changed: their index is
@@ -382,6 +405,12 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
         with atomic_change():
             now = self._lock_and_catch_up()
             self.guard("cancel", by, now)
+            if fields.get("cancellationOf") == "lot":
+                if lot_of(self.data, fields["relatedLot"]) is None:
+                    raise InvalidData.field("relatedLot", "relatedLot should be one of lots")
+                self.check_lot_active(fields["relatedLot"], "add cancellation")
+            else:
+                fields.pop("relatedLot", None)
             status = fields.pop("status", CancellationStatus.PENDING)
             cancellation = self.cancellations.create(
                 id=new_id(),
@@ -401,14 +430,27 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, TenderWire, HasDocuments
         """Cancel the tender at once, for `reason` (an active cancellation)."""
         self.add_cancellation(by=by, data={"reason": reason, "status": CancellationStatus.ACTIVE})
 
-    def _complete(self, at) -> None:
-        """The contract is signed: the tender is complete."""
-        self._transit("complete", Actor.system(), at)
+    def _contract_signed(self, award, at) -> None:
+        """A contract is signed: the tender is complete; with lots, the award's lot is, and
+        the tender once no lot is active."""
+        if award.lot_id:
+            self._end_lot(award.lot_id, LotStatus.COMPLETE, at)
+            self._settle_lots(at, Actor.system())
+        else:
+            self._transit("complete", Actor.system(), at)
         self._touch(at)
 
     def _cancel(self, by: Actor, at) -> None:
         """An active cancellation cancels the tender (the owner's act, through it)."""
         self.apply("cancel", by, at)
+
+    def _cancel_lot(self, lot_id: str, by: Actor, at) -> None:
+        """An active cancellation of a lot: the lot is cancelled; the tender ends once no lot
+        is active, and while it decides, it is awarded once no other lot's award is pending."""
+        self._end_lot(lot_id, LotStatus.CANCELLED, at)
+        self._settle_lots(at, by)
+        if self.status in TenderStatus.deciding():
+            self._award_next_bid(at=at, by=by)
 
     # --- documents ------------------------------------------------------------------------
 

@@ -187,7 +187,7 @@ class TenderQuerySet(models.QuerySet):
                 date=now,
                 tender_id=self.model.next_tender_id(now),
             )
-            tender._store(document)
+            tender._store(document, now=now)
             token = tender.issue_token()
             tender.next_check = tender._next_check()
             # Stamped after the day's counter, which parallel creates wait for: dateModified
@@ -224,9 +224,14 @@ class TenderQuerySet(models.QuerySet):
     def _catch_up_together(self, limit: int) -> int:
         with all_or_nothing(), written_together():
             due = self.select_for_update(skip_locked=True).filter(next_check__lte=timezone.now())
-            # The document and what is derived from it are not what time changes.
+            # The document and what is derived from it are not what time changes...
             due = due.defer("data", *self.UNLISTED)
             tenders = list(due.order_by("next_check")[:limit])
+            # Except the lots, which time ends: read for the tenders that have them at once.
+            lotted = {tender.pk: tender for tender in tenders if tender.has_lots}
+            if lotted:
+                for pk, data in self.filter(pk__in=lotted).values_list("pk", "data"):
+                    lotted[pk].data = data
             # Time creates awards (through the relation, which forgets what was prefetched)
             # but changes none: the awards read with the batch stay current.
             prefetch_related_objects(

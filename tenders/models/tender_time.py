@@ -7,7 +7,7 @@ from django.db import transaction
 from portal.core.actors import Actor
 
 from .base import new_id
-from .statuses import AwardStatus, TenderStatus
+from .statuses import AwardStatus, LotStatus, TenderStatus
 
 
 class TimeDrivenChanges:
@@ -36,10 +36,10 @@ class TimeDrivenChanges:
         if self.status == TenderStatus.TENDERING and self.tender_end <= now:
             self._close_tendering(at=self.tender_end)
             changed = True
-        failed_at = self._qualification_failed_at()
-        if failed_at is not None and failed_at <= now:
-            self._transit("fail", Actor.system(), failed_at)
-            changed = True
+        for line, failed_at in sorted(self._failures(), key=lambda failure: failure[1]):
+            if failed_at <= now:
+                self._fail_line(line, failed_at)
+                changed = True
         return changed
 
     def _next_check(self):
@@ -48,64 +48,98 @@ class TimeDrivenChanges:
         if self.status == TenderStatus.TENDERING:
             return self.tender_end
         due = [complaint.closes_at for complaint in self.claims() if complaint.is_answered]
-        due.append(self._qualification_failed_at())
-        return min((moment for moment in due if moment is not None), default=None)
+        due += [failed_at for _line, failed_at in self._failures()]
+        return min(due, default=None)
 
     def _close_tendering(self, *, at) -> None:
+        """Bids are opened: each line (the tender, or each active lot) gets a pending award
+        for its best bid; a lot nobody bid for is unsuccessful, and so is the tender when no
+        line has a bid."""
         system = Actor.system()
-        if not self.active_bids():
+        bids = self.active_bids()
+        for lot_id in self.lines():
+            if lot_id is not None and not any(bid.offer_for(lot_id) for bid in bids):
+                self._end_lot(lot_id, LotStatus.UNSUCCESSFUL, at)
+        if not bids or not self.lines():
             self._transit("close_tendering", system, at, status=TenderStatus.UNSUCCESSFUL)
             return
         self._transit("close_tendering", system, at, status=TenderStatus.QUALIFICATION)
         self.award_period_start = at
         self._award_next_bid(at=at, by=system)
 
-    def _qualification_failed_at(self):
-        """When every bid has been disqualified, the tender fails once the last complaint
-        period has ended and the last claim is closed; None while some bid is still in the
-        running or a submitted claim awaits its end."""
-        if self.status != TenderStatus.AWARDED:
-            return None
+    def _failures(self) -> list[tuple]:
+        """(line, when it fails) for each line whose every bid was disqualified: it fails once
+        its last complaint period has ended and its last claim is closed (none while a
+        submitted claim on it awaits its end)."""
+        if self.status not in TenderStatus.deciding():
+            return []
+        if not self.has_lots and self.status != TenderStatus.AWARDED:
+            return []
+        failures = []
         claims = self.claims()
-        if any(complaint.holds_up_tender for complaint in claims):
-            return None
-        awards = list(self.awards.all())
-        if not awards or awards[-1].status != AwardStatus.UNSUCCESSFUL:
-            return None
-        ends = [award.complaint_period_end for award in awards if award.complaint_period_end]
-        ends += [complaint.date for complaint in claims if complaint.is_closed]
-        return max(ends)
+        for line in self.lines():
+            mine = [claim for claim in claims if claim.related_lot == (line or "")]
+            if any(claim.holds_up_tender for claim in mine):
+                continue
+            awards = [award for award in self.awards.all() if award.lot_id == (line or "")]
+            if not awards or awards[-1].status != AwardStatus.UNSUCCESSFUL:
+                continue
+            ends = [award.complaint_period_end for award in awards if award.complaint_period_end]
+            ends += [claim.date for claim in mine if claim.is_closed]
+            failures.append((line, max(ends)))
+        return failures
+
+    def _fail_line(self, line, at) -> None:
+        if line is None:
+            self._transit("fail", Actor.system(), at)
+            return
+        self._end_lot(line, LotStatus.UNSUCCESSFUL, at)
+        self._settle_lots(at, Actor.system())
 
     def _award_next_bid(self, *, at, by: Actor) -> None:
-        """Give a pending award to the lowest bid (earliest on ties) not yet disqualified, or,
-        with none left, end the qualification. The award made is kept as `awarded_next` (2.3
-        points the decision's answer at it)."""
+        """Give each line (the tender, or each active lot) whose last award was neither
+        pending nor active a pending award for its best bid not yet disqualified; then the
+        tender is in qualification while some award is pending, awarded otherwise. The award
+        made last is kept as `awarded_next` (2.3 points the decision's answer at it)."""
         self.awarded_next = None
-        disqualified = {
-            award.bid_id for award in self.awards.all() if award.status == AwardStatus.UNSUCCESSFUL
-        }
-        candidates = sorted(
-            (bid for bid in self.active_bids() if bid.pk not in disqualified),
-            key=lambda bid: (bid.value["amount"], bid.number),
-        )
-        if not candidates:
+        pending = False
+        for line in self.lines():
+            awards = [award for award in self.awards.all() if award.lot_id == (line or "")]
+            if awards and awards[-1].status in (AwardStatus.PENDING, AwardStatus.ACTIVE):
+                pending = pending or awards[-1].status == AwardStatus.PENDING
+                continue
+            disqualified = {
+                award.bid_id for award in awards if award.status == AwardStatus.UNSUCCESSFUL
+            }
+            offers = [
+                (bid, offer)
+                for bid in self.active_bids()
+                if bid.pk not in disqualified
+                for offer in [bid.offer_for(line)]
+                if offer is not None
+            ]
+            if not offers:
+                continue
+            bid, offer = min(offers, key=lambda pair: pair[0].rank_of(pair[1]))
+            award = self.awards.create(
+                id=new_id(),
+                number=self.awards.count() + 1,
+                bid=bid,
+                lot_id=line or "",
+                status=AwardStatus.PENDING,
+                date=at,
+                value=offer["value"],
+                suppliers=bid.tenderers,
+                complaint_period_start=at,
+            )
+            self._record(award, "create", by, at, to_status=AwardStatus.PENDING)
+            self.awarded_next = award
+            pending = True
+        if pending:
+            if self.status != TenderStatus.QUALIFICATION:
+                self._transit("reopen_qualification", Actor.system(), at)
+            self.award_period_end = None
+        else:
             if self.status != TenderStatus.AWARDED:
                 self._transit("awarded", Actor.system(), at)
             self.award_period_end = at
-            return
-        bid = candidates[0]
-        award = self.awards.create(
-            id=new_id(),
-            number=self.awards.count() + 1,
-            bid=bid,
-            status=AwardStatus.PENDING,
-            date=at,
-            value=bid.value,
-            suppliers=bid.tenderers,
-            complaint_period_start=at,
-        )
-        self._record(award, "create", by, at, to_status=AwardStatus.PENDING)
-        self.awarded_next = award
-        if self.status != TenderStatus.QUALIFICATION:
-            self._transit("reopen_qualification", Actor.system(), at)
-        self.award_period_end = None

@@ -4,6 +4,7 @@ from portal.core.schema import iso, to_json
 from tenders.schema import TenderSchema
 from tenders.search import search_columns
 
+from .lots import settle_lots
 from .statuses import TenderStatus
 
 TEST_TITLE_PREFIXES = {
@@ -55,9 +56,12 @@ class TenderWire:
         }
         return document
 
-    def _store(self, document: dict) -> None:
-        """Write a validated document into the columns and `data`."""
+    def _store(self, document: dict, *, now) -> None:
+        """Write a validated document into the columns and `data` (its lots as
+        lots.settle_lots keeps them; `now`: when a new lot is added)."""
         document = dict(document)
+        settle_lots(document, self.data.get("lots", []) if self.data else [], now)
+        self.has_lots = "lots" in document
         # The search's words and codes, which the tender's change writes to TenderSearch.
         self._search = search_columns(document)
         self.buyer_identifier = self._search.pop("buyer_identifier")

@@ -1,14 +1,28 @@
 """Reads cost the same number of queries however much a tender, or the registry, holds; writes
 are a few statements."""
 
+from datetime import timedelta
 from functools import partial
 
 import pytest
 from django.db import connection, transaction
 
+from portal.core.schema import parse_iso
 from tenders.models import Tender
 from tests.docservice.helpers import DocService, document
-from tests.helpers import Claims, create_tender, in_qualification, tender_data
+from tests.helpers import (
+    Claims,
+    awards_by_lot,
+    bid_on,
+    close_tendering,
+    create_tender,
+    decide,
+    in_qualification,
+    item,
+    lot,
+    offer,
+    tender_data,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -50,6 +64,56 @@ def test_tender_read_does_not_grow_with_bids_awards_contracts(api, anonymous, cl
         assert queries_for(query_count, anonymous, f"{small.path}/{collection}") == queries_for(
             query_count, anonymous, f"{large.path}/{collection}"
         )
+
+
+def lot_tender(api, api2, clock, lots: int, ds):
+    """A tender in `lots` lots, each bid for by two bidders (both on every lot), each lot's
+    award decided, a decision document on each award."""
+    ids = [f"{n:032x}" for n in range(1, lots + 1)]
+    tender = create_tender(
+        api,
+        lots=[lot(lot_id, 300) for lot_id in ids],
+        items=[item(lot_id, f"товар {n}") for n, lot_id in enumerate(ids)],
+    )
+    clock.move_to(parse_iso(tender.read()["tenderPeriod"]["startDate"]) + timedelta(hours=1))
+    for bidder in ("00000001", "00000002"):
+        amounts = [offer(lot_id, 200 + int(bidder)) for lot_id in ids]
+        bid_on(api2, tender, *amounts, identifier=bidder)
+    for award in awards_by_lot(close_tendering(tender, clock)).values():
+        attached = api.post(
+            f"{tender.path}/awards/{award[0]['id']}/documents",
+            document(ds, name="протокол.pdf"),
+            token=tender.token,
+        )
+        assert attached.status_code == 201, attached.content
+        assert decide(api, tender, award[0]["id"], "active").status_code == 200
+    return tender
+
+
+def test_tender_read_does_not_grow_with_lots(api, api2, anonymous, clock, query_count, client):
+    ds = DocService(client, key="broker")
+    small, large = lot_tender(api, api2, clock, 1, ds), lot_tender(api, api2, clock, 6, ds)
+    assert len(large.read()["lots"]) == 6 and len(large.read()["contracts"]) == 6
+    Tender.objects.update(public_text="")
+    assert queries_for(query_count, anonymous, small.path) == queries_for(
+        query_count, anonymous, large.path
+    )
+    for collection in ("lots", "awards", "bids", "contracts"):
+        assert queries_for(query_count, anonymous, f"{small.path}/{collection}") == queries_for(
+            query_count, anonymous, f"{large.path}/{collection}"
+        )
+
+
+def test_feed_does_not_grow_with_lots(api, api2, anonymous, clock, query_count, client):
+    ds = DocService(client, key="broker")
+    lot_tender(api, api2, clock, 1, ds)
+    clock.advance(minutes=1)
+    params = {"opt_fields": "status,lots,awards,bids"}
+    one = queries_for(query_count, anonymous, "/tenders", params)
+    for lots in (2, 5):
+        lot_tender(api, api2, clock, lots, ds)
+    clock.advance(minutes=1)
+    assert queries_for(query_count, anonymous, "/tenders", params) == one
 
 
 @pytest.mark.parametrize("params", [{}, {"opt_fields": "status,awards,bids,numberOfBids"}])

@@ -358,10 +358,10 @@ def test_fields_the_owner_may_not_set_are_dropped_silently(api):
 def test_patch_with_a_rogue_field_changes_nothing(api):
     tender = create_tender(api)
     before = tender.read()
-    response = tender.patch({"title": "new", "lots": []})
+    response = tender.patch({"title": "new", "bidders": []})
     assert single_error(response, 422) == {
         "location": "body",
-        "name": "lots",
+        "name": "bidders",
         "description": "Rogue field",
     }
     assert tender.read() == before
@@ -475,8 +475,8 @@ def test_cancellation_in_one_step_and_its_rules(api, api2):
     path = f"{tender.path}/cancellations"
     assert single_error(api.post(path, {}, token=tender.token), 422)["name"] == "reason"
     assert single_error(
-        api.post(path, {"reason": "x", "cancellationOf": "lot"}, token=tender.token), 422
-    )["description"] == ["Value must be one of ['tender']."]
+        api.post(path, {"reason": "x", "cancellationOf": "bid"}, token=tender.token), 422
+    )["description"] == ["Value must be one of ['tender', 'lot']."]
     assert single_error(
         api2.post(path, {"reason": "x", "status": "active"}, token=tender.token), 403
     )["name"] == ("permission")

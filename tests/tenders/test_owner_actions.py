@@ -27,6 +27,9 @@ def draft(buyer, clock) -> tuple[Tender, Actor]:
     return tender, Actor(Role.TENDER_OWNER, user=buyer, subject=tender)
 
 
+LOT_CHANGES = ["add_lot", "update_lot", "delete_lot"]
+
+
 def test_owner_actions_follow_the_status(buyer, clock):
     tender, owner = draft(buyer, clock)
     seen = {"draft": tender.available_actions(owner)}
@@ -39,8 +42,8 @@ def test_owner_actions_follow_the_status(buyer, clock):
     seen["cancelled"] = tender.available_actions(owner)
 
     assert seen == {
-        "draft": ["publish", "add_document", "update_document", "cancel"],
-        "active.enquiries": ["edit", "add_document", "update_document", "cancel"],
+        "draft": ["publish", "add_document", "update_document", *LOT_CHANGES, "cancel"],
+        "active.enquiries": ["edit", "add_document", "update_document", *LOT_CHANGES, "cancel"],
         "active.tendering": ["edit", "cancel"],
         "cancelled": [],
     }

@@ -52,13 +52,17 @@ TENDER_ALLOWED = {
     "edit": (LIVE - {"draft"}, "owner"),
     "add_document": ({"draft", "active.enquiries"}, "owner"),
     "update_document": ({"draft", "active.enquiries"}, "owner"),
+    "add_lot": ({"draft", "active.enquiries"}, "owner"),
+    "update_lot": ({"draft", "active.enquiries"}, "owner"),
+    "delete_lot": ({"draft", "active.enquiries"}, "owner"),
     "cancel": (LIVE, "owner"),
     "start_tendering": ({"active.enquiries"}, "system"),
     "close_tendering": ({"active.tendering"}, "system"),
     "awarded": ({"active.qualification"}, "system"),
     "reopen_qualification": ({"active.awarded"}, "system"),
-    "fail": ({"active.awarded"}, "system"),
-    "complete": ({"active.awarded"}, "system"),
+    # (from qualification too: the last lot to end may end while another's award is pending)
+    "fail": ({"active.qualification", "active.awarded"}, "system"),
+    "complete": ({"active.qualification", "active.awarded"}, "system"),
 }
 ACTORS = ["owner", "stranger", "anonymous", "system"]
 

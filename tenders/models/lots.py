@@ -1,0 +1,145 @@
+"""A tender's lots: the parts of it that are bid for, awarded and contracted on their own.
+They live in the tender's document (`data["lots"]`, as 2.3 keeps them), so a lot changes
+under its tender's lock and with its row."""
+
+from portal.core.actors import Actor
+from portal.core.errors import NotAllowed, NotFound
+from portal.core.schema import iso, merge_patch, validate
+from portal.core.transactions import atomic_change
+from tenders.schema import Lot, TenderSchema
+
+from .statuses import LotStatus
+
+# What the owner writes of a lot (the rest is the server's).
+LOT_FIELDS = frozenset(Lot().fields) - {"id"}
+
+
+def lot_of(document: dict, lot_id: str) -> dict | None:
+    return next((lot for lot in document.get("lots", []) if lot["id"] == lot_id), None)
+
+
+def settle_lots(document: dict, previous: list[dict], now) -> None:
+    """A validated document's lots as stored: each keeps its status and date (a new one is
+    active from `now`); their values take the tender's currency and VAT flag; the tender's
+    value is their sum, its minimal step their least, its guarantee their sum (2.3)."""
+    lots = document.get("lots")
+    if not lots:
+        document.pop("lots", None)
+        return
+    before = {lot["id"]: lot for lot in previous}
+    value, step = document["value"], document["minimalStep"]
+    guarantee = document.get("guarantee")
+    for lot in lots:
+        kept = before.get(lot["id"], {})
+        lot["status"] = kept.get("status", LotStatus.ACTIVE.value)
+        lot["date"] = kept.get("date") or iso(now)
+        lot["value"] = {**value, "amount": lot["value"]["amount"]}
+        lot["minimalStep"] = {**step, "amount": lot["minimalStep"]["amount"]}
+        if guarantee and "guarantee" in lot:
+            lot["guarantee"] = {**lot["guarantee"], "currency": guarantee["currency"]}
+    document["value"] = {**value, "amount": sum(lot["value"]["amount"] for lot in lots)}
+    document["minimalStep"] = {**step, "amount": min(lot["minimalStep"]["amount"] for lot in lots)}
+    guaranteed = [lot["guarantee"] for lot in lots if "guarantee" in lot]
+    if guaranteed:
+        currency = guarantee["currency"] if guarantee else guaranteed[0]["currency"]
+        document["guarantee"] = {
+            "amount": sum(item["amount"] for item in guaranteed),
+            "currency": currency,
+        }
+
+
+class Lots:
+    """Mixed into Tender."""
+
+    @property
+    def lots(self) -> list[dict]:
+        return self.data.get("lots", [])
+
+    def lot(self, lot_id: str) -> dict:
+        found = lot_of(self.data, lot_id)
+        if found is None:
+            raise NotFound("lot_id")
+        return found
+
+    def lot_status(self, lot_id: str | None) -> str | None:
+        """The status of the lot `lot_id` names (None: the tender has no lots)."""
+        found = lot_of(self.data, lot_id) if lot_id else None
+        return found["status"] if found else None
+
+    def check_lot_active(self, lot_id: str | None, doing: str) -> None:
+        """What belongs to a lot changes only while the lot is active: `doing` is 2.3's
+        "add complaint", "update award"..."""
+        status = self.lot_status(lot_id) if self.has_lots else None
+        if status is not None and status != LotStatus.ACTIVE:
+            raise NotAllowed(f"Can {doing} only in active lot status")
+
+    def lines(self) -> list[str | None]:
+        """What is awarded on its own: each active lot, or (no lots) the tender (None)."""
+        if not self.has_lots:  # (without reading `data`, which some changes leave unread)
+            return [None]
+        return [lot["id"] for lot in self.lots if lot["status"] == LotStatus.ACTIVE]
+
+    # --- the owner's changes (POST/PATCH/DELETE /lots) ------------------------------------
+
+    def add_lot(self, *, by: Actor, data: dict) -> dict:
+        fields = validate(Lot, data)
+        return self._change_lots("add_lot", by, lambda lots: [*lots, fields], fields["id"])
+
+    def patch_lot(self, *, by: Actor, lot_id: str, data: dict) -> dict:
+        current = self.lot(lot_id)
+        written = {key: value for key, value in current.items() if key in LOT_FIELDS}
+        edits = {key: value for key, value in data.items() if key != "id"}
+        fields = {**validate(Lot, merge_patch(written, edits)), "id": lot_id}
+        return self._change_lots(
+            "update_lot",
+            by,
+            lambda lots: [fields if lot["id"] == lot_id else lot for lot in lots],
+            lot_id,
+        )
+
+    def delete_lot(self, *, by: Actor, lot_id: str) -> dict:
+        """Returns the lot as it was (2.3). A lot items still point at stays (422)."""
+        as_it_was = self.lot(lot_id)
+        self._change_lots(
+            "delete_lot", by, lambda lots: [lot for lot in lots if lot["id"] != lot_id], lot_id
+        )
+        return as_it_was
+
+    def _change_lots(self, action: str, by: Actor, change, lot_id: str) -> dict | None:
+        with atomic_change():
+            now = self._lock_and_catch_up()
+            self.guard(action, by, now)
+            document = self.wire()
+            document["lots"] = change(document.get("lots", []))
+            if self._rewrite(validate(TenderSchema, document), now):
+                self._record(self, action, by, now, lot_id=lot_id)
+        return lot_of(self.data, lot_id)
+
+    # --- how lots end ---------------------------------------------------------------------
+
+    def _end_lot(self, lot_id: str, status: LotStatus, at) -> None:
+        """The lot ends (unsuccessful, complete, cancelled); claims nobody answered on its
+        awards are ignored (2.3)."""
+        self.data = {
+            **self.data,
+            "lots": [
+                {**lot, "status": status.value} if lot["id"] == lot_id else lot for lot in self.lots
+            ],
+        }
+        for complaint in self.claims():
+            if complaint.related_lot == lot_id and complaint.awaits_answer:
+                complaint._ignore(at)
+        self._record(self, f"lot_{status.value}", Actor.system(), at, lot_id=lot_id)
+
+    def _settle_lots(self, at, by: Actor) -> None:
+        """Once no lot is active, the tender ends: cancelled if every lot was, unsuccessful if
+        none was completed, complete otherwise."""
+        statuses = {lot["status"] for lot in self.lots}
+        if LotStatus.ACTIVE in statuses:
+            return
+        if statuses == {LotStatus.CANCELLED}:
+            self._cancel(by, at)
+        elif LotStatus.COMPLETE not in statuses:
+            self._transit("fail", Actor.system(), at)
+        else:
+            self._transit("complete", Actor.system(), at)
