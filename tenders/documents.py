@@ -72,11 +72,11 @@ class DocumentMetadata(Schema):
     format = Format()
     documentType = Choice(DOCUMENT_TYPES)
     language = Text()
-    documentOf = Choice(["tender", "item"])
+    documentOf = Choice(["tender", "item", "lot"])
     relatedItem = Text()
 
     def validate(self, attrs):
-        if attrs.get("documentOf") == "item" and not attrs.get("relatedItem"):
+        if attrs.get("documentOf") in ("item", "lot") and not attrs.get("relatedItem"):
             raise ValidationError({"relatedItem": ["This field is required."]})
         return attrs
 
@@ -300,11 +300,13 @@ class HasDocuments:
         return latest
 
     def _check_related_item(self, metadata: dict) -> None:
-        if metadata.get("documentOf") != "item":
+        """A document of an item or a lot names one the tender has (2.3)."""
+        kind = metadata.get("documentOf")
+        if kind not in ("item", "lot"):
             return
-        items = self.document_tender.data["items"]
-        if metadata.get("relatedItem") not in {item["id"] for item in items}:
-            raise InvalidData.field("relatedItem", "relatedItem should be one of items")
+        parts = self.document_tender.data.get(f"{kind}s", [])
+        if metadata.get("relatedItem") not in {part["id"] for part in parts}:
+            raise InvalidData.field("relatedItem", f"relatedItem should be one of {kind}s")
 
 
 class PartDocuments(HasDocuments):

@@ -460,3 +460,34 @@ def test_the_chronograph_ends_lots_at_a_cost_that_does_not_grow(api, api2, clock
         return statements
 
     assert statements_of_a_pass(2) == statements_of_a_pass(6)
+
+
+def test_documents_hang_on_a_lot_wherever_they_are_attached(api, api2, clock, client):
+    from tests.docservice.helpers import DocService, document
+
+    ds = DocService(client, key="broker")
+    tender = create_tender(api, **two_lots())
+    conditions = api.post(
+        f"{tender.path}/documents",
+        document(ds, documentOf="lot", relatedItem=SECOND, documentType="technicalSpecifications"),
+        token=tender.token,
+    )
+    assert conditions.status_code == 201, conditions.content
+    assert conditions.json()["data"]["relatedItem"] == SECOND
+    stray = api.post(
+        f"{tender.path}/documents",
+        document(ds, documentOf="lot", relatedItem="9" * 32),
+        token=tender.token,
+    )
+    assert single_error(stray, 422)["description"] == ["relatedItem should be one of lots"]
+
+    clock.move_to(parse_iso(tender.read()["tenderPeriod"]["startDate"]) + timedelta(hours=1))
+    bid_id, token = bid_on(api2, tender, offer(FIRST, 250))
+    bidder_ds = DocService(client, key="broker2")
+    licence = api2.post(
+        f"{tender.path}/bids/{bid_id}/documents",
+        document(bidder_ds, documentOf="lot", relatedItem=FIRST),
+        token=token,
+    )
+    assert licence.status_code == 201, licence.content
+    assert licence.json()["data"]["relatedItem"] == FIRST

@@ -178,7 +178,19 @@ def test_multipart_upload_straight_to_the_registry(api, ds, store):
             "relatedItem",
             ["relatedItem should be one of items"],
         ),
-        ({"documentOf": "lot"}, 422, "documentOf", ["Value must be one of ['tender', 'item']."]),
+        ({"documentOf": "lot"}, 422, "relatedItem", ["This field is required."]),
+        (
+            {"documentOf": "lot", "relatedItem": "nope"},
+            422,
+            "relatedItem",
+            ["relatedItem should be one of lots"],
+        ),
+        (
+            {"documentOf": "bid"},
+            422,
+            "documentOf",
+            ["Value must be one of ['tender', 'item', 'lot']."],
+        ),
     ],
 )
 def test_bad_document_registrations_are_refused_and_nothing_is_attached(
