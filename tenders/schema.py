@@ -201,6 +201,64 @@ class Lot(Schema):
         return attrs
 
 
+class FeatureValue(Schema):
+    model_name = "FeatureValue"
+    value = Number(required=True, maximum=0.3)
+    title = Text(required=True, allow_blank=False)
+    title_en = Text()
+    title_ru = Text()
+    description = LongText()
+    description_en = LongText()
+    description_ru = LongText()
+
+
+class Feature(Schema):
+    """A non-price criterion: each bid names one of its values (`parameters`), which lowers
+    the price it is ranked by (Tender.weighted)."""
+
+    model_name = "Feature"
+    code = Text(allow_blank=False)
+    featureOf = Choice(["tenderer", "lot", "item"], default="tenderer")
+    relatedItem = Text(allow_blank=False)
+    title = Text(required=True, allow_blank=False)
+    title_en = Text()
+    title_ru = Text()
+    description = LongText()
+    description_en = LongText()
+    description_ru = LongText()
+    enum = FeatureValue(many=True, required=True, allow_empty=False)
+
+    def validate(self, attrs):
+        attrs.setdefault("code", new_id())
+        if attrs["featureOf"] in ("item", "lot") and not attrs.get("relatedItem"):
+            raise ValidationError({"relatedItem": ["This field is required."]})
+        values = [value["value"] for value in attrs["enum"]]
+        if len(set(values)) != len(values):
+            raise ValidationError({"enum": ["Feature value should be uniq for feature"]})
+        return attrs
+
+
+def features_of(document: dict, lot_id: str | None) -> list[dict]:
+    """The features a bid for the lot (None: the tender without lots) is weighed by: the
+    tenderer's, the lot's and its items' (2.3)."""
+    features = document.get("features", [])
+    if lot_id is None:
+        return features
+    items = {item["id"] for item in document["items"] if item.get("relatedLot") == lot_id}
+    return [
+        feature
+        for feature in features
+        if feature["featureOf"] == "tenderer"
+        or (feature["featureOf"] == "lot" and feature.get("relatedItem") == lot_id)
+        or (feature["featureOf"] == "item" and feature.get("relatedItem") in items)
+    ]
+
+
+def most_weight(features: list[dict]) -> float:
+    """The sum of the features' greatest values."""
+    return sum(max(value["value"] for value in feature["enum"]) for feature in features)
+
+
 class TenderSchema(Schema):
     """A tender as its owner writes it. `validate(TenderSchema, data, now=...)` fills the period
     starts the owner left out (enquiries start now, tendering starts when enquiries end)."""
@@ -254,6 +312,7 @@ class TenderSchema(Schema):
     tenderPeriod = PeriodEndRequired(required=True)
     items = Item(many=True, required=True, allow_empty=False)
     lots = Lot(many=True, required=False)
+    features = Feature(many=True, required=False)
 
     def validate(self, attrs):
         errors = {}
@@ -294,9 +353,44 @@ class TenderSchema(Schema):
                     {"relatedLot": ["relatedLot should be one of lots"]} if stray else {}
                     for stray in strays
                 ]
+        if not errors:
+            errors.update(self._features_errors(attrs, lot_ids))
         if errors:
             raise ValidationError(errors)
         return attrs
+
+    @staticmethod
+    def _features_errors(attrs, lot_ids: list[str]) -> dict:
+        features = attrs.get("features", [])
+        if not features:
+            return {}
+        codes = [feature["code"] for feature in features]
+        if len(set(codes)) != len(codes):
+            return {"features": ["Feature code should be uniq for all features"]}
+        parts = {"item": {item["id"] for item in attrs["items"]}, "lot": set(lot_ids)}
+        strays = [
+            {"relatedItem": [f"relatedItem should be one of {feature['featureOf']}s"]}
+            if feature["featureOf"] in parts
+            and feature["relatedItem"] not in parts[feature["featureOf"]]
+            else {}
+            for feature in features
+        ]
+        if any(strays):
+            return {"features": strays}
+        # (rounded as 2.3 rounds it: 0.1 + 0.2 is not over 0.3)
+        if lot_ids and any(
+            round(most_weight(features_of(attrs, lot_id)), 15) > 0.3 for lot_id in lot_ids
+        ):
+            return {
+                "features": ["Sum of max value of all features for lot should be less then or "
+                             "equal to 30%"]
+            }  # fmt: skip
+        if not lot_ids and round(most_weight(features), 15) > 0.3:
+            return {
+                "features": ["Sum of max value of all features should be less then or equal "
+                             "to 30%"]
+            }  # fmt: skip
+        return {}
 
 
 class LotValue(Schema):
@@ -307,6 +401,14 @@ class LotValue(Schema):
 
     value = Value(required=True)
     relatedLot = Text(required=True, allow_blank=False, max_length=64)
+
+
+class Parameter(Schema):
+    """A bid's value for one of the tender's features."""
+
+    model_name = "Parameter"
+    code = Text(required=True, allow_blank=False)
+    value = Number(required=True)
 
 
 class BidSchema(Schema):
@@ -321,6 +423,7 @@ class BidSchema(Schema):
     tenderers = Organization(many=True, required=True, allow_empty=False, max_length=1)
     value = Value(required=False)  # (required on a tender without lots: context "lots" False)
     lotValues = LotValue(many=True, required=False)
+    parameters = Parameter(many=True, required=False)
     status = Choice(["draft", "active"], default="active")
 
     def __init__(self, *args, **kwargs):

@@ -266,11 +266,19 @@ class Number(serializers.Field):
     default_error_messages = {
         "invalid": "Number '{input}' failed to convert to a decimal.",
         "min_value": "Float value should be greater than {minimum}.",
+        "max_value": "Float value should be less than {maximum}.",
     }
 
-    def __init__(self, *, minimum: float | None = 0, as_float: bool = True, **kwargs):
+    def __init__(
+        self,
+        *,
+        minimum: float | None = 0,
+        maximum: float | None = None,
+        as_float: bool = True,
+        **kwargs,
+    ):
         kwargs.setdefault("required", False)
-        self.minimum = minimum
+        self.minimum, self.maximum = minimum, maximum
         self.as_float = as_float
         super().__init__(**kwargs)
 
@@ -285,6 +293,8 @@ class Number(serializers.Field):
             self.fail("invalid", input=data)
         if self.minimum is not None and number < self.minimum:
             self.fail("min_value", minimum=self.minimum)
+        if self.maximum is not None and number > self.maximum:
+            self.fail("max_value", maximum=self.maximum)
         if not self.as_float and isinstance(data, int):
             return data
         if not self.as_float and number.is_integer() and abs(number) < 2**53:

@@ -24,6 +24,7 @@ from tenders.schema import (
     Lot,
     LotValue,
     Organization,
+    Parameter,
     TenderSchema,
     Value,
 )
@@ -41,6 +42,7 @@ class BidOut(Out):
             "date": iso(bid.date),
             "value": bid.value,
             "lotValues": bid.lot_values,
+            "parameters": bid.parameters,
             "tenderers": bid.tenderers,
             "documents": documents_of(bid, self.context),
         }
@@ -206,6 +208,7 @@ class BidShape(Schema):
     date = IsoDateTime()
     value = Value()
     lotValues = LotValueShape(many=True)
+    parameters = Parameter(many=True)
     tenderers = Organization(many=True)
 
 

@@ -31,6 +31,8 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
     # (lotValues: value, relatedLot, and the date its amount was last set).
     value = models.JSONField(null=True, blank=True)
     lot_values = models.JSONField(default=list, blank=True)
+    # Its value for each of the tender's features it is weighed by (code, value).
+    parameters = models.JSONField(default=list, blank=True)
     tenderers = models.JSONField()
 
     def __str__(self) -> str:
@@ -42,6 +44,8 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
             wire["value"] = self.value
         if self.lot_values:
             wire["lotValues"] = self.lot_values
+        if self.parameters:
+            wire["parameters"] = self.parameters
         return wire
 
     def offer_for(self, lot_id: str | None) -> dict | None:
@@ -50,10 +54,11 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
             return {"value": self.value} if self.value is not None else None
         return next((offer for offer in self.lot_values if offer["relatedLot"] == lot_id), None)
 
-    def rank_of(self, offer: dict) -> tuple:
-        """Bids are ranked by price, then by when the price was set (2.3)."""
+    def rank_of(self, offer: dict, lot_id: str | None) -> tuple:
+        """Bids are ranked by price, weighed by their features' values, then by when the
+        price was set (2.3)."""
         when = parse_iso(offer["date"]) if "date" in offer else self.date
-        return offer["value"]["amount"], when, self.number
+        return self.tender.weighted(self, offer, lot_id), when, self.number
 
     def check_visible(self, by: Actor, noun: str = "bid") -> None:
         """A bid (and what `noun` names of it: its documents) is its owner's alone until
@@ -131,6 +136,7 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
                 status=fields["status"],
                 value=fields.get("value"),
                 lot_values=fields.get("lotValues", []),
+                parameters=fields.get("parameters", []),
                 tenderers=fields["tenderers"],
             )
             return True

@@ -1,10 +1,12 @@
 """Bidding on a tender: when bids are taken, what a bid may offer, who may bid."""
 
+from fractions import Fraction
+
 from portal.core.actors import Actor, Role
 from portal.core.errors import InvalidData, NotAllowed, PermissionDenied
 from portal.core.schema import iso, to_json, validate
 from portal.core.transactions import atomic_change
-from tenders.schema import BidSchema, party_key
+from tenders.schema import BidSchema, features_of, most_weight, party_key
 
 from .base import new_id
 from .statuses import BidStatus, TenderStatus
@@ -45,6 +47,10 @@ class Bidding:
         """What a bid offers, against the tender: a `value` without lots; with lots, an offer
         (`lotValues`) for each active lot it competes for, none twice, none for a lot the
         tender has not. Each within its limit, in the same currency and VAT flag (2.3)."""
+        self._check_offer(fields, verb)
+        self._check_parameters(fields)
+
+    def _check_offer(self, fields: dict, verb: str) -> None:
         offers = fields.get("lotValues", [])
         lots = {lot["id"]: lot for lot in self.lots}
         if not lots:
@@ -76,6 +82,52 @@ class Bidding:
             raise InvalidData.field("lotValues", "bids don't allow duplicated proposals")
         for lot_id in related:
             self.check_lot_active(lot_id, f"{verb} bid")
+
+    def _check_parameters(self, fields: dict) -> None:
+        """A value for each feature the bid is weighed by, one of that feature's (2.3)."""
+        parameters = fields.get("parameters", [])
+        features = self.data.get("features", [])
+        codes = [parameter["code"] for parameter in parameters]
+        if len(set(codes)) != len(codes):
+            raise InvalidData.field(
+                "parameters", "Parameter code should be uniq for all parameters"
+            )
+        values = {feature["code"]: [v["value"] for v in feature["enum"]] for feature in features}
+        errors = [
+            {"code": ["code should be one of feature code."]}
+            if parameter["code"] not in values
+            else {"value": ["value should be one of feature value."]}
+            if parameter["value"] not in values[parameter["code"]]
+            else {}
+            for parameter in parameters
+        ]
+        if any(errors):
+            raise InvalidData({"parameters": errors})
+        if self.lots:
+            lines = [offer["relatedLot"] for offer in fields.get("lotValues", [])]
+            needed = {f["code"] for line in lines for f in features_of(self.data, line)}
+        else:
+            if features and not parameters:
+                raise InvalidData.field("parameters", "This field is required.")
+            needed = set(values)
+        if set(codes) != needed:
+            raise InvalidData.field("parameters", "All features parameters is required.")
+
+    def weighted(self, bid, offer: dict, lot_id: str | None) -> Fraction:
+        """The price a bid is ranked by: its amount, lowered by the values it names for the
+        features it is weighed by, as 2.3 weighs them (amount / (1 + Σ values / (1 − Σ the
+        features' greatest values)))."""
+        amount = Fraction(offer["value"]["amount"])
+        features = features_of(self.data, lot_id) if self.data.get("features") else []
+        if not features:
+            return amount
+        codes = {feature["code"] for feature in features}
+        named = sum(
+            (Fraction(p["value"]) for p in bid.parameters if p["code"] in codes), Fraction(0)
+        )
+        if not named:
+            return amount
+        return amount / (1 + named / (1 - Fraction(most_weight(features))))
 
     @staticmethod
     def date_offers(fields: dict, before: list[dict], now) -> dict:
@@ -142,6 +194,7 @@ class Bidding:
                 date=now,
                 value=fields.get("value"),
                 lot_values=fields.get("lotValues", []),
+                parameters=fields.get("parameters", []),
                 tenderers=fields["tenderers"],
             )
             token = bid.issue_token()

@@ -120,7 +120,7 @@ class TimeDrivenChanges:
             ]
             if not offers:
                 continue
-            bid, offer = min(offers, key=lambda pair: pair[0].rank_of(pair[1]))
+            bid, offer = min(offers, key=lambda pair: pair[0].rank_of(pair[1], line))
             award = self.awards.create(
                 id=new_id(),
                 number=self.awards.count() + 1,

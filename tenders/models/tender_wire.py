@@ -24,7 +24,7 @@ EDITABLE_FIELDS = {
             "awardCriteriaDetails_ru", "submissionMethodDetails", "submissionMethodDetails_en",
             "submissionMethodDetails_ru", "eligibilityCriteria", "eligibilityCriteria_en",
             "eligibilityCriteria_ru", "hasEnquiries", "procuringEntity", "value", "minimalStep",
-            "guarantee", "enquiryPeriod", "tenderPeriod", "items",
+            "guarantee", "enquiryPeriod", "tenderPeriod", "items", "features",
         }
     ),
 }  # fmt: skip

@@ -6,7 +6,18 @@ from datetime import timedelta
 import pytest
 
 from portal.core.schema import iso, parse_iso
-from tests.helpers import bid_data, in_qualification, tender_data
+from tests.helpers import (
+    FIRST,
+    SECOND,
+    bid_data,
+    in_qualification,
+    item,
+    lot,
+    lot_bid,
+    lot_statuses,
+    offer,
+    tender_data,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -51,6 +62,58 @@ def test_whole_lifecycle_in_seconds_through_the_api(api, api2, anonymous, clock,
     tender = anonymous.get(tender_path).json()["data"]
     assert tender["status"] == "complete"
     assert parse_iso(tender["dateModified"]) - start <= timedelta(seconds=5)
+
+
+def test_a_two_lot_tender_in_seconds_through_the_api(api, api2, anonymous, clock, settings):
+    """The README's story of a tender in lots: one lot contracted, the other cancelled."""
+    settings.SANDBOX_MODE = True
+    start = clock.now()
+    data = tender_data(
+        procurementMethodDetails=QUICK,
+        enquiryPeriod={"endDate": iso(start + timedelta(seconds=1))},
+        tenderPeriod={"endDate": iso(start + timedelta(seconds=3))},
+        lots=[lot(FIRST, 300), lot(SECOND, 200)],
+        items=[item(FIRST, "папір"), item(SECOND, "конверти")],
+    )
+    created = api.post("/tenders", data).json()
+    tender_path, owner_token = f"/tenders/{created['data']['id']}", created["access"]["token"]
+    assert created["data"]["value"]["amount"] == 500
+
+    clock.advance(seconds=1.5)
+    for identifier, offers in (
+        ("00000001", [offer(FIRST, 280), offer(SECOND, 190)]),
+        ("00000002", [offer(FIRST, 270)]),
+    ):
+        placed = api2.post(f"{tender_path}/bids", lot_bid(*offers, identifier=identifier))
+        assert placed.status_code == 201, placed.content
+
+    clock.advance(seconds=2)
+    tender = anonymous.get(tender_path).json()["data"]
+    assert tender["status"] == "active.qualification"
+    awards = {award["lotID"]: award for award in tender["awards"]}
+    assert (awards[FIRST]["value"]["amount"], awards[SECOND]["value"]["amount"]) == (270, 190)
+
+    cancelled = api.post(
+        f"{tender_path}/cancellations",
+        {"reason": "Конверти вже не потрібні", "cancellationOf": "lot", "relatedLot": SECOND,
+         "status": "active"},
+        token=owner_token,
+    )  # fmt: skip
+    assert cancelled.status_code == 201
+    decided = api.patch(
+        f"{tender_path}/awards/{awards[FIRST]['id']}", {"status": "active"}, token=owner_token
+    )
+    assert decided.status_code == 200
+    clock.advance(seconds=1.5)
+    contract = anonymous.get(tender_path).json()["data"]["contracts"][0]
+    signed = api.patch(
+        f"{tender_path}/contracts/{contract['id']}", {"status": "active"}, token=owner_token
+    )
+    assert signed.status_code == 200
+    tender = anonymous.get(tender_path).json()["data"]
+    assert tender["status"] == "complete"
+    assert lot_statuses(tender) == {FIRST: "complete", SECOND: "cancelled"}
+    assert parse_iso(tender["dateModified"]) - start <= timedelta(seconds=8)
 
 
 def test_accelerator_is_ignored_outside_the_sandbox(api, clock, settings):
