@@ -26,6 +26,12 @@ urlpatterns = [
         name="tender-document-download",
     ),
     path("tenders/<str:tender_id>/bids/", tenders.bid_place, name="bid-place"),
+    re_path(
+        r"^tenders/(?P<tender_id>[^/]+)/(?P<part>bids|contracts|cancellations)/(?P<part_id>[^/]+)"
+        r"/documents/(?P<document_id>[^/]+)/(?P<key>[^/]+)/$",
+        tenders.part_document_download,
+        name="part-document-download",
+    ),
     path(
         "tenders/<str:tender_id>/awards/<str:award_id>/decision/",
         tenders.award_decision,

@@ -5,7 +5,8 @@ from django.utils.translation import gettext_lazy as _
 
 from portal.core.forms import OnceForm, check_size
 from portal.core.schema import iso
-from tenders.models import Award
+from tenders.models import Award, LotStatus
+from tenders.schema import features_of
 
 
 class AwardDecisionForm(OnceForm):
@@ -18,7 +19,8 @@ class ContractSignForm(OnceForm):
 
 class BidForm(OnceForm):
     """A bid from the signed-in user's organization; the model checks the value and the
-    period. The fields become the 2.3 bid's `value` and `tenderers[0].contactPoint`."""
+    period. The fields become the 2.3 bid's `value` (with lots: a price per lot, `lotValues`),
+    its `parameters` (a choice per feature of the tender) and `tenderers[0].contactPoint`."""
 
     amount = forms.DecimalField(
         label=_("Price offered"), min_value=0, max_digits=15, decimal_places=2
@@ -28,19 +30,61 @@ class BidForm(OnceForm):
     telephone = forms.CharField(label=_("Telephone (optional)"), max_length=50, required=False)
     locality = forms.CharField(label=_("Town or city"), max_length=200)
 
-    def as_bid(self, organization, tender_value: dict) -> dict:
-        """The 2.3 bid: the price in the tender's currency and VAT terms, the organization as
-        the tenderer."""
+    def __init__(self, *args, tender, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tender = tender
+        # Fields named by position: lot ids and feature codes are the broker's words.
+        self.lots = [lot for lot in tender.lots if lot["status"] == LotStatus.ACTIVE]
+        self.features = tender.data.get("features", [])
+        if tender.lots:
+            del self.fields["amount"]
+        prices = {
+            f"lot_{n}": forms.DecimalField(
+                label=_("Price for lot «%(title)s» (leave empty not to bid for it)")
+                % {"title": lot["title"]},
+                min_value=0,
+                max_digits=15,
+                decimal_places=2,
+                required=False,
+            )
+            for n, lot in enumerate(self.lots)
+        }
+        choices = {
+            f"feature_{n}": forms.TypedChoiceField(
+                label=feature["title"],
+                help_text=feature.get("description", ""),
+                choices=[(str(v["value"]), v["title"]) for v in feature["enum"]],
+                coerce=float,
+            )
+            for n, feature in enumerate(self.features)
+        }
+        self.fields = {**prices, **self.fields, **choices}
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.lots and not any(
+            cleaned.get(f"lot_{n}") is not None for n in range(len(self.lots))
+        ):
+            raise forms.ValidationError(_("Offer a price for at least one lot."))
+        return cleaned
+
+    def as_bid(self, organization) -> dict:
+        """The 2.3 bid: prices in the tender's currency and VAT terms, a value for each feature
+        the bid is weighed by, the organization as the tenderer."""
         data = self.cleaned_data
+        terms = self.tender.data.get("value", {})
+
+        def price(amount) -> dict:
+            return {
+                "amount": float(amount),
+                "currency": terms.get("currency", "UAH"),
+                "valueAddedTaxIncluded": terms.get("valueAddedTaxIncluded", True),
+            }
+
         contact = {"name": data["contact_name"], "email": data["email"]}
         if data["telephone"]:
             contact["telephone"] = data["telephone"]
-        return {
-            "value": {
-                "amount": float(data["amount"]),
-                "currency": tender_value.get("currency", "UAH"),
-                "valueAddedTaxIncluded": tender_value.get("valueAddedTaxIncluded", True),
-            },
+        bid = {
             "tenderers": [
                 {
                     "name": organization.name,
@@ -48,8 +92,29 @@ class BidForm(OnceForm):
                     "address": {"countryName": "Україна", "locality": data["locality"]},
                     "contactPoint": contact,
                 }
-            ],
+            ]
         }
+        if self.tender.lots:
+            bid["lotValues"] = [
+                {"relatedLot": lot["id"], "value": price(data[f"lot_{n}"])}
+                for n, lot in enumerate(self.lots)
+                if data.get(f"lot_{n}") is not None
+            ]
+            lines = [offer["relatedLot"] for offer in bid["lotValues"]]
+        else:
+            bid["value"] = price(data["amount"])
+            lines = [None]
+        weighed_by = {
+            feature["code"] for line in lines for feature in features_of(self.tender.data, line)
+        }
+        parameters = [
+            {"code": feature["code"], "value": data[f"feature_{n}"]}
+            for n, feature in enumerate(self.features)
+            if feature["code"] in weighed_by
+        ]
+        if parameters:
+            bid["parameters"] = parameters
+        return bid
 
 
 # Units of measure (UN/CEFACT codes) a tender's items are counted in: the code, the name the

@@ -16,6 +16,7 @@ from .page import (
     bid_actor,
     current_tender,
     download_version,
+    part_document_download,
     tender_detail,
     tender_document_download,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "contract_sign",
     "current_tender",
     "download_version",
+    "part_document_download",
     "tender_cancel",
     "tender_detail",
     "tender_document_download",

@@ -22,8 +22,7 @@ def bid_place(request, tender_id):
         organization = request.user.organization
         if organization is None:
             raise PermissionDenied()  # the bidder is an organization
-        bid = form.as_bid(organization, tender.data.get("value", {}))
-        tender.place_bid(by=portal_actor(request.user), data=bid)
+        tender.place_bid(by=portal_actor(request.user), data=form.as_bid(organization))
         return _("Your bid is placed. It stays sealed until bidding closes.")
 
-    return _act(request, tender_id, BidForm, change, at="bid")
+    return _act(request, tender_id, BidForm, change, at="bid", form_kwargs=lambda t: {"tender": t})

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 
 from docservice import links
 from portal.core.actors import Role, Viewer, portal_actor
-from portal.core.errors import NotFound, offered
+from portal.core.errors import DomainError, NotFound, offered
 from portal.core.forms import DocumentsForm, made_from
 from portal.core.fragments import fragment_key, kept_fragment
 from portal.core.htmx import changed, render_page_or_partial
@@ -25,7 +25,7 @@ from tenders.forms import (
     PublishForm,
     TenderCancelForm,
 )
-from tenders.models import CancellationStatus, Tender, TenderStatus
+from tenders.models import CancellationStatus, LotStatus, Tender, TenderStatus
 
 # What each stage of the tender's lifecycle (Tender.LIFECYCLE) means to a reader.
 STAGE_LABELS = {
@@ -89,9 +89,10 @@ def bid_actor(user, tender):
     return portal_actor(user, *((Role.BID_OWNER, bid) for bid in bids))
 
 
-def _new_bid_form(user) -> BidForm:
+def _new_bid_form(user, tender) -> BidForm:
     return BidForm(
-        initial={"contact_name": user.get_full_name() or user.username, "email": user.email}
+        initial={"contact_name": user.get_full_name() or user.username, "email": user.email},
+        tender=tender,
     )
 
 
@@ -110,6 +111,7 @@ def _tender_page(request, tender, *, refused=None, status=200):
 def _tender_context(request, tender, refused=None) -> dict:
     refused = refused or {}
     now = timezone.now()
+    lots = {lot["id"]: lot for lot in tender.lots}
     owner = portal_actor(request.user, (Role.TENDER_OWNER, tender))
     return {
         "tender": tender,
@@ -121,8 +123,11 @@ def _tender_context(request, tender, refused=None) -> dict:
         "cancel_form": refused.get("cancel") or TenderCancelForm(),
         "documents_form": refused.get("documents") or DocumentsForm(),
         "my_bids": [
-            bid for bid in tender.active_bids() if bid.is_owned_by_organization(owner.organization)
+            _bid_entry(bid, lots)
+            for bid in tender.active_bids()
+            if bid.is_owned_by_organization(owner.organization)
         ],
+        "lots": _lot_entries(tender),
         "stages": lifecycle(tender),
         "ended_early": tender.ended_early,
         "items": tender.data.get("items", []),
@@ -132,18 +137,64 @@ def _tender_context(request, tender, refused=None) -> dict:
         "documents": [
             {
                 **entry,
+                "lot": lots.get(entry["latest"].metadata.get("relatedItem"))
+                if entry["latest"].metadata.get("documentOf") == "lot"
+                else None,
                 "version_form": refused.get(f"version:{entry['latest'].document_id}")
                 or NewVersionForm(document_id=entry["latest"].document_id),
             }
             for entry in document_history(tender.documents.all())
         ],
+        "cancellations": _cancellation_entries(tender, lots),
         "cancellation": next(
             (c for c in tender.cancellations.all() if c.status == CancellationStatus.ACTIVE), None
         ),
-        "bids": tender.active_bids() if tender.bids_are_public else None,
-        "awards": _award_entries(request.user, tender, owner, now, refused),
+        "bids": (
+            [_bid_entry(bid, lots) for bid in tender.active_bids()]
+            if tender.bids_are_public
+            else None
+        ),
+        "awards": _award_entries(request.user, tender, owner, now, refused, lots),
         "is_owner": owner.subject is not None,
     }
+
+
+def _lot_entries(tender) -> list[dict]:
+    """Each lot with its status in words and its items."""
+    items = tender.data.get("items", [])
+    return [
+        {
+            "lot": lot,
+            "status": LotStatus(lot["status"]).label,
+            "items": [item for item in items if item.get("relatedLot") == lot["id"]],
+        }
+        for lot in tender.lots
+    ]
+
+
+def _bid_entry(bid, lots: dict) -> dict:
+    """A bid with what it offers (its price, or a price for each lot, by the lot's title) and
+    its documents (shown only where the bid is: to its bidder, or once bids are opened)."""
+    offers = [
+        {"lot": lots.get(offer["relatedLot"], {}).get("title", ""), "value": offer["value"]}
+        for offer in bid.lot_values
+    ]
+    return {
+        "bid": bid,
+        "offers": offers or [{"lot": "", "value": bid.value}],
+        "documents": latest_versions(bid.documents.all()),
+    }
+
+
+def _cancellation_entries(tender, lots: dict) -> list[dict]:
+    return [
+        {
+            "cancellation": cancellation,
+            "lot": lots.get(cancellation.related_lot or ""),
+            "documents": latest_versions(cancellation.documents.all()),
+        }
+        for cancellation in tender.cancellations.all()
+    ]
 
 
 def _bid_form(user, tender, owner, now, refused):
@@ -155,10 +206,10 @@ def _bid_form(user, tender, owner, now, refused):
     if organization is None:
         return None
     tenderer = {"identifier": organization.identifier_data}
-    return _new_bid_form(user) if offered(tender.check_new_bid, tenderer, now) else None
+    return _new_bid_form(user, tender) if offered(tender.check_new_bid, tenderer, now) else None
 
 
-def _award_entries(user, tender, owner, now, refused) -> list[dict]:
+def _award_entries(user, tender, owner, now, refused, lots: dict) -> list[dict]:
     """Each award with its decisions, its contract and its claims, as `user` may see them."""
     viewer, bidder = Viewer.of_user(user), bid_actor(user, tender)
     contracts = {contract.award_id: contract for contract in tender.contracts.all()}
@@ -171,6 +222,7 @@ def _award_entries(user, tender, owner, now, refused) -> list[dict]:
         entries.append(
             {
                 "award": award,
+                "lot": lots.get(award.lot_id),
                 "decisions": award.decisions(owner, now) if owner.subject else [],
                 "contract": contract,
                 # The owner's contract to sign: the form, or why not yet.
@@ -185,6 +237,9 @@ def _award_entries(user, tender, owner, now, refused) -> list[dict]:
                 "can_file": award.can_be_claimed_by(bidder, now),
                 # The decision's papers (its protocol): what a claim against it argues from.
                 "documents": latest_versions(award.documents.all()),
+                "contract_documents": (
+                    latest_versions(contract.documents.all()) if contract is not None else []
+                ),
             }
         )
     return entries
@@ -229,16 +284,17 @@ def form_errors(form) -> list[str]:
     return [message for messages in form.errors.values() for message in messages]
 
 
-def _act(request, tender_id, form_class, change, *, at: str, find=None):
+def _act(request, tender_id, form_class, change, *, at: str, find=None, form_kwargs=None):
     """The frame of every change made from the tender page: the form's token is spent with
     the change; a refusal keeps the form `at` its place with the model's words (422), success
     is shown on the fresh page (htmx: the fragment it targets, and a `tender-changed` event).
-    `find(tender)` looks up what the URL names first: an unknown one is a 404 page."""
+    `find(tender)` looks up what the URL names first: an unknown one is a 404 page;
+    `form_kwargs(tender)`: what the form is made with besides the request's data."""
     tender = current_tender(tender_id, request.user)
     if find is not None:
         find(tender)
     owner = portal_actor(request.user, (Role.TENDER_OWNER, tender))
-    form = form_class(request.POST, request.FILES)
+    form = form_class(request.POST, request.FILES, **(form_kwargs(tender) if form_kwargs else {}))
     notice = form.is_valid() and made_from(form, request.user, lambda: change(tender, owner, form))
     if notice:
         return changed(
@@ -273,6 +329,24 @@ def tender_document_download(request, tender_id, document_id, key):
     """One version of a tender's document, for whoever may see the tender: a redirect to a
     freshly signed address of the document service."""
     return download_version(request, current_tender(tender_id, request.user), document_id, key)
+
+
+@require_GET
+def part_document_download(request, tender_id, part, part_id, document_id, key):
+    """One version of a document of a bid, a contract or a cancellation, for whoever may see
+    that part (a bid's: its bidder, and everyone once bids are opened)."""
+    tender = current_tender(tender_id, request.user)
+    # (`part` is one of the three, by the URL's pattern)
+    found = next((each for each in getattr(tender, part).all() if each.pk == part_id), None)
+    if found is None:
+        raise Http404
+    found.tender = tender
+    if part == "bids":
+        try:
+            found.check_visible(portal_actor(request.user, (Role.BID_OWNER, found)))
+        except DomainError:
+            raise Http404 from None
+    return download_version(request, found, document_id, key)
 
 
 @require_GET

@@ -1,0 +1,191 @@
+"""A tender in lots on its page: the lots, a price per lot in the bid form, a choice per
+feature, decisions and documents by what they belong to, types in words."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+
+from portal.core.actors import Actor, Role
+from tenders.document_types import document_type_title
+from tenders.models import Bid, Tender
+from tests.factories import make_user
+from tests.helpers import FIRST, SECOND, item, lot, tender_data
+from tests.portal.forms import bid_form
+
+pytestmark = pytest.mark.django_db
+
+YEARS = {
+    "code": "years",
+    "featureOf": "tenderer",
+    "title": "Років на ринку",
+    "enum": [{"value": 0, "title": "До 3 років"}, {"value": 0.1, "title": "Понад 3 роки"}],
+}
+
+
+@pytest.fixture(autouse=True)
+def _in_english(client):
+    client.cookies["django_language"] = "en"
+
+
+@pytest.fixture
+def buyer(db):
+    return make_user("buyer", "Лікарня", "01993913", "procuring")
+
+
+@pytest.fixture
+def bidder(db):
+    return make_user("bidder", "ТОВ «Медтехсервіс»", "38012345", "bidder")
+
+
+@pytest.fixture
+def tender(buyer, clock):
+    tender, _ = Tender.objects.register(
+        by=Actor(Role.AUTHENTICATED, user=buyer),
+        data=tender_data(
+            clock.now(),
+            lots=[lot(FIRST, 300, title="Папір"), lot(SECOND, 200, title="Конверти")],
+            items=[item(FIRST, "Папір А4"), item(SECOND, "Конверти С4")],
+            features=[YEARS],
+        ),
+    )
+    return tender
+
+
+def lot_bid_form(**prices):
+    form = bid_form(feature_0="0.1")
+    del form["amount"]
+    return {**form, **prices}
+
+
+def test_the_page_shows_the_lots_and_the_bid_form_asks_a_price_for_each(
+    client, tender, bidder, clock
+):
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(bidder)
+
+    page = client.get(reverse("tender", args=[tender.pk]))
+
+    body = page.content.decode()
+    assert "Папір" in body and "Конверти" in body and "Lots" in body
+    form = page.context["bid_form"]
+    assert "amount" not in form.fields
+    assert [form.fields[name].label for name in ("lot_0", "lot_1")] == [
+        "Price for lot «Папір» (leave empty not to bid for it)",
+        "Price for lot «Конверти» (leave empty not to bid for it)",
+    ]
+    assert form.fields["feature_0"].label == "Років на ринку"
+
+
+def test_a_bidder_bids_for_the_lots_it_chooses_with_its_feature_values(
+    client, tender, bidder, clock
+):
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(bidder)
+
+    response = client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(lot_1="180"))
+
+    assert response.status_code == 302
+    bid = Bid.objects.get()
+    assert bid.value is None
+    assert [(o["relatedLot"], o["value"]["amount"]) for o in bid.lot_values] == [(SECOND, 180)]
+    assert bid.parameters == [{"code": "years", "value": 0.1}]
+    page = client.get(reverse("tender", args=[tender.pk]))
+    [mine] = page.context["my_bids"]
+    assert mine["offers"] == [{"lot": "Конверти", "value": bid.lot_values[0]["value"]}]
+
+
+def test_a_bid_for_no_lot_is_refused_next_to_the_form(client, tender, bidder, clock):
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(bidder)
+
+    response = client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form())
+
+    assert response.status_code == 422
+    assert "Offer a price for at least one lot." in response.content.decode()
+    assert not Bid.objects.exists()
+
+
+def test_decisions_are_shown_by_lot_and_a_cancelled_lot_with_its_reason(
+    client, tender, buyer, bidder, clock
+):
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(bidder)
+    client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(lot_0="250", lot_1="180"))
+    clock.move_to(tender.tender_end + timedelta(minutes=1))
+    current = Tender.objects.current(tender.pk, viewer=None)
+    owner = Actor(Role.TENDER_OWNER, user=buyer, subject=current)
+    current.add_cancellation(
+        by=owner,
+        data={"reason": "Конверти не потрібні", "cancellationOf": "lot", "relatedLot": SECOND,
+              "status": "active"},
+    )  # fmt: skip
+
+    page = client.get(reverse("tender", args=[tender.pk]))
+
+    body = page.content.decode()
+    lots = [award["lot"]["title"] for award in page.context["awards"]]
+    assert lots == ["Папір", "Конверти"]
+    assert "Папір: ТОВ «Медтехсервіс»" in body
+    # The cancelled lot's award is shown, but no decision on it is offered.
+    client.force_login(buyer)
+    owner_page = client.get(reverse("tender", args=[tender.pk]))
+    offered = [bool(entry["decisions"]) for entry in owner_page.context["awards"]]
+    assert offered == [True, False]
+    [entry] = page.context["cancellations"]
+    assert entry["lot"]["title"] == "Конверти"
+    assert "Конверти не потрібні" in body
+    statuses = {entry["lot"]["id"]: entry["status"] for entry in page.context["lots"]}
+    assert statuses == {FIRST: "active", SECOND: "cancelled"}
+
+
+def test_bid_documents_are_the_bidder_s_until_bids_open_then_everyone_s(
+    client, tender, bidder, clock
+):
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(bidder)
+    client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(lot_0="250"))
+    bid = Bid.objects.select_related("tender").get()
+    version = bid.add_document(
+        by=Actor(Role.BID_OWNER, user=bidder, subject=bid),
+        key="f" * 32,
+        md5="md5:" + "0" * 32,
+        title="ліцензія.pdf",
+        format="application/pdf",
+        metadata={"documentType": "qualificationDocuments"},
+    )
+    url = reverse(
+        "part-document-download",
+        args=[tender.pk, "bids", bid.pk, version.document_id, version.key],
+    )
+    page = client.get(reverse("tender", args=[tender.pk])).content.decode()
+    assert url in page and document_type_title("qualificationDocuments", "bid") in page
+    assert client.get(url).status_code == 302
+    client.logout()
+    assert client.get(url).status_code == 404  # sealed with the bid
+    assert url not in client.get(reverse("tender", args=[tender.pk])).content.decode()
+
+    clock.move_to(tender.tender_end + timedelta(minutes=1))
+
+    assert url in client.get(reverse("tender", args=[tender.pk])).content.decode()
+    assert client.get(url).status_code == 302
+    other = reverse("part-document-download", args=[tender.pk, "bids", bid.pk, "x", "y"])
+    assert client.get(other).status_code == 404
+
+
+def test_a_document_s_type_is_shown_in_the_reader_s_words(client, tender, buyer):
+    owner = Actor(Role.TENDER_OWNER, user=buyer, subject=tender)
+    tender.add_document(
+        by=owner,
+        key="e" * 32,
+        md5="md5:" + "1" * 32,
+        title="оголошення.pdf",
+        format="application/pdf",
+        metadata={"documentType": "notice", "documentOf": "lot", "relatedItem": SECOND},
+    )
+    client.force_login(buyer)
+    english = client.get(reverse("tender", args=[tender.pk])).content.decode()
+    client.cookies["django_language"] = "uk"
+    ukrainian = client.get(reverse("tender", args=[tender.pk])).content.decode()
+    assert "Announcement of procurement" in english and "for lot «Конверти»" in english
+    assert "Оголошення про проведення закупівлі" in ukrainian
