@@ -1,12 +1,28 @@
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path, re_path
+from django.urls import include, path, re_path, register_converter
 
 from complaints import views as claims
 from portal import accounts, members, views
 from portal.core.api import views as api_views
 from tenders import views as tenders
+
+
+class PartConverter:
+    """The parts of a tender whose documents the tender page links to (awards have their own
+    route, with the decision)."""
+
+    regex = "bids|contracts|cancellations"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(PartConverter, "part")
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -26,9 +42,8 @@ urlpatterns = [
         name="tender-document-download",
     ),
     path("tenders/<str:tender_id>/bids/", tenders.bid_place, name="bid-place"),
-    re_path(
-        r"^tenders/(?P<tender_id>[^/]+)/(?P<part>bids|contracts|cancellations)/(?P<part_id>[^/]+)"
-        r"/documents/(?P<document_id>[^/]+)/(?P<key>[^/]+)/$",
+    path(
+        "tenders/<str:tender_id>/<part:part>/<str:part_id>/documents/<str:document_id>/<str:key>/",
         tenders.part_document_download,
         name="part-document-download",
     ),

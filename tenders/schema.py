@@ -27,6 +27,18 @@ PUBLISHING_KINDS = ["general", "special", "defense", "other"]
 CPV_ID = re.compile(r"^\d{8}-\d$")
 
 
+class Md5Id(Text):
+    """An id 2.3 writes as 32 hexadecimal digits (lots, and what points at them)."""
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if len(value) != 32:
+            raise ValidationError("Hash value is wrong length.")
+        if not re.fullmatch(r"[0-9a-fA-F]{32}", value):
+            raise ValidationError("Hash value is not hexadecimal.")
+        return value
+
+
 class Identifier(Schema):
     model_name = "Identifier"
     scheme = Text(required=True, allow_blank=False)
@@ -164,7 +176,7 @@ class Item(Schema):
     deliveryDate = Period(required=False)
     deliveryAddress = Address(required=False)
     deliveryLocation = Location(required=False)
-    relatedLot = Text(allow_blank=False, max_length=64)
+    relatedLot = Md5Id()
 
     def validate(self, attrs):
         attrs.setdefault("id", new_id())
@@ -183,7 +195,7 @@ class Lot(Schema):
     model_name = "Lot"
     server_fields = frozenset({"status", "date", "numberOfBids", "auctionPeriod", "auctionUrl"})
     # What the owner writes (POST /lots takes these; PATCH changes them but the id).
-    id = Text(allow_blank=False, max_length=64)
+    id = Md5Id()
     title = Text(required=True, allow_blank=False)
     title_en = Text()
     title_ru = Text()
@@ -342,6 +354,10 @@ class TenderSchema(Schema):
         lot_ids = [lot["id"] for lot in lots]
         if len(set(lot_ids)) != len(lot_ids):
             errors["lots"] = ["Lot id should be uniq for all lots"]
+        elif len({lot["guarantee"]["currency"] for lot in lots if "guarantee" in lot}) > 1:
+            errors["lots"] = [
+                "lot guarantee currency should be identical to tender guarantee currency"
+            ]
         if len({item["id"] for item in items}) != len(items):
             errors["items"] = ["Item id should be uniq for all items"]
         elif len({item["classification"]["id"][:3] for item in items}) != 1:
@@ -400,7 +416,7 @@ class LotValue(Schema):
     server_fields = frozenset({"date", "participationUrl"})
 
     value = Value(required=True)
-    relatedLot = Text(required=True, allow_blank=False, max_length=64)
+    relatedLot = Md5Id(required=True)
 
 
 class Parameter(Schema):
@@ -476,7 +492,8 @@ class CancellationSchema(Schema):
     reason_ru = LongText()
     status = Choice(["pending", "active"])
     cancellationOf = Choice(["tender", "lot"], default="tender")
-    relatedLot = Text(allow_blank=False, max_length=64)
+    # (2.3: a cancellation naming a lot cancels that lot, whatever cancellationOf says)
+    relatedLot = Md5Id()
 
     def validate(self, attrs):
         if attrs.get("cancellationOf") == "lot" and not attrs.get("relatedLot"):

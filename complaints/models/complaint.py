@@ -364,6 +364,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
             raise NotAllowed(f"Can't {verb} document in current ({tender.status}) tender status")
         if self.status not in DOCUMENT_STATUSES[role]:
             raise NotAllowed(f"Can't {verb} document in current ({self.status}) complaint status")
+        tender.check_lot_active(self.related_lot, f"{verb} document")
         if document_id:
             self._check_author(role, document_id)
         by.check_standing(in_public=not (role is Role.COMPLAINT_OWNER and self.status == S.DRAFT))

@@ -164,8 +164,12 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
                     ],
                 },
             )
-            # (The tender is awarded once no lot's award is pending.)
-            tender._award_next_bid(at=now, by=by)
+            if tender.has_lots:
+                # (The tender is awarded once no lot's award is pending.)
+                tender._award_next_bid(at=now, by=by)
+            else:
+                tender._transit("awarded", Actor.system(), now)
+                tender.award_period_end = now
             tender._touch(now)
 
     def disqualify(self, *, by: Actor) -> None:

@@ -21,7 +21,7 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
     }
     # The 2.3 words for each action.
     VERBS = {"edit": "update", "withdraw": "delete"}
-    # 2.3 keeps a bid's date: when it was placed.
+    # A bid's date is when it was placed, or its amount last changed (Bid.patch), as in 2.3.
     STAMP_FIELD = None
 
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
@@ -56,7 +56,7 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
 
     def rank_of(self, offer: dict, lot_id: str | None) -> tuple:
         """Bids are ranked by price, weighed by their features' values, then by when the
-        price was set (2.3)."""
+        price was set: the lot offer's date, or the bid's (2.3)."""
         when = parse_iso(offer["date"]) if "date" in offer else self.date
         return self.tender.weighted(self, offer, lot_id), when, self.number
 
@@ -115,7 +115,8 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
             now = self.begin("edit", by)
             merged = merge_patch(self.wire(), data)
             fields = to_json(validate(BidSchema, merged, lots=bool(self.tender.lots)))
-            self.tender.check_bid_offer(fields, "update")
+            kept = [{k: v for k, v in offer.items() if k != "date"} for offer in self.lot_values]
+            self.tender.check_bid_offer(fields, "update", kept)
             fields = self.tender.date_offers(fields, self.lot_values, now)
             if fields == self.wire():
                 return False
@@ -129,11 +130,14 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
                     active=fields["status"] == BidStatus.ACTIVE,
                     bid=self,
                 )
+            # 2.3 dates a bid again when its amount changes (equal amounts rank by date).
+            repriced = (fields.get("value") or {}).get("amount") != (self.value or {}).get("amount")
             self.apply(
                 "edit",
                 by,
                 now,
                 status=fields["status"],
+                **({"date": now} if repriced else {}),
                 value=fields.get("value"),
                 lot_values=fields.get("lotValues", []),
                 parameters=fields.get("parameters", []),

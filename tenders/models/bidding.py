@@ -43,14 +43,15 @@ class Bidding:
             period = f"from ({iso(self.tender_start)}) to ({iso(self.tender_end)})"
             raise NotAllowed(f"Bid can be {past} only during the tendering period: {period}.")
 
-    def check_bid_offer(self, fields: dict, verb: str) -> None:
+    def check_bid_offer(self, fields: dict, verb: str, before: list[dict] = ()) -> None:
         """What a bid offers, against the tender: a `value` without lots; with lots, an offer
         (`lotValues`) for each active lot it competes for, none twice, none for a lot the
-        tender has not. Each within its limit, in the same currency and VAT flag (2.3)."""
-        self._check_offer(fields, verb)
+        tender has not. Each within its limit, in the same currency and VAT flag (2.3). `before`:
+        the bid's offers until now (one for a lot since ended may stay as it is)."""
+        self._check_offer(fields, verb, before)
         self._check_parameters(fields)
 
-    def _check_offer(self, fields: dict, verb: str) -> None:
+    def _check_offer(self, fields: dict, verb: str, before) -> None:
         offers = fields.get("lotValues", [])
         lots = {lot["id"]: lot for lot in self.lots}
         if not lots:
@@ -80,8 +81,9 @@ class Bidding:
         related = [offer["relatedLot"] for offer in offers]
         if len(set(related)) != len(related):
             raise InvalidData.field("lotValues", "bids don't allow duplicated proposals")
-        for lot_id in related:
-            self.check_lot_active(lot_id, f"{verb} bid")
+        for offer in offers:
+            if offer not in before:
+                self.check_lot_active(offer["relatedLot"], f"{verb} bid")
 
     def _check_parameters(self, fields: dict) -> None:
         """A value for each feature the bid is weighed by, one of that feature's (2.3)."""

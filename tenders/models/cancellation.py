@@ -61,8 +61,9 @@ class Cancellation(StatusMachine, PartOfTender, PartDocuments):
 
     @property
     def related_lot(self) -> str | None:
-        """The lot it cancels (cancellationOf "lot"), or None: the whole tender."""
-        return self.data.get("relatedLot") if self.data.get("cancellationOf") == "lot" else None
+        """The lot it cancels, or None: the whole tender (2.3: a cancellation naming a lot
+        cancels that lot)."""
+        return self.data.get("relatedLot")
 
     def status_refusal(self, action: str) -> NotAllowed:
         return NotAllowed(f"Can't update cancellation in current ({self.status}) status")

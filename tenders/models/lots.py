@@ -3,7 +3,7 @@ They live in the tender's document (`data["lots"]`, as 2.3 keeps them), so a lot
 under its tender's lock and with its row."""
 
 from portal.core.actors import Actor
-from portal.core.errors import NotAllowed, NotFound
+from portal.core.errors import InvalidData, NotAllowed, NotFound
 from portal.core.schema import iso, merge_patch, validate
 from portal.core.transactions import atomic_change
 from tenders.schema import Lot, TenderSchema
@@ -83,37 +83,63 @@ class Lots:
 
     def add_lot(self, *, by: Actor, data: dict) -> dict:
         fields = validate(Lot, data)
-        return self._change_lots("add_lot", by, lambda lots: [*lots, fields], fields["id"])
+
+        def change(lots):
+            return [*lots, fields], None
+
+        self._change_lots("add_lot", by, change, fields["id"])
+        return lot_of(self.data, fields["id"])
 
     def patch_lot(self, *, by: Actor, lot_id: str, data: dict) -> dict:
-        current = self.lot(lot_id)
-        written = {key: value for key, value in current.items() if key in LOT_FIELDS}
         edits = {key: value for key, value in data.items() if key != "id"}
-        fields = {**validate(Lot, merge_patch(written, edits)), "id": lot_id}
-        return self._change_lots(
-            "update_lot",
-            by,
-            lambda lots: [fields if lot["id"] == lot_id else lot for lot in lots],
-            lot_id,
-        )
+        self._edited(self.lot(lot_id), edits)  # the shape is checked before anything else
+
+        def change(lots):
+            current = lot_of({"lots": lots}, lot_id)
+            if current is None:
+                raise NotFound("lot_id")
+            edited = self._edited(current, edits)
+            return [edited if lot["id"] == lot_id else lot for lot in lots], None
+
+        self._change_lots("update_lot", by, change, lot_id)
+        return lot_of(self.data, lot_id)
 
     def delete_lot(self, *, by: Actor, lot_id: str) -> dict:
-        """Returns the lot as it was (2.3). A lot items still point at stays (422)."""
-        as_it_was = self.lot(lot_id)
-        self._change_lots(
-            "delete_lot", by, lambda lots: [lot for lot in lots if lot["id"] != lot_id], lot_id
-        )
-        return as_it_was
+        """Returns the lot as it was (2.3). A lot that items or a pending cancellation still
+        name stays (422)."""
+        self.lot(lot_id)
 
-    def _change_lots(self, action: str, by: Actor, change, lot_id: str) -> dict | None:
+        def change(lots):
+            removed = lot_of({"lots": lots}, lot_id)
+            if removed is None:
+                raise NotFound("lot_id")
+            cancellations = list(self.cancellations.all())
+            if any(c.related_lot == lot_id for c in cancellations):
+                stray = {"relatedLot": ["relatedLot should be one of lots"]}
+                raise InvalidData(
+                    {"cancellations": [stray if c.related_lot == lot_id else {}
+                                       for c in cancellations]}
+                )  # fmt: skip
+            return [lot for lot in lots if lot["id"] != lot_id], removed
+
+        return self._change_lots("delete_lot", by, change, lot_id)
+
+    @staticmethod
+    def _edited(lot: dict, edits: dict) -> dict:
+        written = {key: value for key, value in lot.items() if key in LOT_FIELDS}
+        return {**validate(Lot, merge_patch(written, edits)), "id": lot["id"]}
+
+    def _change_lots(self, action: str, by: Actor, change, lot_id: str):
+        """Lock the tender, apply `change(its lots)` -> (the new lots, the answer), check the
+        whole document again and store it; returns the answer."""
         with atomic_change():
             now = self._lock_and_catch_up()
             self.guard(action, by, now)
             document = self.wire()
-            document["lots"] = change(document.get("lots", []))
+            document["lots"], answer = change(document.get("lots", []))
             if self._rewrite(validate(TenderSchema, document), now):
                 self._record(self, action, by, now, lot_id=lot_id)
-        return lot_of(self.data, lot_id)
+        return answer
 
     # --- how lots end ---------------------------------------------------------------------
 

@@ -405,12 +405,10 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, Lots, TenderWire, HasDoc
         with atomic_change():
             now = self._lock_and_catch_up()
             self.guard("cancel", by, now)
-            if fields.get("cancellationOf") == "lot":
+            if "relatedLot" in fields:
                 if lot_of(self.data, fields["relatedLot"]) is None:
                     raise InvalidData.field("relatedLot", "relatedLot should be one of lots")
                 self.check_lot_active(fields["relatedLot"], "add cancellation")
-            else:
-                fields.pop("relatedLot", None)
             status = fields.pop("status", CancellationStatus.PENDING)
             cancellation = self.cancellations.create(
                 id=new_id(),

@@ -77,17 +77,26 @@ class TimeDrivenChanges:
             return []
         failures = []
         claims = self.claims()
+        awards = None
         for line in self.lines():
             mine = [claim for claim in claims if claim.related_lot == (line or "")]
             if any(claim.holds_up_tender for claim in mine):
                 continue
-            awards = [award for award in self.awards.all() if award.lot_id == (line or "")]
-            if not awards or awards[-1].status != AwardStatus.UNSUCCESSFUL:
+            awards = self._awards_by_line() if awards is None else awards  # (read once)
+            decided = awards.get(line or "", [])
+            if not decided or decided[-1].status != AwardStatus.UNSUCCESSFUL:
                 continue
-            ends = [award.complaint_period_end for award in awards if award.complaint_period_end]
+            ends = [award.complaint_period_end for award in decided if award.complaint_period_end]
             ends += [claim.date for claim in mine if claim.is_closed]
             failures.append((line, max(ends)))
         return failures
+
+    def _awards_by_line(self) -> dict[str, list]:
+        """The awards, in order, by the lot they decide ("" without lots)."""
+        by_line: dict[str, list] = {}
+        for award in self.awards.all():
+            by_line.setdefault(award.lot_id, []).append(award)
+        return by_line
 
     def _fail_line(self, line, at) -> None:
         if line is None:
@@ -103,17 +112,19 @@ class TimeDrivenChanges:
         made last is kept as `awarded_next` (2.3 points the decision's answer at it)."""
         self.awarded_next = None
         pending = False
+        awards, bids = self._awards_by_line(), self.active_bids()
+        number = sum(len(decided) for decided in awards.values())
         for line in self.lines():
-            awards = [award for award in self.awards.all() if award.lot_id == (line or "")]
-            if awards and awards[-1].status in (AwardStatus.PENDING, AwardStatus.ACTIVE):
-                pending = pending or awards[-1].status == AwardStatus.PENDING
+            decided = awards.get(line or "", [])
+            if decided and decided[-1].status in (AwardStatus.PENDING, AwardStatus.ACTIVE):
+                pending = pending or decided[-1].status == AwardStatus.PENDING
                 continue
             disqualified = {
-                award.bid_id for award in awards if award.status == AwardStatus.UNSUCCESSFUL
+                award.bid_id for award in decided if award.status == AwardStatus.UNSUCCESSFUL
             }
             offers = [
                 (bid, offer)
-                for bid in self.active_bids()
+                for bid in bids
                 if bid.pk not in disqualified
                 for offer in [bid.offer_for(line)]
                 if offer is not None
@@ -121,9 +132,10 @@ class TimeDrivenChanges:
             if not offers:
                 continue
             bid, offer = min(offers, key=lambda pair: pair[0].rank_of(pair[1], line))
+            number += 1
             award = self.awards.create(
                 id=new_id(),
-                number=self.awards.count() + 1,
+                number=number,
                 bid=bid,
                 lot_id=line or "",
                 status=AwardStatus.PENDING,

@@ -12,6 +12,7 @@ from tests.helpers import (
     error,
     in_qualification,
     open_for_bids,
+    organization,
     place_bid,
     single_error,
 )
@@ -270,3 +271,23 @@ def test_the_procuring_entity_does_not_bid_on_its_own_tender(api, api2, clock):
         "description": "Can't add bid: the procuring entity can't bid on its own tender",
     }
     assert not Bid.objects.exists()
+
+
+def test_a_bid_is_dated_again_when_its_amount_changes(api, api2, clock):
+    """2.3 moves a bid's date when its amount changes: equal amounts rank by that date."""
+    tender = open_for_bids(api, clock)
+    first, first_token = place_bid(api2, tender, 450, identifier="00000001")
+    clock.advance(minutes=1)
+    place_bid(api2, tender, 420, identifier="00000002")
+    clock.advance(minutes=1)
+    path = f"{tender.path}/bids/{first}"
+    placed = api2.get(path, token=first_token).json()["data"]["date"]
+    renamed = api2.patch(path, {"tenderers": [organization("Нова назва", "00000001")]},
+                         token=first_token)  # fmt: skip
+    assert renamed.json()["data"]["date"] == placed
+
+    repriced = api2.patch(path, {"value": {"amount": 420}}, token=first_token)
+
+    assert parse_iso(repriced.json()["data"]["date"]) == clock.now()
+    clock.move_to(parse_iso(tender.read()["tenderPeriod"]["endDate"]) + timedelta(minutes=1))
+    assert tender.read()["awards"][0]["bid_id"] != first  # the other 420 was there first

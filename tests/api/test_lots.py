@@ -4,8 +4,11 @@ from datetime import timedelta
 
 import pytest
 
+from portal.core.actors import Actor, Role
+from portal.core.errors import NotFound
 from portal.core.schema import parse_iso
-from tenders.models import AuditEvent
+from tenders.models import AuditEvent, Tender
+from tests.docservice.helpers import DocService, document
 from tests.helpers import (
     CLAIM,
     FIRST,
@@ -435,7 +438,6 @@ def test_cancelling_the_lot_whose_award_was_pending_ends_the_qualification(api, 
 
 
 def test_the_chronograph_ends_lots_at_a_cost_that_does_not_grow(api, api2, clock, query_count):
-    from tenders.models import Tender
 
     def statements_of_a_pass(tenders: int) -> int:
         made = []
@@ -463,8 +465,6 @@ def test_the_chronograph_ends_lots_at_a_cost_that_does_not_grow(api, api2, clock
 
 
 def test_documents_hang_on_a_lot_wherever_they_are_attached(api, api2, clock, client):
-    from tests.docservice.helpers import DocService, document
-
     ds = DocService(client, key="broker")
     tender = create_tender(api, **two_lots())
     conditions = api.post(
@@ -491,3 +491,129 @@ def test_documents_hang_on_a_lot_wherever_they_are_attached(api, api2, clock, cl
     )
     assert licence.status_code == 201, licence.content
     assert licence.json()["data"]["relatedItem"] == FIRST
+
+
+# --- found in review: each of these failed on the first version ---------------------------
+
+
+def test_a_cancellation_naming_a_lot_cancels_that_lot_whatever_cancellation_of_says(api, clock):
+    tender = open_two_lots(api, clock)
+    response = api.post(
+        f"{tender.path}/cancellations",
+        {"reason": "лот не потрібен", "relatedLot": SECOND, "status": "active"},
+        token=tender.token,
+    )
+    assert response.status_code == 201, response.content
+    data = tender.read()
+    assert data["status"] == "active.tendering"
+    assert lot_statuses(data) == {FIRST: "active", SECOND: "cancelled"}
+
+
+@pytest.mark.parametrize(
+    ("lot_id", "description"),
+    [("a/b", "Hash value is wrong length."), ("z" * 32, "Hash value is not hexadecimal.")],
+)
+def test_a_lot_id_is_32_hexadecimal_digits_as_in_2_3(api, lot_id, description):
+    tender = create_tender(api)
+    response = api.post(f"{tender.path}/lots", lot(lot_id, 100), token=tender.token)
+    assert single_error(response, 422) == {
+        "location": "body",
+        "name": "id",
+        "description": [description],
+    }
+    assert "lots" not in tender.read()
+
+
+def test_a_lot_change_is_made_to_the_lot_as_it_is_under_the_lock(api, brokers):
+
+    tender = create_tender(api, **two_lots())
+    stale = Tender.objects.find(tender.id, viewer=None)
+    assert api.patch(
+        f"{tender.path}/lots/{FIRST}", {"title": "нова назва"}, token=tender.token
+    ).status_code == 200  # fmt: skip
+    owner = Actor(Role.TENDER_OWNER, broker=brokers["broker"], subject=stale)
+
+    stale.patch_lot(by=owner, lot_id=FIRST, data={"value": {"amount": 250}})
+
+    first = tender.read()["lots"][0]
+    assert (first["title"], first["value"]["amount"]) == ("нова назва", 250)
+    # A lot removed meanwhile is not found (404), not answered as null.
+    stale = Tender.objects.find(tender.id, viewer=None)
+    assert (
+        tender.patch({"items": [{"relatedLot": SECOND}, {"relatedLot": SECOND}]}).status_code == 200
+    )
+    assert api.delete(f"{tender.path}/lots/{FIRST}", token=tender.token).status_code == 200
+    with pytest.raises(NotFound):
+        stale.patch_lot(by=owner, lot_id=FIRST, data={"title": "x"})
+
+
+def test_a_lot_a_cancellation_names_is_not_deleted(api):
+    tender = create_tender(api, **two_lots(items=[item(FIRST, "папір")]))
+    api.post(
+        f"{tender.path}/cancellations",
+        {"reason": "x", "cancellationOf": "lot", "relatedLot": SECOND},
+        token=tender.token,
+    )
+    response = api.delete(f"{tender.path}/lots/{SECOND}", token=tender.token)
+    assert single_error(response, 422) == {
+        "location": "body",
+        "name": "cancellations",
+        "description": [{"relatedLot": ["relatedLot should be one of lots"]}],
+    }
+    assert [entry["id"] for entry in tender.read()["lots"]] == [FIRST, SECOND]
+
+
+def test_an_offer_for_a_lot_since_cancelled_stays_and_the_bid_still_changes(api, api2, clock):
+    tender = open_two_lots(api, clock)
+    bid_id, token = bid_on(api2, tender, offer(FIRST, 250), offer(SECOND, 150))
+    api.post(
+        f"{tender.path}/cancellations",
+        {"reason": "x", "cancellationOf": "lot", "relatedLot": SECOND, "status": "active"},
+        token=tender.token,
+    )
+    changed = api2.patch(
+        f"{tender.path}/bids/{bid_id}",
+        {"lotValues": [offer(FIRST, 240), offer(SECOND, 150)]},
+        token=token,
+    )
+    assert changed.status_code == 200, changed.content
+    raised = api2.patch(
+        f"{tender.path}/bids/{bid_id}",
+        {"lotValues": [offer(FIRST, 240), offer(SECOND, 140)]},
+        token=token,
+    )
+    assert single_error(raised, 403)["description"] == "Can update bid only in active lot status"
+
+
+def test_lot_guarantees_are_in_one_currency(api):
+    lots = [
+        {**lot(FIRST, 300), "guarantee": {"amount": 10, "currency": "UAH"}},
+        {**lot(SECOND, 200), "guarantee": {"amount": 5, "currency": "USD"}},
+    ]
+    response = api.post("/tenders", tender_data(**two_lots(lots=lots)))
+    assert single_error(response, 422)["description"] == [
+        "lot guarantee currency should be identical to tender guarantee currency"
+    ]
+
+
+def test_claim_documents_end_with_their_lot(api, api2, clock, client):
+    tender = open_two_lots(api, clock)
+    _bid, token = bid_on(api2, tender, offer(FIRST, 250), offer(SECOND, 150))
+    by_lot = awards_by_lot(close_tendering(tender, clock))
+    award = by_lot[SECOND][0]["id"]
+    assert decide(api, tender, award, "active").status_code == 200
+    claims = f"{tender.path}/awards/{award}/complaints"
+    filed = api2.post(claims, CLAIM, token=token).json()
+    api.post(
+        f"{tender.path}/cancellations",
+        {"reason": "x", "cancellationOf": "lot", "relatedLot": SECOND, "status": "active"},
+        token=tender.token,
+    )
+    attached = api2.post(
+        f"{claims}/{filed['data']['id']}/documents",
+        document(DocService(client, key="broker2")),
+        token=filed["access"]["token"],
+    )
+    assert single_error(attached, 403)["description"] == (
+        "Can add document only in active lot status"
+    )

@@ -116,6 +116,29 @@ def test_feed_does_not_grow_with_lots(api, api2, anonymous, clock, query_count, 
     assert queries_for(query_count, anonymous, "/tenders", params) == one
 
 
+@pytest.mark.parametrize("decision", ["active", "unsuccessful"])
+def test_a_decision_on_a_lot_costs_the_same_however_many_lots(
+    api, api2, clock, query_count, decision
+):
+    def statements_of_a_decision(lots: int) -> int:
+        ids = [f"{n:032x}" for n in range(1, lots + 1)]
+        tender = create_tender(
+            api,
+            lots=[lot(lot_id, 300) for lot_id in ids],
+            items=[item(lot_id, f"товар {n}") for n, lot_id in enumerate(ids)],
+        )
+        clock.move_to(parse_iso(tender.read()["tenderPeriod"]["startDate"]) + timedelta(hours=1))
+        for bidder in ("00000001", "00000002"):
+            bid_on(api2, tender, *(offer(lot_id, 250) for lot_id in ids), identifier=bidder)
+        award = awards_by_lot(close_tendering(tender, clock))[ids[0]][0]
+        with query_count() as captured:
+            assert decide(api, tender, award["id"], decision).status_code == 200
+        return len(statements(captured))
+
+    # (from two lots: with one, choosing its winner also awards the tender, one more event)
+    assert statements_of_a_decision(2) == statements_of_a_decision(6)
+
+
 @pytest.mark.parametrize("params", [{}, {"opt_fields": "status,awards,bids,numberOfBids"}])
 def test_feed_does_not_grow_with_tenders(api, anonymous, clock, query_count, params):
     decided_tender(api, clock, bids=1)

@@ -432,3 +432,26 @@ def test_cancelling_a_winning_award_cancels_its_open_claims(api, api2, clock):
         ("cancelled", "cancelled")
     ] * 2
     assert {c["id"] for c in listed} == {claim["id"], draft["id"]}
+
+
+def test_contract_waits_for_answered_claims_on_earlier_decisions_too(api, api2, clock):
+    """2.3 holds the contract while a claim on any award of the tender (or of the lot) is
+    answered and not yet closed, not only a claim on the winner's."""
+    claims = Claims(api, api2, clock, decision="unsuccessful")
+    claim, token = claims.filed(status="claim")
+    assert claims.tender.decide("active").status_code == 200
+    tender = claims.tender.read()
+    contract = tender["contracts"][0]
+    path = f"{claims.tender.path}/contracts/{contract['id']}"
+    stand_still_end = parse_iso(tender["awards"][-1]["complaintPeriod"]["endDate"])
+    clock.move_to(stand_still_end - timedelta(hours=1))
+    claims.owner_patch(claim, ANSWER)  # (answered late: still open when the contract is due)
+    clock.move_to(stand_still_end + timedelta(seconds=1))
+
+    response = api.patch(path, {"status": "active"}, token=claims.tender.token)
+
+    assert single_error(response, 403)["description"] == (
+        "Can't sign contract before reviewing all complaints"
+    )
+    claims.patch(claim, {"status": "resolved", "satisfied": True}, token)
+    assert api.patch(path, {"status": "active"}, token=claims.tender.token).status_code == 200
