@@ -9,12 +9,38 @@ from tenders.models import Award, LotStatus
 from tenders.schema import features_of
 
 
+def protocol_field(label):
+    return forms.FileField(
+        label=label,
+        required=False,
+        validators=[check_size],
+        help_text=_("Optional. Published with the decision, for anyone to read."),
+    )
+
+
 class AwardDecisionForm(OnceForm):
-    action = forms.ChoiceField(choices=[(action, action) for action in Award.TRANSITIONS])
+    """A decision on an award; disqualifying says why (shown with the award, what a claim
+    argues against), and any decision may carry its protocol."""
+
+    action = forms.ChoiceField(choices=[(action, action) for action in Award.DECISIONS])
+    reason = forms.CharField(
+        label=_("Why the bid is disqualified"),
+        help_text=_("Published with the decision; the bidder may file a claim against it."),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=5000,
+        required=False,
+    )
+    protocol = protocol_field(_("The decision's protocol"))
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("action") == "disqualify" and not cleaned.get("reason", "").strip():
+            self.add_error("reason", _("Say why the bid is disqualified."))
+        return cleaned
 
 
 class ContractSignForm(OnceForm):
-    pass
+    contract = protocol_field(_("The signed contract"))
 
 
 class BidForm(OnceForm):
@@ -305,6 +331,7 @@ class TenderCancelForm(OnceForm):
         widget=forms.Textarea(attrs={"rows": 3}),
         max_length=5000,
     )
+    protocol = protocol_field(_("The protocol of the decision to cancel"))
 
 
 class NewVersionForm(OnceForm):

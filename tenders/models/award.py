@@ -135,6 +135,22 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
             if action:
                 getattr(self, action)(by=by)
 
+    def decide(self, *, by: Actor, action: str, description: str = "", documents=()) -> None:
+        """A decision (activate, disqualify, cancel) as the portal makes it, in one change:
+        its reason written on the award and its papers (the protocol: document_fields'
+        keywords) attached first, while the award is still open to them."""
+        with atomic_change():
+            now = self.lock_for_change()
+            self.guard(action, by, now)
+            if documents:
+                self.check_document_change(by, "add")
+                self._attach_sent(by, now, documents)
+            if description and description != self.data.get("description"):
+                self.data = {**self.data, "description": description}
+                self.save(update_fields=["data"])
+                self.record_change("edit", by, now, self.status, ["description"])
+            getattr(self, action)(by=by)
+
     def activate(self, *, by: Actor) -> None:
         """The bid wins: a pending contract is drawn up and the complaint period runs."""
         with atomic_change():

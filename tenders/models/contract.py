@@ -143,12 +143,17 @@ class Contract(StatusMachine, PartOfTender, PartDocuments):
         """Is this a contract `by` is to sign (now or once the rules allow)?"""
         return self.role_of(by) is not None and self.status in self.TRANSITIONS["sign"].sources
 
-    def sign(self, *, by: Actor, date_signed=None) -> None:
-        """Sign once the award's complaint period is over; the tender is then complete."""
+    def sign(self, *, by: Actor, date_signed=None, documents=()) -> None:
+        """Sign once the award's complaint period is over; the tender (with lots: the lot) is
+        then complete. `documents` (the signed contract: document_fields' keywords) are
+        attached in the same change."""
         with atomic_change():
             now = self.begin("sign", by)
             if date_signed is not None:
                 self._check_date_signed(date_signed, now)
+            if documents:
+                self.check_document_change(by, "add")
+                self._attach_sent(by, now, documents)
             self.apply("sign", by, now, date_signed=date_signed or now)
             self.tender._contract_signed(self.award, now)
 

@@ -398,9 +398,10 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, Lots, TenderWire, HasDoc
         self.apply("publish", by, now)
         self._touch(now)
 
-    def add_cancellation(self, *, by: Actor, data: dict):
+    def add_cancellation(self, *, by: Actor, data: dict, documents=()):
         """POST /tenders/{id}/cancellations: a pending cancellation, or with status "active" the
-        tender is cancelled at once."""
+        tender (or the lot it names) is cancelled at once. `documents` (its protocol:
+        document_fields' keywords) are attached before it takes effect."""
         fields = validate(CancellationSchema, data)
         with atomic_change():
             now = self._lock_and_catch_up()
@@ -419,14 +420,22 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, Lots, TenderWire, HasDoc
                 data=fields,
             )
             self._record(cancellation, "create", by, now, to_status=CancellationStatus.PENDING)
+            if documents:
+                cancellation.tender = self
+                cancellation.check_document_change(by, "add")
+                cancellation._attach_sent(by, now, documents)
             if status == CancellationStatus.ACTIVE:
                 cancellation._activate(by, now)
             self._touch(now)
         return cancellation
 
-    def cancel(self, *, by: Actor, reason: str) -> None:
-        """Cancel the tender at once, for `reason` (an active cancellation)."""
-        self.add_cancellation(by=by, data={"reason": reason, "status": CancellationStatus.ACTIVE})
+    def cancel(self, *, by: Actor, reason: str, documents=()) -> None:
+        """Cancel the tender at once, for `reason` (an active cancellation, with `documents`)."""
+        self.add_cancellation(
+            by=by,
+            data={"reason": reason, "status": CancellationStatus.ACTIVE},
+            documents=documents,
+        )
 
     def _contract_signed(self, award, at) -> None:
         """A contract is signed: the tender is complete; with lots, the award's lot is, and

@@ -27,12 +27,29 @@ DECISION_NOTICES = {
 }
 
 
+def stored_papers(owner, upload, document_type: str = "") -> tuple[list, list[dict]]:
+    """An optional upload stored in the document service (nothing for none), and the keywords
+    of the document it becomes, of `document_type` (one of 2.3's, or none)."""
+    stored = client.store_files([upload] if upload else [], owner)
+    metadata = {"documentType": document_type} if document_type else {}
+    return stored, [{**item.fields(), "metadata": metadata} for item in stored]
+
+
 @require_POST
 @login_required
 def award_decision(request, tender_id, award_id):
     def change(tender, owner, form):
         action = form.cleaned_data["action"]
-        getattr(award_of(tender, award_id), action)(by=owner)
+        award = award_of(tender, award_id)
+        award.check_party(owner)  # before anything is stored
+        stored, documents = stored_papers(owner, form.cleaned_data["protocol"], "evaluationReports")
+        with client.discarded_on_refusal(stored):
+            award.decide(
+                by=owner,
+                action=action,
+                description=form.cleaned_data["reason"].strip() if action == "disqualify" else "",
+                documents=documents,
+            )
         return DECISION_NOTICES[action]
 
     return _act(
@@ -48,13 +65,18 @@ def award_decision(request, tender_id, award_id):
 @require_POST
 @login_required
 def contract_sign(request, tender_id, award_id):
-    def change(tender, owner, _form):
+    def change(tender, owner, form):
         award = award_of(tender, award_id)
         contract = next((c for c in tender.contracts.all() if c.award_id == award.pk), None)
         if contract is None:
             raise NotFound("contract_id")
         contract.tender, contract.award = tender, award
-        contract.sign(by=owner)
+        contract.check_party(owner)  # before anything is stored
+        stored, documents = stored_papers(owner, form.cleaned_data["contract"], "contractSigned")
+        with client.discarded_on_refusal(stored):
+            contract.sign(by=owner, documents=documents)
+        if award.lot_id:
+            return _("The contract is signed; its lot is complete.")
         return _("The contract is signed; the tender is complete.")
 
     return _act(
@@ -81,8 +103,12 @@ def tender_publish(request, tender_id):
 @login_required
 def tender_cancel(request, tender_id):
     def change(tender, owner, form):
-        reason = form.cleaned_data["reason"]
-        tender.cancel(by=owner, reason=reason)
+        tender.check_party(owner)  # before anything is stored
+        stored, documents = stored_papers(
+            owner, form.cleaned_data["protocol"], "cancellationDetails"
+        )
+        with client.discarded_on_refusal(stored):
+            tender.cancel(by=owner, reason=form.cleaned_data["reason"], documents=documents)
         return _("The tender is cancelled.")
 
     return _act(request, tender_id, TenderCancelForm, change, at="cancel")

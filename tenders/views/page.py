@@ -209,6 +209,11 @@ def _bid_form(user, tender, owner, now, refused):
     return _new_bid_form(user, tender) if offered(tender.check_new_bid, tenderer, now) else None
 
 
+def refusal_in_place(refusal, decisions: list[str]) -> bool:
+    """Is `refusal` a decision shown in its own form (one the owner may still make)?"""
+    return isinstance(refusal, AwardDecisionForm) and refusal.data.get("action") in decisions
+
+
 def _award_entries(user, tender, owner, now, refused, lots: dict) -> list[dict]:
     """Each award with its decisions, its contract and its claims, as `user` may see them."""
     viewer, bidder = Viewer.of_user(user), bid_actor(user, tender)
@@ -216,6 +221,8 @@ def _award_entries(user, tender, owner, now, refused, lots: dict) -> list[dict]:
     entries = []
     for award in tender.awards.all():
         award.tender = tender
+        refusal = refused.get(f"award:{award.pk}")
+        decisions = award.decisions(owner, now) if owner.subject else []
         contract = contracts.get(award.pk)
         if contract is not None:
             contract.tender, contract.award = tender, award
@@ -223,15 +230,19 @@ def _award_entries(user, tender, owner, now, refused, lots: dict) -> list[dict]:
             {
                 "award": award,
                 "lot": lots.get(award.lot_id),
-                "decisions": award.decisions(owner, now) if owner.subject else [],
+                "decisions": decisions,
                 "contract": contract,
                 # The owner's contract to sign: the form, or why not yet.
                 "awaits_signing": contract is not None and contract.awaits_signing_by(owner),
                 "signing_refusal": (
                     contract.refusal("sign", owner, now) if contract is not None else None
                 ),
-                "errors": form_errors(refused.get(f"award:{award.pk}")),
-                "decision_form": AwardDecisionForm(),
+                # A refused decision the owner may still make stays in its form, its errors by
+                # its fields; any other refusal is told at the award.
+                "errors": form_errors(None if refusal_in_place(refusal, decisions) else refusal),
+                "decision_form": (
+                    refusal if refusal_in_place(refusal, decisions) else AwardDecisionForm()
+                ),
                 "sign_form": ContractSignForm(),
                 "claims": [claim for claim in award.complaints.all() if claim.shown_to(viewer)],
                 "can_file": award.can_be_claimed_by(bidder, now),

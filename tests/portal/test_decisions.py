@@ -9,6 +9,7 @@ from django.urls import reverse
 from complaints.models import Complaint
 from portal.core.actors import Actor, Role
 from tests.factories import RESOLUTION, portal_world
+from tests.portal.forms import upload
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +30,10 @@ def pending(brokers, clock):
 def decide(client, world, action, award=None, **headers):
     award = award or world.award
     url = reverse("award-decision", args=[world.tender.pk, award.pk])
-    return client.post(url, {"once": action[:1] * 32, "action": action}, **headers)
+    data = {"once": action[:1] * 32, "action": action}
+    if action == "disqualify":
+        data["reason"] = "Немає ліцензії на цей вид діяльності"
+    return client.post(url, data, **headers)
 
 
 def sign(client, world, once="s" * 32):
@@ -133,3 +137,71 @@ def test_a_decision_on_an_unknown_award_is_a_404(pending, as_user):
     response = as_user(pending.buyer).post(url, {"once": "u" * 32, "action": "activate"})
 
     assert response.status_code == 404
+
+
+# --- the papers of a decision ----------------------------------------------------------------
+
+
+def test_disqualifying_says_why_or_changes_nothing(pending, as_user):
+    client = as_user(pending.buyer)
+    url = reverse("award-decision", args=[pending.tender.pk, pending.award.pk])
+
+    response = client.post(url, {"once": "q" * 32, "action": "disqualify", "reason": "  "})
+
+    assert response.status_code == 422
+    assert "Say why the bid is disqualified." in response.content.decode()
+    pending.award.refresh_from_db()
+    assert pending.award.status == "pending"
+
+
+def test_a_disqualification_carries_its_reason_and_protocol(pending, as_user):
+    client = as_user(pending.buyer)
+    url = reverse("award-decision", args=[pending.tender.pk, pending.award.pk])
+
+    response = client.post(
+        url,
+        {"once": "q" * 32, "action": "disqualify", "reason": "Немає ліцензії",
+         "protocol": upload("протокол.pdf")},
+    )  # fmt: skip
+
+    assert response.status_code == 302
+    pending.award.refresh_from_db()
+    assert pending.award.status == "unsuccessful"
+    assert pending.award.data["description"] == "Немає ліцензії"
+    [protocol] = pending.award.documents.all()
+    assert (protocol.title, protocol.metadata) == (
+        "протокол.pdf",
+        {"documentType": "evaluationReports"},
+    )
+    page = client.get(reverse("tender", args=[pending.tender.pk])).content.decode()
+    assert "Немає ліцензії" in page and "протокол.pdf" in page and "Evaluation report" in page
+
+
+def test_the_signed_contract_is_attached_when_signing(world, as_user, clock):
+    clock.move_to(world.award.complaint_period_end + timedelta(minutes=1))
+    client = as_user(world.buyer)
+    url = reverse("contract-sign", args=[world.tender.pk, world.award.pk])
+
+    response = client.post(url, {"once": "s" * 32, "contract": upload("договір.pdf")})
+
+    assert response.status_code == 302
+    contract = world.tender.contracts.get()
+    assert contract.status == "active"
+    [signed] = contract.documents.all()
+    assert (signed.title, signed.metadata) == ("договір.pdf", {"documentType": "contractSigned"})
+
+
+def test_a_cancellation_carries_its_protocol(pending, as_user):
+    client = as_user(pending.buyer)
+    url = reverse("tender-cancel", args=[pending.tender.pk])
+
+    response = client.post(
+        url, {"once": "c" * 32, "reason": "Потреба відпала", "protocol": upload("рішення.pdf")}
+    )
+
+    assert response.status_code == 302
+    cancellation = pending.tender.cancellations.get()
+    assert cancellation.status == "active"
+    assert [d.title for d in cancellation.documents.all()] == ["рішення.pdf"]
+    page = client.get(reverse("tender", args=[pending.tender.pk])).content.decode()
+    assert "Потреба відпала" in page and "рішення.pdf" in page

@@ -49,13 +49,15 @@ def test_an_award_decision_is_the_same_in_both_faces(action, status, brokers, cl
 
     client.force_login(buyer)
     award = in_portal.awards.get()
+    reason = {"reason": "Немає ліцензії"} if action == "disqualify" else {}
     response = client.post(
         reverse("award-decision", args=[in_portal.pk, award.pk]),
-        {"once": "p" * 32, "action": action},
+        {"once": "p" * 32, "action": action, **reason},
     )
     assert response.status_code == 302
     award = in_api.awards.get()
-    response = api.patch(f"/tenders/{in_api.pk}/awards/{award.pk}", {"status": status}, token=token)
+    patch = {"status": status, **({"description": reason["reason"]} if reason else {})}
+    response = api.patch(f"/tenders/{in_api.pk}/awards/{award.pk}", patch, token=token)
     assert response.status_code == 200
 
     portal_state, api_state = state(in_portal, decided), state(in_api, decided)
