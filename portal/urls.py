@@ -43,6 +43,11 @@ urlpatterns = [
     ),
     path("tenders/<str:tender_id>/bids/", tenders.bid_place, name="bid-place"),
     path(
+        "tenders/<str:tender_id>/bids/<str:bid_id>/documents/",
+        tenders.bid_documents,
+        name="bid-documents",
+    ),
+    path(
         "tenders/<str:tender_id>/<part:part>/<str:part_id>/documents/<str:document_id>/<str:key>/",
         tenders.part_document_download,
         name="part-document-download",

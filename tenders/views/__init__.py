@@ -1,6 +1,6 @@
 """The tender's pages, one module per page or part of it."""
 
-from .bids import bid_place
+from .bids import bid_documents, bid_place
 from .new_tender import tender_new
 from .owner import (
     award_decision,
@@ -26,6 +26,7 @@ __all__ = [
     "award_document_download",
     "award_of",
     "bid_actor",
+    "bid_documents",
     "bid_place",
     "contract_sign",
     "current_tender",

@@ -123,9 +123,27 @@ def _tender_context(request, tender, refused=None) -> dict:
         "cancel_form": refused.get("cancel") or TenderCancelForm(),
         "documents_form": refused.get("documents") or DocumentsForm(),
         "my_bids": [
-            _bid_entry(bid, lots)
+            {
+                **_bid_entry(bid, lots),
+                "documents_form": refused.get(f"bid-documents:{bid.pk}") or DocumentsForm(),
+                "takes_documents": offered(
+                    bid.check_document_change,
+                    portal_actor(request.user, (Role.BID_OWNER, bid)),
+                    "add",
+                ),
+            }
             for bid in tender.active_bids()
             if bid.is_owned_by_organization(owner.organization)
+        ],
+        # Papers refused for a bid that is not the visitor's: told where its bid would be.
+        "bid_documents_refused": [
+            form
+            for at, form in refused.items()
+            if at.startswith("bid-documents:")
+            and not any(
+                bid.pk == at.partition(":")[2] and bid.is_owned_by_organization(owner.organization)
+                for bid in tender.active_bids()
+            )
         ],
         "lots": _lot_entries(tender),
         "stages": lifecycle(tender),

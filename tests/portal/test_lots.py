@@ -11,7 +11,7 @@ from tenders.document_types import document_type_title
 from tenders.models import Bid, Tender
 from tests.factories import make_user
 from tests.helpers import FIRST, SECOND, item, lot, tender_data
-from tests.portal.forms import bid_form
+from tests.portal.forms import bid_form, upload
 
 pytestmark = pytest.mark.django_db
 
@@ -189,3 +189,38 @@ def test_a_document_s_type_is_shown_in_the_reader_s_words(client, tender, buyer)
     ukrainian = client.get(reverse("tender", args=[tender.pk])).content.decode()
     assert "Announcement of procurement" in english and "for lot «Конверти»" in english
     assert "Оголошення про проведення закупівлі" in ukrainian
+
+
+def test_the_bidder_attaches_papers_to_its_bid_sealed_with_it(client, tender, bidder, clock):
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(bidder)
+    client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(lot_0="250"))
+    bid = Bid.objects.get()
+    url = reverse("bid-documents", args=[tender.pk, bid.pk])
+    assert url in client.get(reverse("tender", args=[tender.pk])).content.decode()
+
+    response = client.post(url, {"once": "d" * 32, "documents": [upload("ліцензія.pdf")]})
+
+    assert response.status_code == 302
+    assert [d.title for d in bid.documents.all()] == ["ліцензія.pdf"]
+    assert "ліцензія.pdf" in client.get(reverse("tender", args=[tender.pk])).content.decode()
+    client.logout()
+    assert "ліцензія.pdf" not in client.get(reverse("tender", args=[tender.pk])).content.decode()
+
+
+def test_nobody_else_attaches_papers_to_a_bid(client, tender, bidder, buyer, clock):
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(bidder)
+    client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(lot_0="250"))
+    bid = Bid.objects.get()
+    client.force_login(buyer)
+
+    response = client.post(
+        reverse("bid-documents", args=[tender.pk, bid.pk]),
+        {"once": "e" * 32, "documents": [upload("підробка.pdf")]},
+    )
+
+    assert response.status_code == 422 and "Forbidden" in response.content.decode()
+    assert not bid.documents.exists()
+    unknown = reverse("bid-documents", args=[tender.pk, "0" * 32])
+    assert client.post(unknown, {"once": "f" * 32}).status_code == 404
