@@ -30,6 +30,7 @@ from portal.core.forms import DocumentsForm, add_domain_error, made_from
 from portal.core.fragments import fragment_key, kept_fragment
 from portal.core.htmx import changed, render_page_or_partial
 from portal.core.ids import is_id
+from tenders.documents import latest_versions
 from tenders.views import award_of, bid_actor, current_tender, download_version
 
 CLAIM_TEMPLATE = "complaints/claim_detail.html"
@@ -107,10 +108,25 @@ def claim_new(request, tender_id, award_id):
         "award": award,
         "form": form,
         "refusal": _(refusal.description) if refusal else None,
+        **evidence_of(tender, award),
     }
     return render_page_or_partial(
         request, "complaints/claim_new.html", context, partials={"claim-form"}, status=status
     )
+
+
+def evidence_of(tender, award) -> dict:
+    """What a claim against `award` argues about: the decision's papers, the awarded bid's
+    (public once bids are opened) and the tender's conditions."""
+    bid = next((bid for bid in tender.active_bids() if bid.pk == award.bid_id), None)
+    return {
+        "decision_documents": latest_versions(award.documents.all()),
+        "bid_documents": (
+            latest_versions(bid.documents.all()) if bid and tender.bids_are_public else []
+        ),
+        "awarded_bid": bid,
+        "tender_documents": latest_versions(tender.documents.all()),
+    }
 
 
 def _file(user, award, bidder: Actor, form) -> Complaint:

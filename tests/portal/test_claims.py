@@ -9,9 +9,10 @@ from django.urls import reverse
 from complaints.models import Complaint, ComplaintDocument
 from complaints.views import claim_actor
 from docservice.models import StoredFile
+from portal.core.actors import Actor, Role
 from portal.core.models import FormSubmission
 from tenders.models import AuditEvent
-from tests.factories import RESOLUTION
+from tests.factories import RESOLUTION, portal_world
 from tests.portal.forms import claim_form, file_claim, new_claim_url, upload
 
 pytestmark = pytest.mark.django_db
@@ -356,3 +357,33 @@ def test_a_draft_is_listed_on_the_tender_page_for_its_author_only(world, as_user
 
     assert complaint.complaint_id in as_user(world.bidder).get(tender_url).content.decode()
     assert complaint.complaint_id not in as_user(world.buyer).get(tender_url).content.decode()
+
+
+def test_the_claim_form_shows_what_the_decision_rests_on(brokers, clock, as_user):
+    world = portal_world(brokers, clock, decision=None)
+    winner = world.award.bid
+    winner.tender = world.tender
+    paper = {"md5": "md5:" + "0" * 32, "format": "application/pdf"}
+    winner.add_document(
+        by=Actor(Role.BID_OWNER, broker=brokers["broker2"], subject=winner),
+        key="a" * 32, title="ліцензія переможця.pdf", metadata={}, **paper,
+    )  # fmt: skip
+    world.award.decide(
+        by=Actor(Role.TENDER_OWNER, user=world.buyer, subject=world.tender),
+        action="activate",
+        documents=[{"key": "b" * 32, "title": "протокол.pdf",
+                    "metadata": {"documentType": "evaluationReports"}, **paper}],
+    )  # fmt: skip
+    client = as_user(world.bidder)
+
+    page = client.get(reverse("claim-new", args=[world.tender.pk, world.award.pk]))
+
+    body = page.content.decode()
+    assert "What the decision rests on" in body
+    assert "протокол.pdf" in body and "Evaluation report" in body
+    assert "ліцензія переможця.pdf" in body
+    bid_paper = reverse(
+        "part-document-download",
+        args=[world.tender.pk, "bids", winner.pk, winner.documents.get().document_id, "a" * 32],
+    )
+    assert bid_paper in body and client.get(bid_paper).status_code == 302
