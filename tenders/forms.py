@@ -4,6 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from portal.core.forms import OnceForm, check_size
+from portal.core.ids import new_id
 from portal.core.schema import iso
 from tenders.models import Award, LotStatus
 from tenders.schema import features_of
@@ -167,6 +168,44 @@ ENTITY_KINDS = [
 DATETIME_INPUT = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
 
+class LotForm(forms.Form):
+    """A part of the tender bid for, decided and contracted on its own."""
+
+    title = forms.CharField(label=_("Lot title"), max_length=500)
+    amount = forms.DecimalField(
+        label=_("Expected value of the lot, UAH"), min_value=0, max_digits=15, decimal_places=2
+    )
+    minimal_step = forms.DecimalField(
+        label=_("Minimal step, UAH"), min_value=0, max_digits=15, decimal_places=2
+    )
+
+
+class LotRows(forms.BaseFormSet):
+    """A tender's lots: every row added is a lot (there is a button to take the last away)."""
+
+    def _construct_form(self, i, **kwargs):
+        form = super()._construct_form(i, **kwargs)
+        form.empty_permitted = False
+        return form
+
+    def lots(self) -> list[dict]:
+        """The lots, each with a new id (2.3's 32 hexadecimal digits)."""
+        return [
+            {
+                "id": new_id(),
+                "title": form.cleaned_data["title"],
+                "value": {"amount": float(form.cleaned_data["amount"])},
+                "minimalStep": {"amount": float(form.cleaned_data["minimal_step"])},
+            }
+            for form in self.forms
+        ]
+
+
+LotFormSet = forms.formset_factory(
+    LotForm, formset=LotRows, extra=0, max_num=20, validate_max=True, absolute_max=20
+)
+
+
 class ItemForm(forms.Form):
     description = forms.CharField(label=_("What is bought"), max_length=500)
     cpv = forms.RegexField(
@@ -181,10 +220,23 @@ class ItemForm(forms.Form):
         label=_("Unit"), choices=[(code, english) for code, _name, english in UNITS], initial="H87"
     )
 
-    def as_item(self) -> dict:
+    def __init__(self, *args, lots: int = 0, **kwargs):
+        super().__init__(*args, **kwargs)
+        if lots:
+            # (the first lot is the initial choice: a row whose selects alone were sent is empty)
+            self.fields["lot"] = forms.TypedChoiceField(
+                label=_("Lot"),
+                choices=[(n, _("Lot %(number)s") % {"number": n}) for n in range(1, lots + 1)],
+                coerce=int,
+                initial=1,
+            )
+
+    def as_item(self, lot_ids: list[str] = ()) -> dict:
         data = self.cleaned_data
         name, english = UNIT_NAMES[data["unit"]]
+        related = {"relatedLot": lot_ids[data["lot"] - 1]} if lot_ids else {}
         return {
+            **related,
             "description": data["description"],
             "classification": {
                 "scheme": "ДК021",
@@ -200,8 +252,9 @@ class ItemRows(forms.BaseFormSet):
     """A tender's items: rows left empty are skipped; "add an item" sends the form back with
     one more row."""
 
-    def items(self) -> list[dict]:
-        return [form.as_item() for form in self.forms if form.has_changed()]
+    def items(self, lot_ids: list[str] = ()) -> list[dict]:
+        """The filled rows; with lots, each pointing at the lot its row chose."""
+        return [form.as_item(lot_ids) for form in self.forms if form.has_changed()]
 
 
 ItemFormSet = forms.formset_factory(
@@ -281,13 +334,21 @@ class TenderForm(OnceForm):
             "contact_telephone": contact.get("telephone", ""),
         }
 
-    def as_tender(self, organization, items: list[dict], *, draft: bool) -> dict:
+    def __init__(self, *args, with_lots: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if with_lots:  # the lots' values make the tender's
+            self.fields["amount"].required = self.fields["minimal_step"].required = False
+
+    def as_tender(self, organization, items: list[dict], *, draft: bool, lots=()) -> dict:
         data = self.cleaned_data
-        value = {
-            "amount": float(data["amount"]),
-            "currency": "UAH",
-            "valueAddedTaxIncluded": data["vat_included"],
-        }
+        terms = {"currency": "UAH", "valueAddedTaxIncluded": data["vat_included"]}
+        if lots:
+            # (the registry sums them again: 2.3's value of a tender in lots)
+            amount = sum(lot["value"]["amount"] for lot in lots)
+            step = min(lot["minimalStep"]["amount"] for lot in lots)
+        else:
+            amount, step = float(data["amount"]), float(data["minimal_step"])
+        value = {"amount": amount, **terms}
         address = {
             "countryName": "Україна",
             "locality": data["locality"],
@@ -301,7 +362,7 @@ class TenderForm(OnceForm):
         tender = {
             "title": data["title"],
             "value": value,
-            "minimalStep": {**value, "amount": float(data["minimal_step"])},
+            "minimalStep": {**value, "amount": step},
             "enquiryPeriod": {"endDate": iso(data["enquiry_end"])},
             "tenderPeriod": {"endDate": iso(data["tender_end"])},
             "procuringEntity": {
@@ -313,6 +374,12 @@ class TenderForm(OnceForm):
             },
             "items": [{**item, "deliveryAddress": address} for item in items],
         }
+        if lots:
+            tender["lots"] = [
+                {**lot, "value": {**lot["value"], **terms},
+                 "minimalStep": {**lot["minimalStep"], **terms}}
+                for lot in lots
+            ]  # fmt: skip
         if data["description"]:
             tender["description"] = data["description"]
         if draft:

@@ -109,6 +109,8 @@ REFUSALS_TO_TRANSLATE = (
     gettext_noop("Claim submission is not allowed on pending award"),
     gettext_noop("Only users of a procuring entity can publish tenders"),
     gettext_noop("value should be less than value of tender"),
+    gettext_noop("value should be less than value of lot"),
+    gettext_noop("Can add bid only in active lot status"),
     gettext_noop("enquiryPeriod should end in the future"),
     gettext_noop("period should begin after enquiryPeriod"),
     gettext_noop("period should begin before its end"),

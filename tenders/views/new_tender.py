@@ -15,6 +15,7 @@ from portal.core.forms import made_from
 from portal.core.htmx import render_page_or_partial
 from tenders.forms import (
     ItemFormSet,
+    LotFormSet,
     TenderForm,
 )
 from tenders.models import Tender
@@ -42,19 +43,39 @@ def tender_new(request):
     organization = request.user.organization
     if request.method == "GET":
         form = TenderForm(initial=TenderForm.initial_for(request.user, _last_entity(organization)))
-        return _new_tender_page(request, form, ItemFormSet(prefix="items"))
-    form = TenderForm(request.POST)
-    items = ItemFormSet(request.POST, prefix="items")
-    if "add_item" in request.POST:
-        items = ItemFormSet(_with_another_row(request.POST, items), prefix="items")
-        return _new_tender_page(request, form, items, quiet=True)
-    if form.is_valid() and items.is_valid():
+        return _new_tender_page(
+            request, form, LotFormSet(prefix="lots"), ItemFormSet(prefix="items")
+        )
+    data = request.POST.copy()
+    if "lots-TOTAL_FORMS" not in data:  # (a form without the lots' part: no lots)
+        data.update({"lots-TOTAL_FORMS": "0", "lots-INITIAL_FORMS": "0"})
+    # "Add an item", "Add a lot", "Remove the last lot": the form comes back with one row
+    # more or less, keeping what was typed and judging nothing yet.
+    resized = False
+    for button, prefix, step, limit in (
+        ("add_item", "items", 1, ItemFormSet.max_num),
+        ("add_lot", "lots", 1, LotFormSet.max_num),
+        ("remove_lot", "lots", -1, LotFormSet.max_num),
+    ):
+        if button in data:
+            data, resized = _with_rows(data, prefix, step, limit), True
+    lots = LotFormSet(data, prefix="lots")
+    lot_count = lots.total_form_count()
+    form = TenderForm(data, with_lots=bool(lot_count))
+    items = ItemFormSet(data, prefix="items", form_kwargs={"lots": lot_count})
+    if resized:
+        return _new_tender_page(request, form, lots, items, quiet=True)
+    if form.is_valid() and lots.is_valid() and items.is_valid():
         draft = "publish" not in request.POST
+        made = lots.lots()
         registered = made_from(
             form,
             request.user,
             lambda: Tender.objects.register(
-                by=account, data=form.as_tender(organization, items.items(), draft=draft)
+                by=account,
+                data=form.as_tender(
+                    organization, items.items([lot["id"] for lot in made]), draft=draft, lots=made
+                ),
             ),
         )
         if registered is not None:
@@ -62,7 +83,7 @@ def tender_new(request):
             messages.success(request, DRAFT_SAVED if draft else _("The tender is published."))
             url = reverse("tender", args=[tender.pk])
             return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-    return _new_tender_page(request, form, items, status=422)
+    return _new_tender_page(request, form, lots, items, status=422)
 
 
 def _last_entity(organization) -> dict | None:
@@ -73,14 +94,20 @@ def _last_entity(organization) -> dict | None:
     return latest.data.get("procuringEntity") if latest else None
 
 
-def _with_another_row(data, items):
+def _with_rows(data, prefix: str, step: int, limit: int):
+    """The form's data with `step` rows more (or fewer) of the formset `prefix`."""
     data = data.copy()
-    data[f"{items.prefix}-TOTAL_FORMS"] = str(min(items.total_form_count() + 1, items.max_num))
+    key = f"{prefix}-TOTAL_FORMS"
+    try:
+        count = int(data.get(key, 0))
+    except ValueError:
+        count = 0
+    data[key] = str(max(0, min(count + step, limit)))
     return data
 
 
-def _new_tender_page(request, form, items, *, quiet=False, status=200):
-    context = {"form": form, "items": items, "quiet": quiet}
+def _new_tender_page(request, form, lots, items, *, quiet=False, status=200):
+    context = {"form": form, "lots": lots, "items": items, "quiet": quiet}
     return render_page_or_partial(
         request, "tenders/tender_new.html", context, partials={"tender-form"}, status=status
     )

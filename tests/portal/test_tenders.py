@@ -534,3 +534,77 @@ def test_a_new_version_of_an_unknown_document_is_a_404(client, buyer, clock):
 
     assert response.status_code == 404
     assert not StoredFile.objects.exists()
+
+
+# --- a tender in lots ------------------------------------------------------------------------
+
+LOTS = {
+    "lots-TOTAL_FORMS": "2",
+    "lots-INITIAL_FORMS": "0",
+    "lots-0-title": "Папір",
+    "lots-0-amount": "30000",
+    "lots-0-minimal_step": "300",
+    "lots-1-title": "Конверти",
+    "lots-1-amount": "18000",
+    "lots-1-minimal_step": "200",
+}
+
+
+def test_the_buyer_writes_a_tender_in_lots_with_their_items(client, buyer, clock):
+    client.force_login(buyer)
+    second_item = {
+        "items-1-description": "Конверти С4",
+        "items-1-cpv": "30199230-1",
+        "items-1-cpv_description": "Конверти",
+        "items-1-quantity": "1000",
+        "items-1-lot": "2",
+    }
+
+    response = create(
+        client, clock, amount="", minimal_step="", **LOTS, **{"items-0-lot": "1"}, **second_item
+    )
+
+    assert response.status_code == 302, response.content.decode()[:3000]
+    tender = Tender.objects.get()
+    first, second = tender.lots
+    assert (first["title"], second["title"]) == ("Папір", "Конверти")
+    assert [item["relatedLot"] for item in tender.data["items"]] == [first["id"], second["id"]]
+    assert tender.data["value"]["amount"] == 48000
+    assert tender.data["minimalStep"]["amount"] == 200
+    assert second["value"] == {"amount": 18000, "currency": "UAH", "valueAddedTaxIncluded": True}
+
+
+def test_a_lot_is_added_and_taken_away_keeping_what_was_typed(client, buyer, clock):
+    client.force_login(buyer)
+
+    added = create(client, clock, add_lot="1")
+
+    assert added.status_code == 200
+    assert added.context["lots"].total_form_count() == 1
+    assert "Lot 1" in added.content.decode() and not Tender.objects.exists()
+    assert added.context["form"]["title"].value() == "Папір офісний А4"
+    removed = create(client, clock, remove_lot="1", **{"lots-TOTAL_FORMS": "1"})
+    assert removed.context["lots"].total_form_count() == 0
+
+
+def test_a_lot_left_blank_is_refused_next_to_its_fields(client, buyer, clock):
+    client.force_login(buyer)
+    blank = {"lots-TOTAL_FORMS": "1", "lots-INITIAL_FORMS": "0"}
+
+    response = create(client, clock, amount="", minimal_step="", **blank)
+
+    assert response.status_code == 422
+    assert response.context["lots"].forms[0].errors["title"]
+    assert not Tender.objects.exists()
+
+
+def test_a_lot_s_step_over_its_value_is_the_model_s_refusal(client, buyer, clock):
+    client.force_login(buyer)
+    # (an untouched item row still sends its selects)
+    steep = {**LOTS, "lots-1-minimal_step": "20000", "items-0-lot": "1", "items-1-lot": "1"}
+
+    response = create(client, clock, amount="", minimal_step="", **steep)
+
+    assert response.status_code == 422
+    assert "value should be less than value of lot" in response.content.decode()
+    assert not Tender.objects.exists()
