@@ -125,7 +125,8 @@ def _tender_context(request, tender, refused=None) -> dict:
         "my_bids": [
             {
                 **_bid_entry(bid, lots),
-                "documents_form": refused.get(f"bid-documents:{bid.pk}") or DocumentsForm(),
+                "documents_form": refused.get(f"bid-documents:{bid.pk}")
+                or DocumentsForm(auto_id=f"bid-{bid.pk}-%s"),
                 "takes_documents": offered(
                     bid.check_document_change,
                     portal_actor(request.user, (Role.BID_OWNER, bid)),
@@ -258,10 +259,17 @@ def _award_entries(user, tender, owner, now, refused, lots: dict) -> list[dict]:
                 # A refused decision the owner may still make stays in its form, its errors by
                 # its fields; any other refusal is told at the award.
                 "errors": form_errors(None if refusal_in_place(refusal, decisions) else refusal),
-                "decision_form": (
-                    refusal if refusal_in_place(refusal, decisions) else AwardDecisionForm()
-                ),
-                "sign_form": ContractSignForm(),
+                # One form per decision, its fields' ids its own.
+                "decision_forms": [
+                    (
+                        action,
+                        refusal
+                        if refusal_in_place(refusal, [action])
+                        else AwardDecisionForm(auto_id=f"{award.pk}-{action}-%s"),
+                    )
+                    for action in decisions
+                ],
+                "sign_form": ContractSignForm(auto_id=f"{award.pk}-sign-%s"),
                 "claims": [claim for claim in award.complaints.all() if claim.shown_to(viewer)],
                 "can_file": award.can_be_claimed_by(bidder, now),
                 # The decision's papers (its protocol): what a claim against it argues from.

@@ -82,6 +82,11 @@ def walk_the_story(people, clock, tmp_path, *, javascript: bool, check=lambda pa
     # Bidding closes; the buyer chooses the bid, and signs once the complaint period is over.
     clock.move_to(tender.tender_end + timedelta(minutes=1))
     buyer.goto(f"/tenders/{tender.pk}/")
+    # The decision opens first (it may carry its protocol), then is made.
+    buyer.locator("#awards summary", has_text="Визначити переможцем").click()
+    buyer.locator("#awards details[open]").get_by_label("Протокол рішення").set_input_files(
+        files=[{"name": "протокол.pdf", "mimeType": "application/pdf", "buffer": b"%PDF-1.4 p"}]
+    )
     buyer.get_by_role("button", name="Визначити переможцем").click()
     buyer.locator("#awards .badge", has_text="переможець").wait_for()
     check(buyer)
@@ -94,6 +99,7 @@ def walk_the_story(people, clock, tmp_path, *, javascript: bool, check=lambda pa
     buyer.goto(f"/tenders/{tender.pk}/")
     buyer.get_by_role("button", name="Укласти договір").click()
     buyer.locator("#awards .badge", has_text="договір укладено").wait_for()
+    assert [d.title for d in award.documents.all()] == ["протокол.pdf"]
     assert Tender.objects.current(tender.pk, viewer=None).status == "complete"
 
     # A visitor reads the tender and downloads its conditions as they stand.
