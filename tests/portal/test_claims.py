@@ -363,7 +363,7 @@ def test_the_claim_form_shows_what_the_decision_rests_on(brokers, clock, as_user
     world = portal_world(brokers, clock, decision=None)
     winner = world.award.bid
     winner.tender = world.tender
-    paper = {"md5": "md5:" + "0" * 32, "format": "application/pdf"}
+    paper = {"md5": "0" * 32, "format": "application/pdf"}
     winner.add_document(
         by=Actor(Role.BID_OWNER, broker=brokers["broker2"], subject=winner),
         key="a" * 32, title="ліцензія переможця.pdf", metadata={}, **paper,
