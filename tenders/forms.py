@@ -400,6 +400,33 @@ class TenderCancelForm(OnceForm):
     )
     protocol = protocol_field(_("The protocol of the decision to cancel"))
 
+    def __init__(self, *args, tender=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        lots = [lot for lot in (tender.lots if tender else []) if lot["status"] == LotStatus.ACTIVE]
+        if lots:
+            # Fields name lots by position: their ids are the broker's words.
+            self.lots = lots
+            self.fields["what"] = forms.TypedChoiceField(
+                label=_("What is cancelled"),
+                choices=[(0, _("The whole tender"))]
+                + [
+                    (n, _("Lot «%(title)s»") % {"title": lot["title"]})
+                    for n, lot in enumerate(lots, start=1)
+                ],
+                coerce=int,
+                initial=0,
+            )
+            self.fields["reason"].label = _("Why it is cancelled")
+            self.order_fields(["what", "reason", "protocol"])
+
+    def cancellation(self) -> dict:
+        """The 2.3 cancellation: of the whole tender, or of the lot chosen."""
+        data = {"reason": self.cleaned_data["reason"], "status": "active"}
+        chosen = self.cleaned_data.get("what") or 0
+        if chosen:
+            data.update(cancellationOf="lot", relatedLot=self.lots[chosen - 1]["id"])
+        return data
+
 
 class NewVersionForm(OnceForm):
     """A new version of one document; each document's form has its own field names."""

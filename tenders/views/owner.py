@@ -104,14 +104,23 @@ def tender_publish(request, tender_id):
 def tender_cancel(request, tender_id):
     def change(tender, owner, form):
         tender.check_party(owner)  # before anything is stored
-        stored, documents = stored_papers(
-            owner, form.cleaned_data["protocol"], "cancellationDetails"
-        )
+        # (2.3 knows no type for a cancellation's protocol)
+        stored, documents = stored_papers(owner, form.cleaned_data["protocol"])
+        cancellation = form.cancellation()
         with client.discarded_on_refusal(stored):
-            tender.cancel(by=owner, reason=form.cleaned_data["reason"], documents=documents)
+            tender.add_cancellation(by=owner, data=cancellation, documents=documents)
+        if "relatedLot" in cancellation:
+            return _("The lot is cancelled.")
         return _("The tender is cancelled.")
 
-    return _act(request, tender_id, TenderCancelForm, change, at="cancel")
+    return _act(
+        request,
+        tender_id,
+        TenderCancelForm,
+        change,
+        at="cancel",
+        form_kwargs=lambda tender: {"tender": tender},
+    )
 
 
 @require_POST

@@ -120,7 +120,7 @@ def _tender_context(request, tender, refused=None) -> dict:
         # The page tells the owner why its draft can't be published.
         "stale_draft": owner.subject is not None and tender.is_stale_draft,
         "publish_form": refused.get("publish") or PublishForm(),
-        "cancel_form": refused.get("cancel") or TenderCancelForm(),
+        "cancel_form": refused.get("cancel") or TenderCancelForm(tender=tender),
         "documents_form": refused.get("documents") or DocumentsForm(),
         "my_bids": [
             {

@@ -6,12 +6,14 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
+from complaints.models import Complaint
 from portal.core.actors import Actor, Role
+from portal.core.ids import new_id
 from tenders.document_types import document_type_title
 from tenders.models import Bid, Tender
 from tests.factories import make_user
 from tests.helpers import FIRST, SECOND, item, lot, tender_data
-from tests.portal.forms import bid_form, upload
+from tests.portal.forms import bid_form, claim_form, upload
 
 pytestmark = pytest.mark.django_db
 
@@ -224,3 +226,84 @@ def test_nobody_else_attaches_papers_to_a_bid(client, tender, bidder, buyer, clo
     assert not bid.documents.exists()
     unknown = reverse("bid-documents", args=[tender.pk, "0" * 32])
     assert client.post(unknown, {"once": "f" * 32}).status_code == 404
+
+
+def test_the_buyer_cancels_one_lot_with_its_protocol(client, tender, buyer, clock):
+    client.force_login(buyer)
+    page = client.get(reverse("tender", args=[tender.pk]))
+    what = page.context["cancel_form"].fields["what"]
+    assert [label for _value, label in what.choices] == [
+        "The whole tender",
+        "Lot «Папір»",
+        "Lot «Конверти»",
+    ]
+
+    response = client.post(
+        reverse("tender-cancel", args=[tender.pk]),
+        {"once": "x" * 32, "what": "2", "reason": "Конверти не потрібні",
+         "protocol": upload("рішення.pdf")},
+    )  # fmt: skip
+
+    assert response.status_code == 302
+    current = Tender.objects.get(pk=tender.pk)
+    assert {lot["id"]: lot["status"] for lot in current.lots} == {
+        FIRST: "active",
+        SECOND: "cancelled",
+    }
+    assert current.status == "active.enquiries"
+    [cancellation] = current.cancellations.all()
+    assert cancellation.related_lot == SECOND
+    assert [d.title for d in cancellation.documents.all()] == ["рішення.pdf"]
+    assert cancellation.documents.get().metadata == {}  # (2.3 has no type for it)
+
+
+def test_two_lots_in_the_portal_from_bids_to_two_contracts_with_a_claim(
+    client, tender, buyer, bidder, clock
+):
+    other = make_user("bidder2", "ФОП Коваленко", "2894512345", "bidder")
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    for user, prices in ((bidder, {"lot_0": "250", "lot_1": "180"}), (other, {"lot_0": "240"})):
+        client.force_login(user)
+        form = {**lot_bid_form(**prices), "once": new_id()}
+        placed = client.post(reverse("bid-place", args=[tender.pk]), form)
+        assert placed.status_code == 302
+    clock.move_to(tender.tender_end + timedelta(minutes=1))
+    client.force_login(buyer)
+    page = client.get(reverse("tender", args=[tender.pk]))
+    first, second = (entry["award"] for entry in page.context["awards"])
+    assert (first.lot_id, first.value["amount"], second.lot_id) == (FIRST, 240, SECOND)
+
+    def decide(award, action, **extra):
+        url = reverse("award-decision", args=[tender.pk, award.pk])
+        return client.post(url, {"once": new_id(), "action": action, **extra})
+
+    assert decide(first, "disqualify", reason="Немає ліцензії").status_code == 302
+    client.force_login(other)
+    filed = client.post(
+        reverse("claim-new", args=[tender.pk, first.pk]),
+        {**claim_form(once=new_id()), "submit": "1"},
+    )
+    assert filed.status_code == 302, filed.context["form"].errors
+    claim = Complaint.objects.get()
+    assert claim.related_lot == FIRST
+    client.force_login(buyer)
+    page = client.get(reverse("tender", args=[tender.pk]))
+    follower = next(e["award"] for e in page.context["awards"] if e["award"].status == "pending"
+                    and e["award"].lot_id == FIRST)  # fmt: skip
+    assert follower.value["amount"] == 250
+    assert decide(follower, "activate").status_code == 302
+    assert decide(second, "activate").status_code == 302
+    claim.refresh_from_db()
+    clock.move_to(max(a.complaint_period_end for a in Tender.objects.get(pk=tender.pk).awards.all()
+                      if a.complaint_period_end) + timedelta(minutes=1))  # fmt: skip
+    for award in (follower, second):
+        signed = client.post(
+            reverse("contract-sign", args=[tender.pk, award.pk]), {"once": new_id()}
+        )
+        assert signed.status_code == 302, signed.content.decode()[:2000]
+    current = Tender.objects.current(tender.pk, viewer=None)
+    assert current.status == "complete"
+    assert {lot["status"] for lot in current.lots} == {"complete"}
+    assert [c.status for c in current.contracts.all()] == ["active", "active"]
+    claim.refresh_from_db()
+    assert claim.status == "ignored"  # nobody answered it before its lot ended
