@@ -307,3 +307,19 @@ def test_two_lots_in_the_portal_from_bids_to_two_contracts_with_a_claim(
     assert [c.status for c in current.contracts.all()] == ["active", "active"]
     claim.refresh_from_db()
     assert claim.status == "ignored"  # nobody answered it before its lot ended
+
+
+def test_a_lot_nobody_bid_for_shows_as_unsuccessful_and_the_other_goes_on(
+    client, tender, bidder, clock
+):
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(bidder)
+    client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(lot_0="250"))
+    clock.move_to(tender.tender_end + timedelta(minutes=1))
+
+    page = client.get(reverse("tender", args=[tender.pk]))
+
+    statuses = {entry["lot"]["id"]: entry["status"] for entry in page.context["lots"]}
+    assert statuses == {FIRST: "active", SECOND: "unsuccessful"}
+    assert [entry["lot"]["id"] for entry in page.context["awards"]] == [FIRST]
+    assert "lot-unsuccessful" in page.content.decode()
