@@ -7,6 +7,7 @@ from portal.core.forms import OnceForm, check_size
 from portal.core.ids import new_id
 from portal.core.schema import iso
 from tenders.models import Award, LotStatus
+from tenders.models.lots import exact_sum
 from tenders.schema import features_of
 
 
@@ -60,13 +61,13 @@ class BidForm(OnceForm):
     def __init__(self, *args, tender, **kwargs):
         super().__init__(*args, **kwargs)
         self.tender = tender
-        # Fields named by position: lot ids and feature codes are the broker's words.
+        # A price per lot open for bids, named by the lot's id (a page read before a lot was
+        # cancelled still names the lots it meant).
         self.lots = [lot for lot in tender.lots if lot["status"] == LotStatus.ACTIVE]
-        self.features = tender.data.get("features", [])
         if tender.lots:
             del self.fields["amount"]
         prices = {
-            f"lot_{n}": forms.DecimalField(
+            f"lot_{lot['id']}": forms.DecimalField(
                 label=_("Price for lot «%(title)s» (leave empty not to bid for it)")
                 % {"title": lot["title"]},
                 min_value=0,
@@ -74,25 +75,60 @@ class BidForm(OnceForm):
                 decimal_places=2,
                 required=False,
             )
-            for n, lot in enumerate(self.lots)
+            for lot in self.lots
         }
-        choices = {
-            f"feature_{n}": forms.TypedChoiceField(
-                label=feature["title"],
+        # A choice per feature a bid may be weighed by (named by its place in the tender's
+        # list, fixed once bids are taken): the tenderer's always; a lot's (or its items')
+        # only when that lot is priced (clean).
+        lines = [lot["id"] for lot in self.lots] if tender.lots else [None]
+        open_codes = {f["code"] for line in lines for f in features_of(tender.data, line)}
+        titles = {lot["id"]: lot["title"] for lot in tender.lots}
+        self.features = {
+            f"feature_{n}": feature
+            for n, feature in enumerate(tender.data.get("features", []))
+            if feature["code"] in open_codes
+        }
+        choices = {}
+        for name, feature in self.features.items():
+            label = feature["title"]
+            if feature["featureOf"] == "lot":
+                label = _("%(title)s (lot «%(lot)s»)") % {
+                    "title": label,
+                    "lot": titles.get(feature.get("relatedItem"), ""),
+                }
+            choices[name] = forms.TypedChoiceField(
+                label=label,
                 help_text=feature.get("description", ""),
                 choices=[(str(v["value"]), v["title"]) for v in feature["enum"]],
                 coerce=float,
+                empty_value=None,
+                required=not tender.lots or feature["featureOf"] == "tenderer",
             )
-            for n, feature in enumerate(self.features)
-        }
         self.fields = {**prices, **self.fields, **choices}
+
+    def priced_lots(self) -> list[str]:
+        return [
+            lot["id"] for lot in self.lots if self.cleaned_data.get(f"lot_{lot['id']}") is not None
+        ]
 
     def clean(self):
         cleaned = super().clean()
-        if self.lots and not any(
-            cleaned.get(f"lot_{n}") is not None for n in range(len(self.lots))
-        ):
+        titles = {f"lot_{lot['id']}": lot["title"] for lot in self.tender.lots}
+        for name, value in self.data.items():
+            if name in titles and name not in self.fields and value:
+                raise forms.ValidationError(
+                    _("Lot «%(title)s» is no longer open for bids: reload the page.")
+                    % {"title": titles[name]}
+                )
+        if not self.lots:
+            return cleaned
+        priced = self.priced_lots()
+        if not priced:
             raise forms.ValidationError(_("Offer a price for at least one lot."))
+        needed = {f["code"] for line in priced for f in features_of(self.tender.data, line)}
+        for name, feature in self.features.items():
+            if feature["code"] in needed and cleaned.get(name) is None and name not in self.errors:
+                self.add_error(name, _("Choose one for the lots you bid for."))
         return cleaned
 
     def as_bid(self, organization) -> dict:
@@ -122,12 +158,10 @@ class BidForm(OnceForm):
             ]
         }
         if self.tender.lots:
+            lines = self.priced_lots()
             bid["lotValues"] = [
-                {"relatedLot": lot["id"], "value": price(data[f"lot_{n}"])}
-                for n, lot in enumerate(self.lots)
-                if data.get(f"lot_{n}") is not None
+                {"relatedLot": lot_id, "value": price(data[f"lot_{lot_id}"])} for lot_id in lines
             ]
-            lines = [offer["relatedLot"] for offer in bid["lotValues"]]
         else:
             bid["value"] = price(data["amount"])
             lines = [None]
@@ -135,8 +169,8 @@ class BidForm(OnceForm):
             feature["code"] for line in lines for feature in features_of(self.tender.data, line)
         }
         parameters = [
-            {"code": feature["code"], "value": data[f"feature_{n}"]}
-            for n, feature in enumerate(self.features)
+            {"code": feature["code"], "value": data[name]}
+            for name, feature in self.features.items()
             if feature["code"] in weighed_by
         ]
         if parameters:
@@ -344,7 +378,7 @@ class TenderForm(OnceForm):
         terms = {"currency": "UAH", "valueAddedTaxIncluded": data["vat_included"]}
         if lots:
             # (the registry sums them again: 2.3's value of a tender in lots)
-            amount = sum(lot["value"]["amount"] for lot in lots)
+            amount = exact_sum(lot["value"]["amount"] for lot in lots)
             step = min(lot["minimalStep"]["amount"] for lot in lots)
         else:
             amount, step = float(data["amount"]), float(data["minimal_step"])
@@ -404,17 +438,17 @@ class TenderCancelForm(OnceForm):
         super().__init__(*args, **kwargs)
         lots = [lot for lot in (tender.lots if tender else []) if lot["status"] == LotStatus.ACTIVE]
         if lots:
-            # Fields name lots by position: their ids are the broker's words.
-            self.lots = lots
-            self.fields["what"] = forms.TypedChoiceField(
+            # Lots named by their ids: a page read before another lot was cancelled still
+            # names the lot it meant (one no longer open is refused).
+            self.fields["what"] = forms.ChoiceField(
                 label=_("What is cancelled"),
-                choices=[(0, _("The whole tender"))]
-                + [
-                    (n, _("Lot «%(title)s»") % {"title": lot["title"]})
-                    for n, lot in enumerate(lots, start=1)
-                ],
-                coerce=int,
-                initial=0,
+                choices=[("", _("The whole tender"))]
+                + [(lot["id"], _("Lot «%(title)s»") % {"title": lot["title"]}) for lot in lots],
+                required=False,
+                initial="",
+                error_messages={
+                    "invalid_choice": _("That lot is no longer open: reload the page.")
+                },
             )
             self.fields["reason"].label = _("Why it is cancelled")
             self.order_fields(["what", "reason", "protocol"])
@@ -422,9 +456,8 @@ class TenderCancelForm(OnceForm):
     def cancellation(self) -> dict:
         """The 2.3 cancellation: of the whole tender, or of the lot chosen."""
         data = {"reason": self.cleaned_data["reason"], "status": "active"}
-        chosen = self.cleaned_data.get("what") or 0
-        if chosen:
-            data.update(cancellationOf="lot", relatedLot=self.lots[chosen - 1]["id"])
+        if self.cleaned_data.get("what"):
+            data.update(cancellationOf="lot", relatedLot=self.cleaned_data["what"])
         return data
 
 

@@ -2,6 +2,8 @@
 They live in the tender's document (`data["lots"]`, as 2.3 keeps them), so a lot changes
 under its tender's lock and with its row."""
 
+from decimal import Decimal
+
 from portal.core.actors import Actor
 from portal.core.errors import InvalidData, NotAllowed, NotFound
 from portal.core.schema import iso, merge_patch, validate
@@ -16,6 +18,11 @@ LOT_FIELDS = frozenset(Lot().fields) - {"id"}
 
 def lot_of(document: dict, lot_id: str) -> dict | None:
     return next((lot for lot in document.get("lots", []) if lot["id"] == lot_id), None)
+
+
+def exact_sum(amounts) -> float:
+    """Amounts added as written (0.1 + 0.2 is 0.3, not 0.30000000000000004)."""
+    return float(sum((Decimal(str(amount)) for amount in amounts), Decimal(0)))
 
 
 def settle_lots(document: dict, previous: list[dict], now) -> None:
@@ -37,13 +44,13 @@ def settle_lots(document: dict, previous: list[dict], now) -> None:
         lot["minimalStep"] = {**step, "amount": lot["minimalStep"]["amount"]}
         if guarantee and "guarantee" in lot:
             lot["guarantee"] = {**lot["guarantee"], "currency": guarantee["currency"]}
-    document["value"] = {**value, "amount": sum(lot["value"]["amount"] for lot in lots)}
+    document["value"] = {**value, "amount": exact_sum(lot["value"]["amount"] for lot in lots)}
     document["minimalStep"] = {**step, "amount": min(lot["minimalStep"]["amount"] for lot in lots)}
     guaranteed = [lot["guarantee"] for lot in lots if "guarantee" in lot]
     if guaranteed:
         currency = guarantee["currency"] if guarantee else guaranteed[0]["currency"]
         document["guarantee"] = {
-            "amount": sum(item["amount"] for item in guaranteed),
+            "amount": exact_sum(item["amount"] for item in guaranteed),
             "currency": currency,
         }
 

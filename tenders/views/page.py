@@ -120,13 +120,14 @@ def _tender_context(request, tender, refused=None) -> dict:
         # The page tells the owner why its draft can't be published.
         "stale_draft": owner.subject is not None and tender.is_stale_draft,
         "publish_form": refused.get("publish") or PublishForm(),
-        "cancel_form": refused.get("cancel") or TenderCancelForm(tender=tender),
+        "cancel_form": with_ids(refused.get("cancel") or TenderCancelForm(tender=tender), "cancel"),
         "documents_form": refused.get("documents") or DocumentsForm(),
         "my_bids": [
             {
                 **_bid_entry(bid, lots),
-                "documents_form": refused.get(f"bid-documents:{bid.pk}")
-                or DocumentsForm(auto_id=f"bid-{bid.pk}-%s"),
+                "documents_form": with_ids(
+                    refused.get(f"bid-documents:{bid.pk}") or DocumentsForm(), f"bid-{bid.pk}"
+                ),
                 "takes_documents": offered(
                     bid.check_document_change,
                     portal_actor(request.user, (Role.BID_OWNER, bid)),
@@ -228,6 +229,13 @@ def _bid_form(user, tender, owner, now, refused):
     return _new_bid_form(user, tender) if offered(tender.check_new_bid, tenderer, now) else None
 
 
+def with_ids(form, prefix: str):
+    """`form` with ids of its own on a page that shows several forms of its kind (a refused one
+    too: its fields read the ids as they are drawn)."""
+    form.auto_id = f"{prefix}-%s"
+    return form
+
+
 def refusal_in_place(refusal, decisions: list[str]) -> bool:
     """Is `refusal` a decision shown in its own form (one the owner may still make)?"""
     return isinstance(refusal, AwardDecisionForm) and refusal.data.get("action") in decisions
@@ -263,13 +271,14 @@ def _award_entries(user, tender, owner, now, refused, lots: dict) -> list[dict]:
                 "decision_forms": [
                     (
                         action,
-                        refusal
-                        if refusal_in_place(refusal, [action])
-                        else AwardDecisionForm(auto_id=f"{award.pk}-{action}-%s"),
+                        with_ids(
+                            refusal if refusal_in_place(refusal, [action]) else AwardDecisionForm(),
+                            f"{award.pk}-{action}",
+                        ),
                     )
                     for action in decisions
                 ],
-                "sign_form": ContractSignForm(auto_id=f"{award.pk}-sign-%s"),
+                "sign_form": with_ids(ContractSignForm(), f"{award.pk}-sign"),
                 "claims": [claim for claim in award.complaints.all() if claim.shown_to(viewer)],
                 "can_file": award.can_be_claimed_by(bidder, now),
                 # The decision's papers (its protocol): what a claim against it argues from.

@@ -617,3 +617,10 @@ def test_claim_documents_end_with_their_lot(api, api2, clock, client):
     assert single_error(attached, 403)["description"] == (
         "Can add document only in active lot status"
     )
+
+
+def test_a_tender_s_value_is_its_lots_added_as_written(api):
+    """Found in review: 0.1 + 0.2 was stored as 0.30000000000000004."""
+    lots = [lot(FIRST, 0.1, step=0.01), lot(SECOND, 0.2, step=0.01)]
+    response = api.post("/tenders", tender_data(**two_lots(lots=lots)))
+    assert response.json()["data"]["value"]["amount"] == 0.3

@@ -1,6 +1,7 @@
 """The tender owner's decisions on the tender page: choose or disqualify the bid, take a
 decision back, sign the contract when the model allows it, refusals in the API's words."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -205,3 +206,22 @@ def test_a_cancellation_carries_its_protocol(pending, as_user):
     assert [d.title for d in cancellation.documents.all()] == ["рішення.pdf"]
     page = client.get(reverse("tender", args=[pending.tender.pk])).content.decode()
     assert "Потреба відпала" in page and "рішення.pdf" in page
+
+
+def duplicate_ids(html: str) -> list[str]:
+    ids = re.findall(r'\sid="([^"]+)"', html)
+    return sorted({found for found in ids if ids.count(found) > 1})
+
+
+def test_no_id_is_used_twice_on_the_owner_s_page_nor_after_a_refusal(pending, as_user):
+    """Found in review: a refused decision came back with the default ids, shared with the
+    other decisions' forms (a label then opens another form's file input)."""
+    client = as_user(pending.buyer)
+    page = client.get(reverse("tender", args=[pending.tender.pk])).content.decode()
+    url = reverse("award-decision", args=[pending.tender.pk, pending.award.pk])
+
+    refused = client.post(url, {"once": "r" * 32, "action": "disqualify", "reason": ""})
+
+    assert refused.status_code == 422
+    assert duplicate_ids(page) == []
+    assert duplicate_ids(refused.content.decode()) == []

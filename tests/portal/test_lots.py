@@ -54,10 +54,12 @@ def tender(buyer, clock):
     return tender
 
 
-def lot_bid_form(**prices):
+def lot_bid_form(first=None, second=None):
+    """A bid with a price for the first lot, the second, or both (fields named by lot id)."""
     form = bid_form(feature_0="0.1")
     del form["amount"]
-    return {**form, **prices}
+    prices = {f"lot_{FIRST}": first, f"lot_{SECOND}": second}
+    return {**form, **{name: price for name, price in prices.items() if price is not None}}
 
 
 def test_the_page_shows_the_lots_and_the_bid_form_asks_a_price_for_each(
@@ -72,7 +74,7 @@ def test_the_page_shows_the_lots_and_the_bid_form_asks_a_price_for_each(
     assert "Папір" in body and "Конверти" in body and "Lots" in body
     form = page.context["bid_form"]
     assert "amount" not in form.fields
-    assert [form.fields[name].label for name in ("lot_0", "lot_1")] == [
+    assert [form.fields[f"lot_{lot_id}"].label for lot_id in (FIRST, SECOND)] == [
         "Price for lot «Папір» (leave empty not to bid for it)",
         "Price for lot «Конверти» (leave empty not to bid for it)",
     ]
@@ -85,7 +87,7 @@ def test_a_bidder_bids_for_the_lots_it_chooses_with_its_feature_values(
     clock.move_to(tender.tender_start + timedelta(hours=1))
     client.force_login(bidder)
 
-    response = client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(lot_1="180"))
+    response = client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(second="180"))
 
     assert response.status_code == 302
     bid = Bid.objects.get()
@@ -113,7 +115,7 @@ def test_decisions_are_shown_by_lot_and_a_cancelled_lot_with_its_reason(
 ):
     clock.move_to(tender.tender_start + timedelta(hours=1))
     client.force_login(bidder)
-    client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(lot_0="250", lot_1="180"))
+    client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(first="250", second="180"))
     clock.move_to(tender.tender_end + timedelta(minutes=1))
     current = Tender.objects.current(tender.pk, viewer=None)
     owner = Actor(Role.TENDER_OWNER, user=buyer, subject=current)
@@ -146,7 +148,7 @@ def test_bid_documents_are_the_bidder_s_until_bids_open_then_everyone_s(
 ):
     clock.move_to(tender.tender_start + timedelta(hours=1))
     client.force_login(bidder)
-    client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(lot_0="250"))
+    client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(first="250"))
     bid = Bid.objects.select_related("tender").get()
     version = bid.add_document(
         by=Actor(Role.BID_OWNER, user=bidder, subject=bid),
@@ -196,7 +198,7 @@ def test_a_document_s_type_is_shown_in_the_reader_s_words(client, tender, buyer)
 def test_the_bidder_attaches_papers_to_its_bid_sealed_with_it(client, tender, bidder, clock):
     clock.move_to(tender.tender_start + timedelta(hours=1))
     client.force_login(bidder)
-    client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(lot_0="250"))
+    client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(first="250"))
     bid = Bid.objects.get()
     url = reverse("bid-documents", args=[tender.pk, bid.pk])
     assert url in client.get(reverse("tender", args=[tender.pk])).content.decode()
@@ -213,7 +215,7 @@ def test_the_bidder_attaches_papers_to_its_bid_sealed_with_it(client, tender, bi
 def test_nobody_else_attaches_papers_to_a_bid(client, tender, bidder, buyer, clock):
     clock.move_to(tender.tender_start + timedelta(hours=1))
     client.force_login(bidder)
-    client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(lot_0="250"))
+    client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(first="250"))
     bid = Bid.objects.get()
     client.force_login(buyer)
 
@@ -240,7 +242,7 @@ def test_the_buyer_cancels_one_lot_with_its_protocol(client, tender, buyer, cloc
 
     response = client.post(
         reverse("tender-cancel", args=[tender.pk]),
-        {"once": "x" * 32, "what": "2", "reason": "Конверти не потрібні",
+        {"once": "x" * 32, "what": SECOND, "reason": "Конверти не потрібні",
          "protocol": upload("рішення.pdf")},
     )  # fmt: skip
 
@@ -262,7 +264,7 @@ def test_two_lots_in_the_portal_from_bids_to_two_contracts_with_a_claim(
 ):
     other = make_user("bidder2", "ФОП Коваленко", "2894512345", "bidder")
     clock.move_to(tender.tender_start + timedelta(hours=1))
-    for user, prices in ((bidder, {"lot_0": "250", "lot_1": "180"}), (other, {"lot_0": "240"})):
+    for user, prices in ((bidder, {"first": "250", "second": "180"}), (other, {"first": "240"})):
         client.force_login(user)
         form = {**lot_bid_form(**prices), "once": new_id()}
         placed = client.post(reverse("bid-place", args=[tender.pk]), form)
@@ -314,7 +316,7 @@ def test_a_lot_nobody_bid_for_shows_as_unsuccessful_and_the_other_goes_on(
 ):
     clock.move_to(tender.tender_start + timedelta(hours=1))
     client.force_login(bidder)
-    client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(lot_0="250"))
+    client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(first="250"))
     clock.move_to(tender.tender_end + timedelta(minutes=1))
 
     page = client.get(reverse("tender", args=[tender.pk]))
@@ -323,3 +325,86 @@ def test_a_lot_nobody_bid_for_shows_as_unsuccessful_and_the_other_goes_on(
     assert statuses == {FIRST: "active", SECOND: "unsuccessful"}
     assert [entry["lot"]["id"] for entry in page.context["awards"]] == [FIRST]
     assert "lot-unsuccessful" in page.content.decode()
+
+
+def cancel_lot(tender, buyer, lot_id):
+    current = Tender.objects.current(tender.pk, viewer=None)
+    current.add_cancellation(
+        by=Actor(Role.TENDER_OWNER, user=buyer, subject=current),
+        data={"reason": "скасовано", "relatedLot": lot_id, "status": "active"},
+    )
+
+
+def test_a_page_read_before_a_lot_was_cancelled_bids_on_the_lot_it_meant(
+    client, tender, buyer, bidder, clock
+):
+    """Found in review: lots were named by their place among the open ones, so a lot
+    cancelled meanwhile moved the price to the next lot."""
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(bidder)
+    client.get(reverse("tender", args=[tender.pk]))
+    cancel_lot(tender, buyer, FIRST)
+
+    stale = client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(first="250"))
+
+    assert stale.status_code == 422
+    assert "Lot «Папір» is no longer open for bids" in stale.content.decode()
+    assert not Bid.objects.exists()
+    meant = client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(second="180"))
+    assert meant.status_code == 302
+    assert [o["relatedLot"] for o in Bid.objects.get().lot_values] == [SECOND]
+
+
+def test_a_cancel_form_read_before_another_lot_was_cancelled_cancels_the_lot_it_meant(
+    client, tender, buyer
+):
+    client.force_login(buyer)
+    cancel_lot(tender, buyer, FIRST)
+
+    gone = client.post(
+        reverse("tender-cancel", args=[tender.pk]),
+        {"once": new_id(), "what": FIRST, "reason": "ще раз"},
+    )
+    meant = client.post(
+        reverse("tender-cancel", args=[tender.pk]),
+        {"once": new_id(), "what": SECOND, "reason": "і цей"},
+    )
+
+    assert gone.status_code == 422
+    assert "That lot is no longer open" in gone.content.decode()
+    assert meant.status_code == 302
+    assert {lot["status"] for lot in Tender.objects.get(pk=tender.pk).lots} == {"cancelled"}
+
+
+def test_a_lot_s_feature_is_asked_only_of_a_bid_for_that_lot(client, buyer, bidder, clock):
+    lot_feature = {
+        "code": "delivery",
+        "featureOf": "lot",
+        "relatedItem": SECOND,
+        "title": "Доставка",
+        "enum": [{"value": 0, "title": "Самовивіз"}, {"value": 0.1, "title": "Доставка"}],
+    }
+    tender, _ = Tender.objects.register(
+        by=Actor(Role.AUTHENTICATED, user=buyer),
+        data=tender_data(
+            clock.now(),
+            lots=[lot(FIRST, 300, title="Папір"), lot(SECOND, 200, title="Конверти")],
+            items=[item(FIRST, "Папір А4"), item(SECOND, "Конверти С4")],
+            features=[YEARS, lot_feature],
+        ),
+    )
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(bidder)
+    page = client.get(reverse("tender", args=[tender.pk]))
+    assert page.context["bid_form"].fields["feature_1"].label == "Доставка (lot «Конверти»)"
+
+    first_only = client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(first="250"))
+
+    assert first_only.status_code == 302
+    assert Bid.objects.get().parameters == [{"code": "years", "value": 0.1}]
+    client.force_login(make_user("bidder2", "ФОП Коваленко", "2894512345", "bidder"))
+    unanswered = client.post(
+        reverse("bid-place", args=[tender.pk]), {**lot_bid_form(second="180"), "once": new_id()}
+    )
+    assert unanswered.status_code == 422
+    assert "Choose one for the lots you bid for." in unanswered.content.decode()
