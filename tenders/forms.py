@@ -6,9 +6,8 @@ from django.utils.translation import gettext_lazy as _
 from portal.core.forms import OnceForm, check_size
 from portal.core.ids import new_id
 from portal.core.schema import iso
-from tenders.models import Award, LotStatus
+from tenders.models import Award
 from tenders.models.lots import exact_sum
-from tenders.schema import features_of
 
 
 def protocol_field(label):
@@ -63,7 +62,7 @@ class BidForm(OnceForm):
         self.tender = tender
         # A price per lot open for bids, named by the lot's id (a page read before a lot was
         # cancelled still names the lots it meant).
-        self.lots = [lot for lot in tender.lots if lot["status"] == LotStatus.ACTIVE]
+        self.lots = tender.open_lots()
         if tender.lots:
             del self.fields["amount"]
         prices = {
@@ -80,8 +79,7 @@ class BidForm(OnceForm):
         # A choice per feature a bid may be weighed by (named by its place in the tender's
         # list, fixed once bids are taken): the tenderer's always; a lot's (or its items')
         # only when that lot is priced (clean).
-        lines = [lot["id"] for lot in self.lots] if tender.lots else [None]
-        open_codes = {f["code"] for line in lines for f in features_of(tender.data, line)}
+        open_codes = tender.weighed_by(tender.lines())
         titles = {lot["id"]: lot["title"] for lot in tender.lots}
         self.features = {
             f"feature_{n}": feature
@@ -125,7 +123,7 @@ class BidForm(OnceForm):
         priced = self.priced_lots()
         if not priced:
             raise forms.ValidationError(_("Offer a price for at least one lot."))
-        needed = {f["code"] for line in priced for f in features_of(self.tender.data, line)}
+        needed = self.tender.weighed_by(priced)
         for name, feature in self.features.items():
             if feature["code"] in needed and cleaned.get(name) is None and name not in self.errors:
                 self.add_error(name, _("Choose one for the lots you bid for."))
@@ -165,9 +163,7 @@ class BidForm(OnceForm):
         else:
             bid["value"] = price(data["amount"])
             lines = [None]
-        weighed_by = {
-            feature["code"] for line in lines for feature in features_of(self.tender.data, line)
-        }
+        weighed_by = self.tender.weighed_by(lines)
         parameters = [
             {"code": feature["code"], "value": data[name]}
             for name, feature in self.features.items()
@@ -436,7 +432,7 @@ class TenderCancelForm(OnceForm):
 
     def __init__(self, *args, tender=None, **kwargs):
         super().__init__(*args, **kwargs)
-        lots = [lot for lot in (tender.lots if tender else []) if lot["status"] == LotStatus.ACTIVE]
+        lots = tender.open_lots() if tender else []
         if lots:
             # Lots named by their ids: a page read before another lot was cancelled still
             # names the lot it meant (one no longer open is refused).

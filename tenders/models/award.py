@@ -126,11 +126,7 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
             if requested != self.status and action is None:
                 raise self.status_refusal("edit")
             edits = {k: v for k, v in fields.items() if k in EDITABLE_FIELDS}
-            if edits and {**self.data, **edits} != self.data:
-                # Words, not a decision: the award's date stays.
-                self.data = {**self.data, **edits}
-                self.save(update_fields=["data"])
-                self.record_change("edit", by, now, self.status, sorted(edits))
+            if self._write_words(edits, by, now):
                 self.tender._touch(now)
             if action:
                 getattr(self, action)(by=by)
@@ -145,11 +141,19 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
             if documents:
                 self.check_document_change(by, "add")
                 self._attach_sent(by, now, documents)
-            if description and description != self.data.get("description"):
-                self.data = {**self.data, "description": description}
-                self.save(update_fields=["data"])
-                self.record_change("edit", by, now, self.status, ["description"])
-            getattr(self, action)(by=by)
+            if description:
+                self._write_words({"description": description}, by, now)
+            getattr(self, action)(by=by)  # (which stamps the tender)
+
+    def _write_words(self, edits: dict, by: Actor, now) -> bool:
+        """The owner's words on the award (title, description...); True if they changed. Words,
+        not a decision: the award's date stays."""
+        if not edits or {**self.data, **edits} == self.data:
+            return False
+        self.data = {**self.data, **edits}
+        self.save(update_fields=["data"])
+        self.record_change("edit", by, now, self.status, sorted(edits))
+        return True
 
     def activate(self, *, by: Actor) -> None:
         """The bid wins: a pending contract is drawn up and the complaint period runs."""

@@ -106,14 +106,18 @@ class Bidding:
         if any(errors):
             raise InvalidData({"parameters": errors})
         if self.lots:
-            lines = [offer["relatedLot"] for offer in fields.get("lotValues", [])]
-            needed = {f["code"] for line in lines for f in features_of(self.data, line)}
+            needed = self.weighed_by([offer["relatedLot"] for offer in fields.get("lotValues", [])])
         else:
             if features and not parameters:
                 raise InvalidData.field("parameters", "This field is required.")
-            needed = set(values)
+            needed = self.weighed_by([None])
         if set(codes) != needed:
             raise InvalidData.field("parameters", "All features parameters is required.")
+
+    def weighed_by(self, lines) -> set[str]:
+        """The codes of the features a bid for `lines` (lot ids; [None] without lots) names a
+        value for."""
+        return {feature["code"] for line in lines for feature in features_of(self.data, line)}
 
     def weighted(self, bid, offer: dict, lot_id: str | None) -> Fraction:
         """The price a bid is ranked by: its amount, lowered by the values it names for the

@@ -84,7 +84,11 @@ class Lots:
         """What is awarded on its own: each active lot, or (no lots) the tender (None)."""
         if not self.has_lots:  # (without reading `data`, which some changes leave unread)
             return [None]
-        return [lot["id"] for lot in self.lots if lot["status"] == LotStatus.ACTIVE]
+        return [lot["id"] for lot in self.open_lots()]
+
+    def open_lots(self) -> list[dict]:
+        """The lots still active: bid for, decided, cancelled on their own."""
+        return [lot for lot in self.lots if lot["status"] == LotStatus.ACTIVE]
 
     # --- the owner's changes (POST/PATCH/DELETE /lots) ------------------------------------
 
