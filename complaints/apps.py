@@ -7,8 +7,9 @@ class ComplaintsConfig(AppConfig):
 
     def ready(self):
         # Tenders know nothing of claims; the claims app shows its own inside each award.
-        from tenders.api.serializers import embed_in_awards
+        from tenders.api.serializers import embed_in_awards, embed_in_tender
 
-        from .api.serializers import award_complaints
+        from .api.serializers import award_complaints, tender_complaints
 
         embed_in_awards("complaints", award_complaints)
+        embed_in_tender("complaints", tender_complaints)

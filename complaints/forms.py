@@ -23,6 +23,28 @@ class ClaimForm(DraftForm):
     documents = AttachmentsField()
 
 
+class TenderClaimForm(ClaimForm):
+    """A new claim against the tender's conditions; on a tender in lots, against one lot's or
+    the whole tender's."""
+
+    description = forms.CharField(
+        label=_("What is wrong with the conditions, and what you ask for"),
+        widget=forms.Textarea(attrs={"rows": 8}),
+        max_length=20000,
+    )
+    lot = forms.ChoiceField(label=_("The conditions of"), required=False)
+    field_order = ["lot", "title", "description", "documents"]
+
+    def __init__(self, *args, tender, **kwargs):
+        super().__init__(*args, **kwargs)
+        lots = tender.open_lots()
+        self.fields["lot"].choices = [("", _("the whole tender"))] + [
+            (lot["id"], _("lot «%(title)s»") % {"title": lot["title"]}) for lot in lots
+        ]
+        if not lots:
+            del self.fields["lot"]
+
+
 class AnswerForm(OnceForm):
     resolution_type = forms.ChoiceField(
         label=_("Decision"), choices=[("", "—"), *ResolutionType.choices], required=False

@@ -9,14 +9,14 @@ from rest_framework import serializers
 
 from complaints.models import ComplaintStatus, ResolutionType
 from portal.core.schema import Choice, LongText, Schema, Text
-from tenders.schema import Organization
+from tenders.schema import Md5Id, Organization
 
 COMPLAINT_FIELDS = frozenset(
     {
         "id", "complaintID", "status", "type", "title", "description", "author", "documents",
         "date", "dateSubmitted", "dateAnswered", "dateEscalated", "dateDecision", "dateCanceled",
         "resolution", "resolutionType", "tendererAction", "tendererActionDate", "satisfied",
-        "cancellationReason", "decision", "owner", "owner_token", "bid_id",
+        "cancellationReason", "decision", "owner", "owner_token", "bid_id", "relatedLot",
     }
 )  # fmt: skip
 
@@ -57,6 +57,8 @@ class FileInput(ComplaintInput):
     description = LongText()
     author = Organization(required=True)
     status = Text()
+    # Against the tender: the lot whose conditions it contests (against an award: its lot).
+    relatedLot = Md5Id()
 
 
 class EditInput(ComplaintInput):

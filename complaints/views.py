@@ -21,16 +21,18 @@ from complaints.forms import (
     ClaimForm,
     DecisionForm,
     DraftForm,
+    TenderClaimForm,
 )
 from complaints.models import Complaint
 from docservice import client
 from portal.core.actors import Actor, Role, Viewer, portal_actor
-from portal.core.errors import DomainError
+from portal.core.errors import DomainError, PermissionDenied
 from portal.core.forms import DocumentsForm, add_domain_error, made_from
 from portal.core.fragments import fragment_key, kept_fragment
 from portal.core.htmx import changed, render_page_or_partial
 from portal.core.ids import is_id
 from tenders.documents import latest_versions
+from tenders.forms import party_of
 from tenders.views import award_of, bid_actor, current_tender, download_version
 
 CLAIM_TEMPLATE = "complaints/claim_detail.html"
@@ -51,7 +53,9 @@ def _claim(complaint_id, user) -> Complaint:
     complaint = (
         Complaint.objects.select_related("award").prefetch_related("documents").get(pk=complaint_id)
     )
-    complaint.tender = complaint.award.tender = tender
+    complaint.tender = tender
+    if complaint.award is not None:
+        complaint.award.tender = tender
     if not complaint.shown_to(Viewer.of_user(user)):
         raise Http404
     return complaint
@@ -94,14 +98,7 @@ def claim_new(request, tender_id, award_id):
                 form, request.user, lambda: _file(request.user, award, bidder, form)
             )
             if complaint is not None:
-                url = reverse("claim", args=[complaint.pk])
-                messages.success(
-                    request,
-                    _("Your claim has been submitted.")
-                    if complaint.status == "claim"
-                    else _("Your claim is saved as a draft."),
-                )
-                return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+                return _filed(request, complaint)
         status = 422
     context = {
         "tender": tender,
@@ -113,6 +110,77 @@ def claim_new(request, tender_id, award_id):
     return render_page_or_partial(
         request, "complaints/claim_new.html", context, partials={"claim-form"}, status=status
     )
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def tender_claim_new(request, tender_id):
+    """File a claim against the tender's conditions (or a lot's), as the signed-in user's
+    organization, while bids are taken: a draft, or submitted at once."""
+    tender = current_tender(tender_id, request.user)
+    actor = portal_actor(request.user)
+    refusal = None
+    try:
+        if request.user.organization is None:
+            raise PermissionDenied()  # the claimant is an organization
+        Complaint.check_filing_against_tender(tender, actor, timezone.now())
+    except DomainError as error:
+        refusal = error
+    form = TenderClaimForm(request.POST or None, request.FILES or None, tender=tender)
+    status = 200
+    if request.method == "POST":
+        if refusal is not None:
+            add_domain_error(form, refusal)
+        elif form.is_valid():
+            complaint = made_from(
+                form, request.user, lambda: _file_against_tender(request.user, tender, form)
+            )
+            if complaint is not None:
+                return _filed(request, complaint)
+        status = 422
+    context = {
+        "tender": tender,
+        "award": None,
+        "form": form,
+        "refusal": _(refusal.description) if refusal else None,
+        "tender_documents": latest_versions(tender.documents.all()),
+    }
+    return render_page_or_partial(
+        request, "complaints/claim_new.html", context, partials={"claim-form"}, status=status
+    )
+
+
+def _filed(request, complaint):
+    url = reverse("claim", args=[complaint.pk])
+    messages.success(
+        request,
+        _("Your claim has been submitted.")
+        if complaint.status == "claim"
+        else _("Your claim is saved as a draft."),
+    )
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def _file_against_tender(user, tender, form) -> Complaint:
+    data = form.cleaned_data
+    submit = "submit" in form.data
+    actor = portal_actor(user)
+    stored = client.store_files(data["documents"], actor)
+    with client.discarded_on_refusal(stored):
+        complaint, _token = Complaint.objects.file_against_tender(
+            tender=tender,
+            by=actor,
+            title=data["title"],
+            description=data["description"],
+            author=party_of(user),
+            related_lot=data.get("lot", ""),
+            submit=submit and not stored,
+        )
+        claimant = Actor(Role.COMPLAINT_OWNER, user=user, subject=complaint)
+        _attach(complaint, claimant, stored)
+        if submit and stored:
+            complaint.submit(by=claimant)
+    return complaint
 
 
 def evidence_of(tender, award) -> dict:

@@ -316,6 +316,8 @@ SPECTACULAR_SETTINGS = {
         "CancellationStatusEnum": "tenders.models.statuses.CancellationStatus.values",
         "ComplaintStatusEnum": "complaints.models.ComplaintStatus.values",
         "ErrorStatusEnum": ["error"],
+        # What a document or a question is of (the same three choices in 2.3).
+        "PartOfTenderEnum": ["tender", "item", "lot"],
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -42,6 +42,13 @@ urlpatterns = [
         name="tender-document-download",
     ),
     path("tenders/<str:tender_id>/bids/", tenders.bid_place, name="bid-place"),
+    path("tenders/<str:tender_id>/questions/", tenders.question_ask, name="question-ask"),
+    path(
+        "tenders/<str:tender_id>/questions/<str:question_id>/answer/",
+        tenders.question_answer,
+        name="question-answer",
+    ),
+    path("tenders/<str:tender_id>/claims/new/", claims.tender_claim_new, name="tender-claim-new"),
     path(
         "tenders/<str:tender_id>/bids/<str:bid_id>/documents/",
         tenders.bid_documents,

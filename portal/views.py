@@ -6,6 +6,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models.functions import Coalesce
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -26,7 +27,7 @@ from portal.core.middleware import is_machine_face
 from portal.core.paging import ListPage
 from portal.forms import SearchForm
 from portal.models import Organization
-from tenders.models import Tender
+from tenders.models import Question, Tender, TenderStatus
 
 TENDERS_PER_PAGE = 20
 
@@ -98,11 +99,28 @@ def dashboard_page(request, *, join_form=None, status=200):
     user = request.user
     organization = user.organization
     claims = Complaint.objects.select_related("tender", "award")
-    to_answer = awaiting_claimant = mine = tenders = requests = []
+    to_answer = awaiting_claimant = mine = tenders = requests = questions = my_questions = []
     join_request = None
     if organization is not None:
         owned = claims.filter(tender__organization=organization)
-        to_answer = owned.unanswered().order_by("award__complaint_period_end", "date_submitted")
+        # A claim against a decision is to be answered within its complaint period, one
+        # against the conditions before bids close.
+        due = Coalesce("award__complaint_period_end", "tender__tender_end")
+        to_answer = owned.unanswered().order_by(due, "date_submitted")
+        questions = (
+            Question.objects.filter(
+                tender__organization=organization,
+                tender__status=TenderStatus.ENQUIRIES,
+                date_answered__isnull=True,
+            )
+            .select_related("tender")
+            .order_by("tender__tender_start", "date")
+        )
+        my_questions = (
+            Question.objects.filter(organization=organization)
+            .select_related("tender")
+            .order_by("-date")[:50]
+        )
         awaiting_claimant = owned.answered().order_by("date_answered")
         mine = claims.filter(organization=organization).order_by("-date")
         tenders = Tender.objects.filter(organization=organization).order_by("-date_modified")
@@ -118,6 +136,8 @@ def dashboard_page(request, *, join_form=None, status=200):
         "join_form": join_form,
         "requests": requests,
         "to_answer": to_answer,
+        "questions_to_answer": questions,
+        "my_questions": my_questions,
         "awaiting_claimant": awaiting_claimant,
         "my_claims": mine,
         "my_tenders": tenders,

@@ -464,3 +464,59 @@ class NewVersionForm(OnceForm):
 
     def __init__(self, *args, document_id: str, **kwargs):
         super().__init__(*args, prefix=f"version-{document_id}", **kwargs)
+
+
+def party_of(user) -> dict:
+    """The signed-in user's organization as a 2.3 Organization (who asks, who claims), with
+    the user as its contact."""
+    organization = user.organization
+    return {
+        "name": organization.name,
+        "identifier": organization.identifier_data,
+        "address": {"countryName": "Україна"},
+        "contactPoint": {"name": user.get_full_name() or user.username, "email": user.email},
+    }
+
+
+class QuestionForm(OnceForm):
+    """A question to the buyer: about the tender, one of its lots or one of its items (2.3's
+    questionOf and relatedItem, chosen in one list)."""
+
+    about = forms.ChoiceField(label=_("About"), required=False)
+    title = forms.CharField(label=_("Question"), max_length=500)
+    description = forms.CharField(
+        label=_("Details (optional)"),
+        widget=forms.Textarea(attrs={"rows": 4}),
+        required=False,
+        max_length=20000,
+    )
+
+    def __init__(self, *args, tender, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", _("The tender as a whole"))]
+        choices += [
+            (f"lot:{lot['id']}", _("Lot «%(title)s»") % {"title": lot["title"]})
+            for lot in tender.open_lots()
+        ]
+        choices += [
+            (f"item:{item['id']}", _("Item «%(title)s»") % {"title": item["description"]})
+            for item in tender.data.get("items", [])
+        ]
+        self.fields["about"].choices = choices
+        if len(choices) == 1:
+            self.fields["about"].widget = forms.HiddenInput()
+
+    def as_question(self, user) -> dict:
+        data = self.cleaned_data
+        question = {"title": data["title"], "author": party_of(user)}
+        if data["description"]:
+            question["description"] = data["description"]
+        if data["about"]:
+            question["questionOf"], question["relatedItem"] = data["about"].split(":", 1)
+        return question
+
+
+class QuestionAnswerForm(OnceForm):
+    answer = forms.CharField(
+        label=_("Answer"), widget=forms.Textarea(attrs={"rows": 4}), max_length=20000
+    )

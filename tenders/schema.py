@@ -499,3 +499,33 @@ class CancellationSchema(Schema):
         if attrs.get("cancellationOf") == "lot" and not attrs.get("relatedLot"):
             raise ValidationError({"relatedLot": ["This field is required."]})
         return attrs
+
+
+class QuestionSchema(Schema):
+    """POST /questions: what the asker writes (2.3's create role)."""
+
+    model_name = "Question"
+    server_fields = frozenset({"id", "date", "answer", "dateAnswered"})
+
+    title = Text(required=True, allow_blank=False)
+    description = LongText()
+    author = Organization(required=True)
+    questionOf = Choice(["tender", "item", "lot"], default="tender")
+    relatedItem = Text(min_length=1)
+
+    def validate(self, attrs):
+        if attrs.get("questionOf") in ("item", "lot") and not attrs.get("relatedItem"):
+            raise ValidationError({"relatedItem": ["This field is required."]})
+        return attrs
+
+
+class QuestionAnswerSchema(Schema):
+    """PATCH /questions/{id}: the owner's answer; what else a client echoes back is ignored."""
+
+    model_name = "Question"
+    server_fields = frozenset(
+        {"id", "date", "dateAnswered", "title", "description", "author", "questionOf",
+         "relatedItem"}
+    )  # fmt: skip
+
+    answer = LongText(required=True, allow_blank=False)

@@ -14,21 +14,35 @@ ANSWER_FIELDS = ("resolution", "resolutionType", "tendererAction", "tendererActi
 def shown_complaints(award, context) -> list:
     """The claims of `award` the reader may see (drafts only to their authors), each knowing
     its tender (whose owner alone reads an answer not yet sent)."""
+    return _shown(award.complaints.all(), award.tender, context)
+
+
+def shown_tender_complaints(tender, context) -> list:
+    """The claims against `tender`'s conditions the reader may see (as shown_complaints)."""
+    against_tender = [claim for claim in tender.complaints.all() if claim.award_id is None]
+    return _shown(against_tender, tender, context)
+
+
+def _shown(complaints, tender, context) -> list:
     viewer = context.get("viewer", Viewer())
-    complaints = list(award.complaints.all())
+    complaints = list(complaints)
     for complaint in complaints:
-        complaint.tender = award.tender
+        complaint.tender = tender
     return [complaint for complaint in complaints if complaint.shown_to(viewer)]
 
 
 class ComplaintOut(Out):
-    """A claim as `context["viewer"]` may read it (an answer not yet sent is left out)."""
+    """A claim as `context["viewer"]` may read it (an answer not yet sent is left out; who
+    filed a claim against the conditions too, until bids are opened, except in the answer to
+    its filing: `context["filer"]`)."""
 
     def to_representation(self, complaint):
         data = super().to_representation(complaint)
         if not complaint.answer_shown_to(self.context.get("viewer", Viewer())):
             for field in ANSWER_FIELDS:
                 data.pop(field, None)
+        if not (complaint.author_shown or self.context.get("filer")):
+            data.pop("author", None)
         return data
 
     def represent(self, complaint):
@@ -82,3 +96,8 @@ class ComplaintShape(Schema):
 def award_complaints(award, context) -> list[dict]:
     """The claims shown inside an award's representation (see tenders.api.serializers)."""
     return ComplaintOut(shown_complaints(award, context), many=True, context=context).data
+
+
+def tender_complaints(tender, context) -> list[dict]:
+    """The claims against the conditions, shown inside the tender's representation."""
+    return ComplaintOut(shown_tender_complaints(tender, context), many=True, context=context).data

@@ -1,8 +1,10 @@
-"""Claims over the 2.3 paths /tenders/{tid}/awards/{aid}/complaints[/{cid}].
+"""Claims over the 2.3 paths /tenders/{tid}/awards/{aid}/complaints[/{cid}] (against a
+decision) and /tenders/{tid}/complaints[/{cid}] (against the tender's conditions).
 
-POST files a claim (the bid owner's token); PATCH asks for a status, and the model says which
-transition that is for this actor (`Complaint.action_for`), validates nothing itself beyond the
-shape of the request, and calls that one method.
+POST files a claim (against an award: the bid owner's token; against the tender: any broker);
+PATCH asks for a status, and the model says which transition that is for this actor
+(`Complaint.action_for`), validates nothing itself beyond the shape of the request, and calls
+that one method. Both kinds share everything past filing.
 """
 
 import json
@@ -11,7 +13,12 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import viewsets
 
-from complaints.api.serializers import ComplaintOut, ComplaintShape, shown_complaints
+from complaints.api.serializers import (
+    ComplaintOut,
+    ComplaintShape,
+    shown_complaints,
+    shown_tender_complaints,
+)
 from complaints.models import Complaint
 from complaints.schema import INPUTS, FileInput, PatchInput, StatusInput
 from portal.core.actors import Role
@@ -41,15 +48,28 @@ def _complaint(request, award, complaint_id):
     return complaint
 
 
+def _tender_complaint(request, tender, complaint_id):
+    """One claim against the tender itself, as the reader may see it."""
+    complaint = child(tender, "complaints", complaint_id, "complaint_id")
+    if complaint.award_id is not None or not complaint.shown_to(viewer_for(request)):
+        raise NotFound("complaint_id")
+    complaint.tender = tender
+    return complaint
+
+
 def _shown_complaint(request, tender_id, award_id, complaint_id) -> dict | None:
-    """The claim as the tender's read shows it to this reader (kept, or rendered and kept:
-    tenders.api.stored), or None (then the claim's own read says what is not found)."""
+    """The claim (against the award `award_id`, or None: against the tender) as the tender's
+    read shows it to this reader (kept, or rendered and kept: tenders.api.stored), or None
+    (then the claim's own read says what is not found)."""
     tender = stored.read(request, tender_id)
     if isinstance(tender, str):
         tender = json.loads(tender)
-    awards = [award for award in tender.get("awards", []) if award["id"] == award_id]
-    for award in awards:
-        for complaint in award.get("complaints", []):
+    if award_id is None:
+        holders = [tender]
+    else:
+        holders = [award for award in tender.get("awards", []) if award["id"] == award_id]
+    for holder in holders:
+        for complaint in holder.get("complaints", []):
             if complaint["id"] == complaint_id:
                 return complaint
     return None
@@ -65,9 +85,22 @@ def _find(request, tender_id, award_id):
 
 
 def _claim_to_change(request, tender_id, award_id, complaint_id):
-    """The claim to change, as the reader may see it, its tender locked for the write."""
+    """The claim to change (against the award, or with None against the tender), as the reader
+    may see it, its tender locked for the write."""
     viewer = viewer_for(request)
     return Complaint.objects.for_change(tender_id, award_id, complaint_id, viewer=viewer)
+
+
+def _change(request, complaint):
+    """PATCH: the status asked for is a transition of the claim's table for this actor."""
+    tender = complaint.tender
+    actor = actor_for(request, (Role.COMPLAINT_OWNER, complaint), (Role.TENDER_OWNER, tender))
+    complaint.check_party(actor)
+    data = read_data(request)
+    requested = validate(StatusInput, {"status": data.get("status", complaint.status)})["status"]
+    action = complaint.action_for(actor, requested)
+    getattr(complaint, action)(by=actor, **validate(INPUTS[action], data))
+    return ok(ComplaintOut(complaint, context=api_context(request)).data)
 
 
 COMPLAINT = data_of("Complaint", ComplaintShape)
@@ -133,23 +166,81 @@ class ComplaintViewSet(viewsets.ViewSet):
             submit=fields.get("status") == "claim",
         )
         location = reverse("api:complaint", args=[tender.id, award.id, complaint.id])
-        return created(
-            request, ComplaintOut(complaint, context=api_context(request)).data, location, token
-        )
+        context = {**api_context(request), "filer": True}
+        return created(request, ComplaintOut(complaint, context=context).data, location, token)
 
     @answered_with_the_write
     def partial_update(self, request, tender_id, award_id, pk):
-        complaint = _claim_to_change(request, tender_id, award_id, pk)
-        tender = complaint.tender
-        actor = actor_for(request, (Role.COMPLAINT_OWNER, complaint), (Role.TENDER_OWNER, tender))
-        complaint.check_party(actor)
-        data = read_data(request)
-        requested = validate(StatusInput, {"status": data.get("status", complaint.status)})[
-            "status"
-        ]
-        action = complaint.action_for(actor, requested)
-        getattr(complaint, action)(by=actor, **validate(INPUTS[action], data))
+        return _change(request, _claim_to_change(request, tender_id, award_id, pk))
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="listTenderComplaints",
+        summary="The claims against the tender's conditions (drafts: their authors alone)",
+        parameters=OWNER_TOKEN,
+        responses={200: data_of("TenderComplaints", ComplaintShape, many=True), **errors(404)},
+    ),
+    create=extend_schema(
+        operation_id="fileTenderComplaint",
+        summary="File a claim against the tender's conditions (any broker), while questions "
+        'and bids are taken; data.status "claim" submits it at once',
+        request=data_of("TenderComplaintCreate", FileInput),
+        responses={
+            201: data_of("TenderComplaintFiled", ComplaintShape, access=True),
+            **errors(403, 404, 422),
+        },
+    ),
+    retrieve=extend_schema(
+        operation_id="getTenderComplaint",
+        parameters=OWNER_TOKEN,
+        responses={200: COMPLAINT, **errors(404)},
+    ),
+    partial_update=extend_schema(
+        operation_id="patchTenderComplaint",
+        summary="Ask for a status: the claim's table says which transition that is for you",
+        parameters=OWNER_TOKEN,
+        request=data_of("TenderComplaintPatch", PatchInput),
+        responses={200: COMPLAINT, **errors(403, 404, 409, 422)},
+    ),
+)
+class TenderComplaintViewSet(viewsets.ViewSet):
+    def list(self, request, tender_id):
+        tender = Tender.objects.current(tender_id, viewer=viewer_for(request))
+        context = api_context(request)
+        complaints = shown_tender_complaints(tender, context)
+        return ok(ComplaintOut(complaints, many=True, context=context).data)
+
+    def retrieve(self, request, tender_id, pk):
+        found = _shown_complaint(request, tender_id, None, pk)
+        if found is not None:
+            return ok(found)
+        tender = Tender.objects.current(tender_id, viewer=viewer_for(request))
+        complaint = _tender_complaint(request, tender, pk)
         return ok(ComplaintOut(complaint, context=api_context(request)).data)
+
+    @answered_with_the_write
+    def create(self, request, tender_id):
+        tender = Tender.objects.find(tender_id, viewer=viewer_for(request))
+        actor = actor_for(request)
+        Complaint.check_tender_filer(actor, tender)
+        fields = validate(FileInput, read_data(request))
+        complaint, token = Complaint.objects.file_against_tender(
+            tender=tender,
+            by=actor,
+            title=fields["title"],
+            description=fields.get("description", ""),
+            author=fields["author"],
+            related_lot=fields.get("relatedLot", ""),
+            submit=fields.get("status") == "claim",
+        )
+        location = reverse("api:tender-complaint", args=[tender.id, complaint.id])
+        context = {**api_context(request), "filer": True}
+        return created(request, ComplaintOut(complaint, context=context).data, location, token)
+
+    @answered_with_the_write
+    def partial_update(self, request, tender_id, pk):
+        return _change(request, _claim_to_change(request, tender_id, None, pk))
 
 
 @document_operations("Complaint")
@@ -169,3 +260,23 @@ class ComplaintDocumentViewSet(DocumentViewSet):
 
     def route_args(self, complaint):
         return [complaint.tender_id, complaint.award_id, complaint.id]
+
+
+@document_operations("TenderComplaint")
+class TenderComplaintDocumentViewSet(DocumentViewSet):
+    route = "api:tender-complaint-document"
+
+    def container_for_read(self, request, tender_id, complaint_id):
+        tender = Tender.objects.current(tender_id, viewer=viewer_for(request))
+        return _tender_complaint(request, tender, complaint_id)
+
+    def container_for_write(self, request, tender_id, complaint_id):
+        # Not locked here: an upload may take long, and the change locks when it is made.
+        tender = Tender.objects.find(tender_id, viewer=viewer_for(request))
+        complaint = _tender_complaint(request, tender, complaint_id)
+        actor = actor_for(request, (Role.COMPLAINT_OWNER, complaint), (Role.TENDER_OWNER, tender))
+        complaint.check_party(actor)
+        return complaint, actor
+
+    def route_args(self, complaint):
+        return [complaint.tender_id, complaint.id]

@@ -1,4 +1,5 @@
-"""Claims against award decisions (2.3 complaints of type "claim") and their status machine.
+"""Claims (2.3 complaints of type "claim") against an award decision or against the tender's
+conditions, and their one status machine; what differs by kind is data (kinds.py).
 
     draft --submit--> claim --answer--> answered --resolve--> resolved
     draft|claim|answered --cancel--> cancelled
@@ -26,7 +27,9 @@ from portal.core.transitions import StatusMachine
 from tenders.documents import DocumentVersion, HasDocuments
 from tenders.models import AwardStatus, BidStatus, Owned, TenderStatus, new_id
 from tenders.models.base import ChangedUnderItsTendersLock, save_later, written_together
+from tenders.models.lots import lot_of
 
+from .kinds import AGAINST_AWARD, AGAINST_TENDER, ClaimKind
 from .queries import ComplaintQuerySet
 from .table import (
     ANSWER_STANDSTILL,
@@ -59,14 +62,26 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
     tender = models.ForeignKey(
         "tenders.Tender", on_delete=models.CASCADE, related_name="complaints", editable=False
     )
+    # The decision it contests; none for a claim against the tender's conditions.
     award = models.ForeignKey(
-        "tenders.Award", on_delete=models.CASCADE, related_name="complaints", editable=False
+        "tenders.Award",
+        on_delete=models.CASCADE,
+        related_name="complaints",
+        null=True,
+        blank=True,
+        editable=False,
     )
-    # The bid whose owner filed it (the filer's standing; not shown).
+    # The bid whose owner filed a claim against an award (the filer's standing; not shown).
     bid = models.ForeignKey(
-        "tenders.Bid", on_delete=models.PROTECT, related_name="complaints", editable=False
+        "tenders.Bid",
+        on_delete=models.PROTECT,
+        related_name="complaints",
+        null=True,
+        blank=True,
+        editable=False,
     )
-    # The lot its award decides (2.3's relatedLot; empty on a tender without lots).
+    # The lot it concerns (2.3's relatedLot): its award's, or the one named when it was filed
+    # against the tender; empty on a tender without lots, or for the whole tender.
     related_lot = models.CharField(max_length=64, blank=True, default="", editable=False)
     number = models.PositiveIntegerField(editable=False)
     complaint_id = models.CharField(_("complaint ID"), max_length=64, editable=False)
@@ -109,10 +124,22 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
                 condition=~Q(status=S.CANCELLED) | Q(date_canceled__isnull=False),
                 name="complaint_cancelled_has_date",
             ),
+            models.CheckConstraint(
+                condition=Q(award__isnull=True) | Q(bid__isnull=False),
+                name="complaint_against_award_has_bid",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.complaint_id} ({self.status})"
+
+    @property
+    def kind(self) -> ClaimKind:
+        return AGAINST_AWARD if self.award_id else AGAINST_TENDER
+
+    @property
+    def is_against_tender(self) -> bool:
+        return self.award_id is None
 
     # --- who may do what ------------------------------------------------------------------
 
@@ -142,6 +169,34 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
     def can_file(cls, award, by: Actor, now=None) -> bool:
         return offered(cls.check_filing, award, by, now or timezone.now())
 
+    @staticmethod
+    def check_tender_filer(by: Actor, tender) -> None:
+        """Claims against the conditions are filed by anyone known (not only bidders: bids may
+        not be made yet), except the buyer itself."""
+        if not by.is_authenticated or by.role is Role.SYSTEM:
+            raise PermissionDenied()
+        if by.organization is not None and tender.is_owned_by_organization(by.organization):
+            raise PermissionDenied()
+
+    @classmethod
+    def check_filing_against_tender(
+        cls, tender, by: Actor, now, *, related_lot: str = "", submit: bool = False
+    ) -> None:
+        """May `by` file a claim against `tender`'s conditions (or those of its lot
+        `related_lot`) now? Raises the 2.3 refusal if not."""
+        cls.check_tender_filer(by, tender)
+        if tender.status not in AGAINST_TENDER.filed_in:
+            raise NotAllowed(f"Can't add complaint in current ({tender.status}) tender status")
+        if related_lot:
+            if lot_of(tender.data, related_lot) is None:
+                raise InvalidData.field("relatedLot", "relatedLot should be one of lots")
+            tender.check_lot_active(related_lot, "add complaint")
+        by.check_standing(in_public=submit)
+
+    @classmethod
+    def can_file_against_tender(cls, tender, by: Actor, now=None) -> bool:
+        return offered(cls.check_filing_against_tender, tender, by, now or timezone.now())
+
     def role_of(self, by: Actor) -> Role | None:
         if by.acts_as(Role.COMPLAINT_OWNER, self):
             return Role.COMPLAINT_OWNER
@@ -154,7 +209,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         the claim is open."""
         if by.role is Role.SYSTEM:
             return
-        if self.tender.status not in TenderStatus.deciding():
+        if self.tender.status not in self.kind.changed_in:
             raise NotAllowed(
                 f"Can't update complaint in current ({self.tender.status}) tender status"
             )
@@ -168,9 +223,14 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
     def check_rules(self, action: str, by: Actor, now) -> None:
         if by.role is Role.SYSTEM:
             return
-        if action in WITHIN_COMPLAINT_PERIOD and not self.award.in_complaint_period(now):
-            raise NotAllowed("Can update complaint only in complaintPeriod")
+        if action in WITHIN_COMPLAINT_PERIOD and not self._in_filing_time(now):
+            raise NotAllowed(self.kind.late_draft)
         by.check_standing(in_public=self._in_public(action))
+
+    def _in_filing_time(self, now) -> bool:
+        if self.is_against_tender:
+            return self.tender.status in self.kind.filed_in
+        return self.award.in_complaint_period(now)
 
     def _in_public(self, action: str) -> bool:
         """Editing a draft, saving an answer before sending it and withdrawing a draft are
@@ -197,8 +257,13 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
 
     @property
     def holds_up_tender(self) -> bool:
-        """Submitted and not yet closed: the tender cannot end before it is."""
-        return self.status in (S.CLAIM, S.ANSWERED)
+        """Its line (its lot, or the tender) cannot fail before it is closed (kinds.py)."""
+        return self.status in self.kind.holds_up
+
+    def concerns_line(self, lot_id: str | None) -> bool:
+        """Does it concern the line `lot_id` (None: a tender without lots)? A claim against
+        the whole tender concerns every lot."""
+        return self.related_lot in ("", lot_id or "")
 
     @property
     def lets_reconsider(self) -> bool:
@@ -208,6 +273,12 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         """A draft is shown to its author alone (2.3 listed drafts to everyone); `viewer` None:
         the system."""
         return self.status != S.DRAFT or viewer is None or viewer.owns(self)
+
+    @property
+    def author_shown(self) -> bool:
+        """Who filed a claim against the conditions is not shown until bids are opened (2.3);
+        the portal shows the filer its own."""
+        return self.tender.status not in self.kind.author_hidden_in
 
     def answer_shown_to(self, viewer: Viewer | None) -> bool:
         """An answer saved but not sent (resolution, its type, the action taken) is the tender
@@ -339,7 +410,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
                 raise InvalidData.field("resolutionType", "This field is required.")
             if len(resolution.strip()) < MIN_RESOLUTION_LENGTH:
                 raise NotAllowed(
-                    "Can't update complaint", code="resolution_too_short", field="resolution"
+                    self.kind.short_answer, code="resolution_too_short", field="resolution"
                 )
             fields = {
                 "resolution": resolution,
@@ -360,7 +431,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
     def check_document_change(self, by: Actor, verb: str, document_id: str | None = None) -> str:
         role = self.check_party(by)
         tender = self.tender
-        if tender.status not in TenderStatus.deciding():
+        if tender.status not in self.kind.changed_in:
             raise NotAllowed(f"Can't {verb} document in current ({tender.status}) tender status")
         if self.status not in DOCUMENT_STATUSES[role]:
             raise NotAllowed(f"Can't {verb} document in current ({self.status}) complaint status")

@@ -18,18 +18,21 @@ if TYPE_CHECKING:
 
 
 class ComplaintQuerySet(models.QuerySet):
-    def for_change(self, tender_id: str, award_id: str, pk: str, *, viewer: Viewer):
-        """The claim to change, read (with every claim of the tender, each with its award: one
-        query) once its tender is locked as by Tender.objects.for_change. 404 tender_id,
-        award_id or complaint_id; a draft is found by its author alone."""
+    def for_change(self, tender_id: str, award_id: str | None, pk: str, *, viewer: Viewer):
+        """The claim to change (against the award `award_id`, or with None against the tender
+        itself), read (with every claim of the tender, each with its award: one query) once its
+        tender is locked as by Tender.objects.for_change. 404 tender_id, award_id or
+        complaint_id; a draft is found by its author alone."""
         tender = Tender.objects.for_change(tender_id, viewer=viewer, document=False)
         found = next((claim for claim in tender.claims() if claim.pk == pk), None)
         if found is None or found.award_id != award_id:
-            Tender.objects.award_for_change(tender_id, award_id, viewer=viewer)
+            if award_id is not None:
+                Tender.objects.award_for_change(tender_id, award_id, viewer=viewer)
             raise NotFound("complaint_id")
         if not found.shown_to(viewer):
             raise NotFound("complaint_id")
-        found.award.tender = tender
+        if found.award is not None:
+            found.award.tender = tender
         return found
 
     def stamp(self, pk: str):
@@ -54,30 +57,51 @@ class ComplaintQuerySet(models.QuerySet):
         and its access token."""
         with atomic_change():
             now = award.lock_for_change()
-            tender = award.tender
             self.model.check_filing(award, by, now, submit=submit)
-            number = Counter.next(f"complaints:{tender.pk}")
-            complaint = self.model(
-                id=new_id(),
-                tender=tender,
-                award=award,
-                related_lot=award.lot_id,
-                bid=by.subject,
-                broker=by.broker,
-                organization=by.organization,
-                number=number,
-                complaint_id=f"{tender.tender_id}.{number}",
-                status=S.CLAIM if submit else S.DRAFT,
-                title=title,
-                description=description,
-                author=author,
-                date=now,
-                date_submitted=now if submit else None,
+            return self._filed(
+                award.tender, by, now, award=award, bid=by.subject, related_lot=award.lot_id,
+                title=title, author=author, description=description, submit=submit,
+            )  # fmt: skip
+
+    def file_against_tender(self, *, tender, by: Actor, title: str, author: dict,
+                            description: str = "", related_lot: str = "",
+                            submit: bool = False) -> tuple["Complaint", str]:  # fmt: skip
+        """A claim against `tender`'s conditions (or its lot's): a draft, or submitted at once.
+        Returns the claim and its access token."""
+        with atomic_change():
+            now = tender.lock_for_change()
+            self.model.check_filing_against_tender(
+                tender, by, now, related_lot=related_lot, submit=submit
             )
-            token = complaint.issue_token()
-            complaint.save(force_insert=True)
-            tender._claim_filed(complaint)
-            tender._record(complaint, "file", by, now, to_status=complaint.status)
-            tender._touch(now)
-            notifications.notify(complaint)
+            return self._filed(
+                tender, by, now, award=None, bid=None, related_lot=related_lot,
+                title=title, author=author, description=description, submit=submit,
+            )  # fmt: skip
+
+    def _filed(self, tender, by: Actor, now, *, award, bid, related_lot, title, author,
+               description, submit) -> tuple["Complaint", str]:  # fmt: skip
+        number = Counter.next(f"complaints:{tender.pk}")
+        complaint = self.model(
+            id=new_id(),
+            tender=tender,
+            award=award,
+            related_lot=related_lot,
+            bid=bid,
+            broker=by.broker,
+            organization=by.organization,
+            number=number,
+            complaint_id=f"{tender.tender_id}.{number}",
+            status=S.CLAIM if submit else S.DRAFT,
+            title=title,
+            description=description,
+            author=author,
+            date=now,
+            date_submitted=now if submit else None,
+        )
+        token = complaint.issue_token()
+        complaint.save(force_insert=True)
+        tender._claim_filed(complaint)
+        tender._record(complaint, "file", by, now, to_status=complaint.status)
+        tender._touch(now)
+        notifications.notify(complaint)
         return complaint, token

@@ -8,7 +8,12 @@ from django.views.decorators.cache import cache_page
 from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
-from complaints.api.views import ComplaintDocumentViewSet, ComplaintViewSet
+from complaints.api.views import (
+    ComplaintDocumentViewSet,
+    ComplaintViewSet,
+    TenderComplaintDocumentViewSet,
+    TenderComplaintViewSet,
+)
 from portal.core.api import openapi, views  # noqa: F401  (openapi: its field extensions register on import)
 from tenders.api.views import (
     AwardDocumentViewSet,
@@ -20,6 +25,7 @@ from tenders.api.views import (
     ContractDocumentViewSet,
     ContractViewSet,
     LotViewSet,
+    QuestionViewSet,
     TenderDocumentViewSet,
     TenderViewSet,
 )
@@ -69,6 +75,36 @@ urlpatterns = [
         "tenders/<str:tender_id>/lots/<str:lot_id>",
         LotViewSet.as_view({"get": "retrieve", "patch": "partial_update", "delete": "destroy"}),
         name="lot",
+    ),
+    path(
+        "tenders/<str:tender_id>/questions",
+        QuestionViewSet.as_view({"get": "list", "post": "create"}),
+        name="questions",
+    ),
+    path(
+        "tenders/<str:tender_id>/questions/<str:question_id>",
+        QuestionViewSet.as_view({"get": "retrieve", "patch": "partial_update"}),
+        name="question",
+    ),
+    path(
+        "tenders/<str:tender_id>/complaints",
+        TenderComplaintViewSet.as_view({"get": "list", "post": "create"}),
+        name="tender-complaints",
+    ),
+    path(
+        "tenders/<str:tender_id>/complaints/<str:pk>",
+        TenderComplaintViewSet.as_view({"get": "retrieve", "patch": "partial_update"}),
+        name="tender-complaint",
+    ),
+    path(
+        "tenders/<str:tender_id>/complaints/<str:complaint_id>/documents",
+        TenderComplaintDocumentViewSet.as_view(DOCUMENTS),
+        name="tender-complaint-documents",
+    ),
+    path(
+        "tenders/<str:tender_id>/complaints/<str:complaint_id>/documents/<str:pk>",
+        TenderComplaintDocumentViewSet.as_view(DOCUMENT),
+        name="tender-complaint-document",
     ),
     path(
         "tenders/<str:tender_id>/bids",

@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from portal.core.api.serializers import Out, compact
-from portal.core.schema import Choice, IsoDateTime, Schema, Text, iso
+from portal.core.schema import Choice, IsoDateTime, LongText, Schema, Text, iso
 from tenders.api.documents import DocumentShape, documents_of
 from tenders.models import (
     AwardStatus,
@@ -25,6 +25,7 @@ from tenders.schema import (
     LotValue,
     Organization,
     Parameter,
+    QuestionSchema,
     TenderSchema,
     Value,
 )
@@ -48,13 +49,38 @@ class BidOut(Out):
         }
 
 
-# What the apps above tenders show inside an award (the claims app its claims): name -> a
-# function of (award, serializer context) giving the list. Registered in their AppConfig.ready.
+# What the apps above tenders show inside an award and inside the tender (the claims app its
+# claims): name -> a function of (award or tender, serializer context) giving the list.
+# Registered in their AppConfig.ready.
 AWARD_PARTS: dict[str, Callable] = {}
+TENDER_PARTS: dict[str, Callable] = {}
 
 
 def embed_in_awards(name: str, part: Callable) -> None:
     AWARD_PARTS[name] = part
+
+
+def embed_in_tender(name: str, part: Callable) -> None:
+    TENDER_PARTS[name] = part
+
+
+class QuestionOut(Out):
+    """A question; who asked is left out until bids are opened (2.3), except in the answer to
+    the asker's own POST (`context["asker"]`)."""
+
+    def represent(self, question):
+        shown = self.context.get("asker") or question.asker_shown(question.tender.status)
+        return {
+            "id": question.id,
+            "author": question.author if shown else None,
+            "title": question.title,
+            "description": question.description,
+            "date": iso(question.date),
+            "answer": question.answer,
+            "questionOf": question.question_of,
+            "relatedItem": question.related_item,
+            "dateAnswered": iso(question.date_answered),
+        }
 
 
 class AwardOut(Out):
@@ -113,8 +139,9 @@ class TenderOut(Out):
     # The fields shown from other rows than the tender's own (the feed loads them only when
     # its opt_fields ask for one).
     FROM_RELATED = frozenset(
-        {"numberOfBids", "bids", "awards", "contracts", "cancellations", "documents"}
-    )
+        {"numberOfBids", "bids", "awards", "contracts", "cancellations", "documents",
+         "questions", "complaints"}
+    )  # fmt: skip
 
     # The fields shown from the tender's columns: field -> (the columns it is read from, how it
     # is shown). The fields of `data` stand between the two groups, as in 2.3's order.
@@ -185,6 +212,8 @@ class TenderOut(Out):
                 tender.cancellations.all(), many=True, context=self.context
             ).data,
             "documents": documents_of(tender, self.context),
+            "questions": QuestionOut(tender.questions.all(), many=True, context=self.context).data,
+            **{name: part(tender, self.context) for name, part in TENDER_PARTS.items()},
         }
 
 
@@ -219,7 +248,8 @@ class LotShape(Lot):
 
 @extend_schema_field({"type": "array", "items": {"$ref": "#/components/schemas/ComplaintShape"}})
 class AwardComplaints(serializers.ListField):
-    """The award's claims, as the claims app describes them (its ComplaintShape)."""
+    """The claims of an award or of the tender, as the claims app describes them (its
+    ComplaintShape)."""
 
 
 class AwardShape(AwardPatchSchema):
@@ -232,6 +262,13 @@ class AwardShape(AwardPatchSchema):
     suppliers = Organization(many=True)
     complaintPeriod = PeriodShape()
     complaints = AwardComplaints()
+
+
+class QuestionShape(QuestionSchema):
+    id = Text(required=True)
+    date = IsoDateTime()
+    answer = LongText()
+    dateAnswered = IsoDateTime()
 
 
 class ContractShape(ContractPatchSchema):
@@ -267,3 +304,5 @@ class TenderShape(TenderSchema):
     contracts = ContractShape(many=True)
     cancellations = CancellationShape(many=True)
     documents = DocumentShape(many=True)
+    questions = QuestionShape(many=True)
+    complaints = AwardComplaints()

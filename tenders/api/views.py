@@ -24,6 +24,8 @@ from tenders.schema import (
     CancellationSchema,
     ContractPatchSchema,
     Lot,
+    QuestionAnswerSchema,
+    QuestionSchema,
     TenderSchema,
 )
 
@@ -39,6 +41,8 @@ from .serializers import (
     ContractOut,
     ContractShape,
     LotShape,
+    QuestionOut,
+    QuestionShape,
     TenderOut,
     TenderShape,
     public_bids,
@@ -425,6 +429,58 @@ class LotViewSet(viewsets.ViewSet):
     def destroy(self, request, tender_id, lot_id):
         tender, actor = self._owned(request, tender_id)
         return ok(tender.delete_lot(by=actor, lot_id=lot_id))
+
+
+QUESTION = data_of("Question", QuestionShape)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="listQuestions",
+        summary="Questions to the buyer and its answers (who asked: once bids are opened)",
+        responses={200: data_of("Questions", QuestionShape, many=True), **errors(404)},
+    ),
+    retrieve=extend_schema(operation_id="getQuestion", responses={200: QUESTION, **errors(404)}),
+    create=extend_schema(
+        operation_id="askQuestion",
+        summary="Ask a question (any broker) during the enquiry period",
+        request=data_of("QuestionCreate", QuestionSchema),
+        responses={201: QUESTION, **errors(403, 404, 422)},
+    ),
+    partial_update=extend_schema(
+        operation_id="answerQuestion",
+        summary="Answer a question (the tender owner) until tendering starts",
+        parameters=OWNER_TOKEN,
+        request=data_of("QuestionAnswer", QuestionAnswerSchema),
+        responses={200: QUESTION, **errors(403, 404, 409, 422)},
+    ),
+)
+class QuestionViewSet(viewsets.ViewSet):
+    """Questions to the buyer: anyone known asks (Tender.ask), the owner answers
+    (Tender.answer_question); reads are public."""
+
+    def list(self, request, tender_id):
+        tender = _read(request, tender_id)
+        return ok(QuestionOut(tender.questions.all(), many=True).data)
+
+    def retrieve(self, request, tender_id, question_id):
+        question = _child(_read(request, tender_id), "questions", question_id, "question_id")
+        return ok(QuestionOut(question).data)
+
+    @answered_with_the_write
+    def create(self, request, tender_id):
+        tender = _find(request, tender_id)
+        question = tender.ask(by=actor_for(request), data=read_data(request))
+        location = reverse("api:question", args=[tender.id, question.id])
+        return created(request, QuestionOut(question, context={"asker": True}).data, location)
+
+    @answered_with_the_write
+    def partial_update(self, request, tender_id, question_id):
+        tender = _find(request, tender_id)
+        actor = actor_for(request, (Role.TENDER_OWNER, tender))
+        data = read_data(request)
+        question = tender.answer_question(by=actor, question_id=question_id, data=data)
+        return ok(QuestionOut(question).data)
 
 
 class _PartDocumentViewSet(DocumentViewSet):

@@ -10,6 +10,7 @@ from .document import (
     ContractDocument,
     TenderDocument,
 )
+from .questions import Question, QuestionOf
 from .statuses import (
     AwardStatus,
     BidStatus,
@@ -37,6 +38,8 @@ __all__ = [
     "Counter",
     "LotStatus",
     "Owned",
+    "Question",
+    "QuestionOf",
     "Tender",
     "TenderDocument",
     "TenderSearch",

@@ -131,10 +131,11 @@ class Contract(StatusMachine, PartOfTender, PartDocuments):
         end = award.complaint_period_end
         if end and end > now:
             raise NotAllowed(f"Can't sign contract before stand-still period end ({iso(end)})")
-        # Claims against any decision on the same lot (or, without lots, the tender) hold the
-        # contract until their claimants have said whether the answer satisfies them (2.3).
+        # Claims against any decision on the same lot (or, without lots, the tender), and
+        # against the conditions of the lot or the whole tender, hold the contract until their
+        # claimants have said whether the answer satisfies them (2.3).
         if any(
-            claim.is_answered and claim.related_lot == award.lot_id
+            claim.is_answered and claim.concerns_line(award.lot_id)
             for claim in self.tender.claims()
         ):
             raise NotAllowed("Can't sign contract before reviewing all complaints")

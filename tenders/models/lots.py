@@ -116,21 +116,25 @@ class Lots:
         return lot_of(self.data, lot_id)
 
     def delete_lot(self, *, by: Actor, lot_id: str) -> dict:
-        """Returns the lot as it was (2.3). A lot that items or a pending cancellation still
-        name stays (422)."""
+        """Returns the lot as it was (2.3). A lot that items, a cancellation, a question or a
+        claim still name stays (422, naming what names it, as 2.3's check of the whole
+        tender)."""
         self.lot(lot_id)
 
         def change(lots):
             removed = lot_of({"lots": lots}, lot_id)
             if removed is None:
                 raise NotFound("lot_id")
-            cancellations = list(self.cancellations.all())
-            if any(c.related_lot == lot_id for c in cancellations):
-                stray = {"relatedLot": ["relatedLot should be one of lots"]}
-                raise InvalidData(
-                    {"cancellations": [stray if c.related_lot == lot_id else {}
-                                       for c in cancellations]}
-                )  # fmt: skip
+            for part, field, names in (
+                ("cancellations", "relatedLot", lambda c: c.related_lot),
+                ("questions", "relatedItem",
+                 lambda q: q.related_item if q.question_of == "lot" else None),
+                ("complaints", "relatedLot", lambda c: c.related_lot),
+            ):  # fmt: skip
+                parts = list(getattr(self, part).all())
+                if any(names(p) == lot_id for p in parts):
+                    stray = {field: [f"{field} should be one of lots"]}
+                    raise InvalidData({part: [stray if names(p) == lot_id else {} for p in parts]})
             return [lot for lot in lots if lot["id"] != lot_id], removed
 
         return self._change_lots("delete_lot", by, change, lot_id)

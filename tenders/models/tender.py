@@ -32,6 +32,7 @@ from .base import (
 )
 from .bidding import Bidding
 from .lots import Lots, lot_of
+from .questions import Questions
 from .statuses import CancellationStatus, LotStatus, TenderStatus
 from .tender_errors import StaleDraft
 from .tender_queries import TenderQuerySet
@@ -49,6 +50,9 @@ TRANSITIONS = {
     "add_lot": transition({T.DRAFT, T.ENQUIRIES}, None, Role.TENDER_OWNER),
     "update_lot": transition({T.DRAFT, T.ENQUIRIES}, None, Role.TENDER_OWNER),
     "delete_lot": transition({T.DRAFT, T.ENQUIRIES}, None, Role.TENDER_OWNER),
+    # Answers are given until tendering starts (2.3); questions are asked by anyone known
+    # (Tender.ask).
+    "update_question": transition({T.ENQUIRIES}, None, Role.TENDER_OWNER),
     "cancel": transition(LIVE, T.CANCELLED, Role.TENDER_OWNER),
     # Caused by time, or by a decision on an award or a contract.
     "start_tendering": transition({T.ENQUIRIES}, T.TENDERING, Role.SYSTEM),
@@ -76,7 +80,9 @@ _CLAIMS_WITH_AWARDS = Compiled(
 )
 
 
-class Tender(StatusMachine, TimeDrivenChanges, Bidding, Lots, TenderWire, HasDocuments, Owned):
+class Tender(
+    StatusMachine, TimeDrivenChanges, Bidding, Lots, Questions, TenderWire, HasDocuments, Owned
+):
     TRANSITIONS = TRANSITIONS
     LIFECYCLE = LIFECYCLE
 
@@ -153,12 +159,8 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, Lots, TenderWire, HasDoc
 
     def differs_by_reader(self) -> bool:
         """Do some readers see more of it than the public (a draft claim, an answer not yet
-        sent)? Reads the awards' claims as loaded."""
-        return any(
-            complaint.differs_by_reader()
-            for award in self.awards.all()
-            for complaint in award.complaints.all()
-        )
+        sent)? Reads its claims (of both kinds) as loaded."""
+        return any(complaint.differs_by_reader() for complaint in self.complaints.all())
 
     def check_bids_visible(self, noun: str = "bids") -> None:
         if not self.bids_are_public:
@@ -246,8 +248,11 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, Lots, TenderWire, HasDoc
         self._saved = current
 
     def claims(self) -> list:
-        """The claims against its awards, loaded once while the row is locked: the rules of
-        time and the claims' own changes read and change the same instances."""
+        """Its claims (against its awards and against itself), loaded once while the row is
+        locked: the rules of time and the claims' own changes read and change the same
+        instances. A tender being registered has none."""
+        if self._state.adding:
+            return []
         if getattr(self, "_claims", None) is None:
             if "complaints" in getattr(self, "_prefetched_objects_cache", {}):
                 self._claims = list(self.complaints.all())
@@ -285,7 +290,7 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, Lots, TenderWire, HasDoc
     def status_refusal(self, action: str) -> NotAllowed:
         if action == "cancel":
             return NotAllowed(f"Can't add cancellation in current ({self.status}) tender status")
-        for noun in ("document", "lot"):
+        for noun in ("document", "lot", "question"):
             if action.endswith(f"_{noun}"):
                 verb = action.removesuffix(f"_{noun}")
                 return NotAllowed(f"Can't {verb} {noun} in current ({self.status}) tender status")

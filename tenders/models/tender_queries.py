@@ -73,6 +73,11 @@ class TenderQuerySet(models.QuerySet):
         "cancellations",
         "cancellations__documents",
         "documents",
+        "questions",
+        # The claims against the tender itself (with the awards' again: a claim's relation
+        # holds both kinds, and the claims app shows those of the tender).
+        "complaints",
+        "complaints__documents",
     )
 
     def with_related(self):

@@ -43,11 +43,13 @@ class TimeDrivenChanges:
         return changed
 
     def _next_check(self):
-        if self.status == TenderStatus.ENQUIRIES:
-            return self.tender_start
-        if self.status == TenderStatus.TENDERING:
-            return self.tender_end
+        # (Claims against the tender are answered, and close, while questions and bids are
+        # taken too.)
         due = [complaint.closes_at for complaint in self.claims() if complaint.is_answered]
+        if self.status == TenderStatus.ENQUIRIES:
+            return min([self.tender_start, *due])
+        if self.status == TenderStatus.TENDERING:
+            return min([self.tender_end, *due])
         due += [failed_at for _line, failed_at in self._failures()]
         return min(due, default=None)
 
@@ -79,7 +81,7 @@ class TimeDrivenChanges:
         claims = self.claims()
         awards = None
         for line in self.lines():
-            mine = [claim for claim in claims if claim.related_lot == (line or "")]
+            mine = [claim for claim in claims if claim.concerns_line(line)]
             if any(claim.holds_up_tender for claim in mine):
                 continue
             awards = self._awards_by_line() if awards is None else awards  # (read once)

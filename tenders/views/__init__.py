@@ -20,6 +20,7 @@ from .page import (
     tender_detail,
     tender_document_download,
 )
+from .questions import question_answer, question_ask
 
 __all__ = [
     "award_decision",
@@ -32,6 +33,8 @@ __all__ = [
     "current_tender",
     "download_version",
     "part_document_download",
+    "question_answer",
+    "question_ask",
     "tender_cancel",
     "tender_detail",
     "tender_document_download",

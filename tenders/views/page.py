@@ -23,6 +23,8 @@ from tenders.forms import (
     ContractSignForm,
     NewVersionForm,
     PublishForm,
+    QuestionAnswerForm,
+    QuestionForm,
     TenderCancelForm,
 )
 from tenders.models import CancellationStatus, LotStatus, Tender, TenderStatus
@@ -103,7 +105,7 @@ def _tender_page(request, tender, *, refused=None, status=200):
         request,
         "tenders/tender_detail.html",
         _tender_context(request, tender, refused or {}),
-        partials={"awards", "bid", "documents"},
+        partials={"awards", "bid", "documents", "questions"},
         status=status,
     )
 
@@ -176,7 +178,67 @@ def _tender_context(request, tender, refused=None) -> dict:
         ),
         "awards": _award_entries(request.user, tender, owner, now, refused, lots),
         "is_owner": owner.subject is not None,
+        "questions": _question_entries(request.user, tender, owner, now, refused, lots),
+        "question_form": _question_form(request.user, tender, now, refused),
+        **_tender_claims(request.user, tender, now),
     }
+
+
+def _question_entries(user, tender, owner, now, refused, lots: dict) -> list[dict]:
+    """Each question with what it is about, whether it is the visitor's organization's, and
+    (for the buyer, while it answers) a form to answer it."""
+    organization = user.organization if user.is_authenticated else None
+    items = {item["id"]: item for item in tender.data.get("items", [])}
+    answers = owner.subject is not None and tender.can("update_question", owner, now)
+    entries = []
+    for question in tender.questions.all():
+        if question.question_of == "lot":
+            about = lots.get(question.related_item, {}).get("title", "")
+        elif question.question_of == "item":
+            about = items.get(question.related_item, {}).get("description", "")
+        else:
+            about = ""
+        refusal = refused.get(f"answer:{question.pk}")
+        entries.append(
+            {
+                "question": question,
+                "about": about,
+                "mine": question.is_owned_by_organization(organization),
+                "asker_shown": question.asker_shown(tender.status),
+                "answer_form": with_ids(refusal or QuestionAnswerForm(), f"answer-{question.pk}")
+                if refusal or (answers and not question.is_answered)
+                else None,
+            }
+        )
+    return entries
+
+
+def _question_form(user, tender, now, refused):
+    """The form to ask a question, while the model would take one from the visitor."""
+    if "question" in refused:
+        return refused["question"]
+    if not user.is_authenticated or user.organization is None:
+        return None
+    if not tender.can_ask(portal_actor(user), now):
+        return None
+    return QuestionForm(tender=tender)
+
+
+def _tender_claims(user, tender, now) -> dict:
+    """The claims against the tender's conditions the visitor may see, and whether it may file
+    one (the claims app decides, through the tender's relation)."""
+    viewer, actor = Viewer.of_user(user), portal_actor(user)
+    claims = [
+        claim
+        for claim in tender.complaints.all()
+        if claim.award_id is None and claim.shown_to(viewer)
+    ]
+    may_file = (
+        user.is_authenticated
+        and user.organization is not None
+        and tender.complaints.model.can_file_against_tender(tender, actor, now)
+    )
+    return {"tender_claims": claims, "can_file_tender_claim": may_file}
 
 
 def _lot_entries(tender) -> list[dict]:

@@ -43,7 +43,14 @@ def test_owner_actions_follow_the_status(buyer, clock):
 
     assert seen == {
         "draft": ["publish", "add_document", "update_document", *LOT_CHANGES, "cancel"],
-        "active.enquiries": ["edit", "add_document", "update_document", *LOT_CHANGES, "cancel"],
+        "active.enquiries": [
+            "edit",
+            "add_document",
+            "update_document",
+            *LOT_CHANGES,
+            "update_question",
+            "cancel",
+        ],
         "active.tendering": ["edit", "cancel"],
         "cancelled": [],
     }

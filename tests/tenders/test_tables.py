@@ -55,6 +55,8 @@ TENDER_ALLOWED = {
     "add_lot": ({"draft", "active.enquiries"}, "owner"),
     "update_lot": ({"draft", "active.enquiries"}, "owner"),
     "delete_lot": ({"draft", "active.enquiries"}, "owner"),
+    # Answers are given until tendering starts (questions are asked by anyone known).
+    "update_question": ({"active.enquiries"}, "owner"),
     "cancel": (LIVE, "owner"),
     "start_tendering": ({"active.enquiries"}, "system"),
     "close_tendering": ({"active.tendering"}, "system"),

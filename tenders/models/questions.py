@@ -1,0 +1,186 @@
+"""Questions to the buyer (2.3's enquiries).
+
+Anyone known (a broker's key, a signed-in portal user) asks while the enquiry period runs; the
+tender's owner answers while the tender is in enquiries. 2.3 has no later answer and no
+extension: answers are taken until tendering starts, so no bid is made before the answers it
+needed. The asker's name is hidden until bids are opened, as 2.3 hides it, so that the buyer
+cannot tell who is going to bid.
+"""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from portal.core import notices
+from portal.core.actors import Actor
+from portal.core.errors import InvalidData, NotAllowed, NotFound, PermissionDenied, offered
+from portal.core.schema import validate
+from portal.core.transactions import atomic_change
+from tenders.schema import QuestionAnswerSchema, QuestionSchema
+
+from .base import Counter, Owned, new_id
+from .lots import lot_of
+from .statuses import LotStatus, TenderStatus
+
+# While the tender is in these statuses, who asked is not shown (2.3's question roles).
+ASKER_HIDDEN_IN = frozenset({TenderStatus.ENQUIRIES, TenderStatus.TENDERING})
+
+
+class QuestionOf(models.TextChoices):
+    TENDER = "tender", _("the tender")
+    LOT = "lot", _("a lot")
+    ITEM = "item", _("an item")
+
+
+class Question(Owned):
+    id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
+    tender = models.ForeignKey(
+        "tenders.Tender", on_delete=models.CASCADE, related_name="questions", editable=False
+    )
+    number = models.PositiveIntegerField(editable=False)
+    title = models.TextField(_("title"))
+    description = models.TextField(_("description"), blank=True)
+    author = models.JSONField(_("author"))
+    question_of = models.CharField(max_length=8, choices=QuestionOf, default=QuestionOf.TENDER)
+    # The lot or the item asked about (questionOf lot or item).
+    related_item = models.CharField(max_length=64, blank=True, default="")
+    date = models.DateTimeField(editable=False)
+    answer = models.TextField(_("answer"), blank=True)
+    date_answered = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tender", "number"], name="question_number_unique"),
+        ]
+        indexes = [
+            # The buyer's queue: the questions still unanswered.
+            models.Index(
+                fields=["tender"],
+                condition=models.Q(date_answered__isnull=True),
+                name="question_unanswered",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def is_answered(self) -> bool:
+        return self.date_answered is not None
+
+    def asker_shown(self, tender_status: str) -> bool:
+        return tender_status not in ASKER_HIDDEN_IN
+
+    def lot_id(self, tender) -> str | None:
+        """The lot the question is about (directly, or through its item), if any."""
+        if self.question_of == QuestionOf.LOT:
+            return self.related_item
+        if self.question_of == QuestionOf.ITEM:
+            item = next(
+                (i for i in tender.data.get("items", []) if i.get("id") == self.related_item), None
+            )
+            return (item or {}).get("relatedLot")
+        return None
+
+
+def _notify_buyer(question, tender) -> None:
+    if tender.organization is not None:
+        notices.send_after_commit(
+            "tenders/email/question_asked.txt",
+            {"question": question, "tender": tender, "link": notices.link("tender", tender.pk)},
+            tender.organization.emails(),
+        )
+
+
+def _notify_asker(question, tender) -> None:
+    if question.organization is not None:
+        notices.send_after_commit(
+            "tenders/email/question_answered.txt",
+            {"question": question, "tender": tender, "link": notices.link("tender", tender.pk)},
+            question.organization.emails(),
+        )
+
+
+class Questions:
+    """Mixed into Tender: asking and answering."""
+
+    def check_asking(self, by: Actor, now) -> None:
+        """May `by` ask a question now? The 2.3 refusal if not."""
+        if not by.is_authenticated:
+            raise PermissionDenied()
+        if by.organization is not None and self.is_owned_by_organization(by.organization):
+            raise PermissionDenied()  # (a buyer asks itself nothing)
+        if not (
+            self.status == TenderStatus.ENQUIRIES and self.enquiry_start <= now < self.enquiry_end
+        ):
+            raise NotAllowed("Can add question only in enquiryPeriod")
+
+    def can_ask(self, by: Actor, now) -> bool:
+        return offered(self.check_asking, by, now)
+
+    def _check_about(self, question_of: str, related_item: str, verb: str) -> None:
+        """What a question names exists, and its lot is still open (2.3's messages)."""
+        if question_of == QuestionOf.LOT and lot_of(self.data, related_item) is None:
+            raise InvalidData.field("relatedItem", "relatedItem should be one of lots")
+        if question_of == QuestionOf.ITEM and not any(
+            item.get("id") == related_item for item in self.data.get("items", [])
+        ):
+            raise InvalidData.field("relatedItem", "relatedItem should be one of items")
+        probe = Question(question_of=question_of, related_item=related_item)
+        lot_id = probe.lot_id(self)
+        if lot_id:
+            status = self.lot_status(lot_id)
+            if status is not None and status != LotStatus.ACTIVE:
+                raise NotAllowed(f"Can {verb} question only in active lot status")
+
+    def ask(self, *, by: Actor, data: dict) -> Question:
+        """POST /tenders/{id}/questions."""
+        if not by.is_authenticated:
+            raise PermissionDenied()
+        fields = validate(QuestionSchema, data)
+        with atomic_change():
+            now = self._lock_and_catch_up()
+            self.check_asking(by, now)
+            question_of = fields.get("questionOf", QuestionOf.TENDER)
+            related_item = fields.get("relatedItem", "")
+            self._check_about(question_of, related_item, "add")
+            by.check_standing()
+            question = Question(
+                id=new_id(),
+                tender=self,
+                number=Counter.next(f"questions:{self.pk}"),
+                broker=by.broker,
+                organization=by.organization,
+                title=fields["title"],
+                description=fields.get("description", ""),
+                author=fields["author"],
+                question_of=question_of,
+                related_item=related_item,
+                date=now,
+            )
+            question.save(force_insert=True)
+            self._record(question, "ask", by, now)
+            self._touch(now)
+            _notify_buyer(question, self)
+        return question
+
+    def answer_question(self, *, by: Actor, question_id: str, data: dict) -> Question:
+        """PATCH /tenders/{id}/questions/{qid}: the owner's answer (given again, it replaces
+        the last one, as 2.3 allows; the audit trail keeps each)."""
+        with atomic_change():
+            now = self._lock_and_catch_up()
+            question = self.questions.filter(pk=question_id).first()
+            if question is None:
+                raise NotFound("question_id")
+            self.guard("update_question", by, now)
+            fields = validate(QuestionAnswerSchema, data)
+            self._check_about(question.question_of, question.related_item, "update")
+            first = not question.is_answered
+            question.answer = fields["answer"]
+            question.date_answered = now
+            question.save(update_fields=["answer", "date_answered"])
+            self._record(question, "answer", by, now)
+            self._touch(now)
+            if first:
+                _notify_asker(question, self)
+        return question

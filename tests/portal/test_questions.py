@@ -1,0 +1,270 @@
+"""Questions to the buyer and claims about the conditions in the portal: asked and filed from
+the tender page, answered by the buyer, listed on the dashboards, told by e-mail."""
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from complaints.models import Complaint
+from portal.core.actors import Actor, Role
+from portal.models import Organization, User
+from tenders.models import Question, Tender
+from tests.factories import RESOLUTION, make_user
+from tests.helpers import FIRST, SECOND, tender_data, two_lots
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _in_english(client):
+    client.cookies["django_language"] = "en"
+
+
+@dataclass
+class Enquiries:
+    tender: Tender
+    buyer: User
+    bidder: User
+    other: User
+
+    def page(self, client) -> str:
+        response = client.get(reverse("tender", args=[self.tender.pk]))
+        assert response.status_code == 200
+        return response.content.decode()
+
+
+def enquiries(clock, **overrides) -> Enquiries:
+    buyer = make_user("buyer", "Лікарня №3", "01993913", Organization.Kind.PROCURING)
+    bidder = make_user("bidder", "ТОВ «Медтехсервіс»", "38012345", Organization.Kind.BIDDER)
+    other = make_user("bidder2", "ФОП Коваленко", "2894512345", Organization.Kind.BIDDER)
+    tender, _ = Tender.objects.register(
+        by=Actor(Role.AUTHENTICATED, user=buyer), data=tender_data(clock.now(), **overrides)
+    )
+    return Enquiries(tender, buyer, bidder, other)
+
+
+@pytest.fixture
+def world(brokers, clock):
+    return enquiries(clock)
+
+
+def ask(client, world, once="q" * 32, **fields):
+    data = {"once": once, "title": "Яка калорійність?", "description": "Просимо таблицю", **fields}
+    return client.post(reverse("question-ask", args=[world.tender.pk]), data)
+
+
+def answer(client, world, question, text="Таблицю додано", once="r" * 32):
+    url = reverse("question-answer", args=[world.tender.pk, question.pk])
+    return client.post(url, {"once": once, "answer": text})
+
+
+def test_a_bidder_asks_the_buyer_answers_and_each_is_told(
+    world, as_user, django_capture_on_commit_callbacks
+):
+    page = world.page(as_user(world.bidder))
+    assert "Ask a question" in page
+    with django_capture_on_commit_callbacks(execute=True):
+        response = ask(as_user(world.bidder), world)
+    assert response.status_code == 302
+    question = Question.objects.get()
+    assert question.author["name"] == world.bidder.organization.name
+    assert question.organization == world.bidder.organization
+    assert [m.to for m in mail.outbox] == [["buyer@example.org"]]
+    assert question.title in mail.outbox[0].body
+    # The buyer is not told who asks, on the page or in the mail.
+    assert world.bidder.organization.name not in mail.outbox[0].body
+    buyer_page = world.page(as_user(world.buyer))
+    assert "Яка калорійність?" in buyer_page
+    assert world.bidder.organization.name not in buyer_page
+    assert "Publish the answer" in buyer_page
+    assert "Ask a question" not in buyer_page  # the buyer asks itself nothing
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = answer(as_user(world.buyer), world, question)
+    assert response.status_code == 302
+    question.refresh_from_db()
+    assert question.answer == "Таблицю додано" and question.date_answered is not None
+    assert [m.to for m in mail.outbox][1:] == [["bidder@example.org"]]
+    assert "Таблицю додано" in mail.outbox[1].body
+    visitor_page = world.page(as_user(None))
+    assert "Таблицю додано" in visitor_page and "Яка калорійність?" in visitor_page
+    assert "Your organization's question" in world.page(as_user(world.bidder))
+
+
+def test_questions_and_answers_on_the_dashboards(world, as_user):
+    ask(as_user(world.bidder), world)
+    question = Question.objects.get()
+    dashboard = as_user(world.buyer).get(reverse("dashboard")).content.decode()
+    assert "Questions waiting for your answer" in dashboard
+    assert question.title in dashboard
+    mine = as_user(world.bidder).get(reverse("dashboard")).content.decode()
+    assert "My questions" in mine and "Not answered yet." in mine
+    answer(as_user(world.buyer), world, question)
+    assert question.title not in as_user(world.buyer).get(reverse("dashboard")).content.decode()
+    mine = as_user(world.bidder).get(reverse("dashboard")).content.decode()
+    assert "Таблицю додано" in mine
+
+
+def test_questions_end_with_the_enquiry_period(world, as_user, clock):
+    ask(as_user(world.bidder), world)
+    question = Question.objects.get()
+    clock.move_to(world.tender.enquiry_end)
+    page = world.page(as_user(world.other))
+    assert "Ask a question" not in page
+    response = ask(as_user(world.other), world, once="s" * 32)
+    assert response.status_code == 422
+    assert "Can add question only in enquiryPeriod" in response.content.decode()
+    assert Question.objects.count() == 1
+    # Tendering started (the tender's dates make them one moment): no answer any more.
+    response = answer(as_user(world.buyer), world, question)
+    assert response.status_code == 422
+    assert "Can&#x27;t update question in current (active.tendering) tender status" in (
+        response.content.decode()
+    )
+    question.refresh_from_db()
+    assert not question.is_answered
+
+
+def test_a_stranger_answers_nothing_and_an_empty_question_is_refused(world, as_user):
+    ask(as_user(world.bidder), world)
+    question = Question.objects.get()
+    response = answer(as_user(world.other), world, question)
+    assert response.status_code == 422 and "Forbidden" in response.content.decode()
+    response = ask(as_user(world.other), world, once="t" * 32, title="")
+    assert response.status_code == 422
+    assert as_user(None).post(reverse("question-ask", args=[world.tender.pk])).status_code == 302
+    assert Question.objects.count() == 1
+    unknown = reverse("question-answer", args=[world.tender.pk, "f" * 32])
+    assert as_user(world.buyer).post(unknown, {"once": "u" * 32, "answer": "x"}).status_code == 404
+
+
+def test_a_question_about_a_lot_or_an_item(brokers, clock, as_user):
+    world = enquiries(clock, **two_lots())
+    client = as_user(world.bidder)
+    page = world.page(client)
+    assert f'value="lot:{SECOND}"' in page
+    ask(client, world, about=f"lot:{SECOND}")
+    item = world.tender.data["items"][0]
+    ask(client, world, once="v" * 32, about=f"item:{item['id']}")
+    about = list(Question.objects.values_list("question_of", "related_item"))
+    assert about == [("lot", SECOND), ("item", item["id"])]
+    page = world.page(client)
+    assert "lot «лот 2»" in page and f"item «{item['description']}»" in page
+    assert f'value="lot:{FIRST}"' in page
+    response = ask(client, world, once="w" * 32, about="lot:" + "3" * 32)
+    assert response.status_code == 422
+    assert Question.objects.count() == 2
+
+
+# --- claims about the conditions -------------------------------------------------------------
+
+
+def file_tender_claim(client, world, once="c" * 32, submit=True, **fields):
+    data = {
+        "once": once,
+        "title": "Вимога ліцензії, яку має одна фірма",
+        "description": "Умова обмежує конкуренцію.",
+        **fields,
+    }
+    if submit:
+        data["submit"] = "1"
+    return client.post(reverse("tender-claim-new", args=[world.tender.pk]), data)
+
+
+def test_a_claim_about_the_conditions_through_every_step(
+    world, as_user, django_capture_on_commit_callbacks
+):
+    client = as_user(world.bidder)
+    assert "File a claim about the conditions" in world.page(client)
+    assert client.get(reverse("tender-claim-new", args=[world.tender.pk])).status_code == 200
+    response = file_tender_claim(client, world, submit=False)
+    complaint = Complaint.objects.get()
+    assert response["Location"] == reverse("claim", args=[complaint.pk])
+    assert (complaint.status, complaint.award_id, complaint.bid_id) == ("draft", None, None)
+    # A draft is its author's alone.
+    assert as_user(world.buyer).get(reverse("claim", args=[complaint.pk])).status_code == 404
+    assert complaint.title not in world.page(as_user(world.other))
+
+    client = as_user(world.bidder)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(
+            reverse("claim-draft", args=[complaint.pk]),
+            {"once": "d" * 32, "title": complaint.title, "description": "Опис", "submit": "1"},
+        )
+    complaint.refresh_from_db()
+    assert complaint.status == "claim"
+    assert [m.to for m in mail.outbox] == [["buyer@example.org"]]
+    assert "conditions" in mail.outbox[0].body
+
+    buyer = as_user(world.buyer)
+    page = buyer.get(reverse("claim", args=[complaint.pk])).content.decode()
+    assert "about the conditions of tender" in page
+    assert world.bidder.organization.name not in page  # shown once bids are opened
+    dashboard = buyer.get(reverse("dashboard")).content.decode()
+    assert complaint.title in dashboard and "a claim about the conditions" in dashboard
+    with django_capture_on_commit_callbacks(execute=True):
+        buyer.post(
+            reverse("claim-answer", args=[complaint.pk]),
+            {"once": "e" * 32, "resolution_type": "resolved", "resolution": RESOLUTION,
+             "answer": "1"},
+        )  # fmt: skip
+    complaint.refresh_from_db()
+    assert complaint.status == "answered"
+    assert [m.to for m in mail.outbox][1:] == [["bidder@example.org"]]
+
+    client = as_user(world.bidder)
+    assert (
+        world.bidder.organization.name
+        in client.get(reverse("claim", args=[complaint.pk])).content.decode()
+    )
+    client.post(reverse("claim-decision", args=[complaint.pk]), {"once": "f" * 32,
+                                                                  "satisfied": "false"})  # fmt: skip
+    complaint.refresh_from_db()
+    assert (complaint.status, complaint.satisfied) == ("resolved", False)
+    assert complaint.title in world.page(as_user(None))
+
+
+def test_a_claim_about_the_conditions_withdrawn_or_ignored(world, as_user, clock):
+    client = as_user(world.bidder)
+    file_tender_claim(client, world)
+    file_tender_claim(as_user(world.other), world, once="g" * 32)
+    withdrawn, ignored = Complaint.objects.order_by("number")
+    as_user(world.bidder).post(
+        reverse("claim-cancel", args=[withdrawn.pk]), {"once": "h" * 32, "reason": "Помилка"}
+    )
+    withdrawn.refresh_from_db()
+    assert withdrawn.status == "cancelled"
+    # Nobody bid: the tender ends when bids close, and the claim nobody answered is ignored.
+    clock.move_to(world.tender.tender_end + timedelta(minutes=1))
+    page = world.page(as_user(world.other))
+    assert "Unsuccessful" in page or "unsuccessful" in page
+    ignored.refresh_from_db()
+    assert ignored.status == "ignored"
+    assert "File a claim about the conditions" not in page
+
+
+def test_a_claim_about_the_conditions_is_refused_to_the_buyer_and_after_bids_close(
+    world, as_user, clock
+):
+    response = file_tender_claim(as_user(world.buyer), world)
+    assert response.status_code == 422 and "Forbidden" in response.content.decode()
+    assert "File a claim about the conditions" not in world.page(as_user(world.buyer))
+    clock.move_to(world.tender.tender_end + timedelta(minutes=1))
+    response = file_tender_claim(as_user(world.bidder), world, once="i" * 32)
+    assert response.status_code == 422
+    assert "Can&#x27;t add complaint in current (unsuccessful) tender status" in (
+        response.content.decode()
+    )
+    assert Complaint.objects.count() == 0
+
+
+def test_a_claim_about_one_lot(brokers, clock, as_user):
+    world = enquiries(clock, **two_lots())
+    client = as_user(world.bidder)
+    form = client.get(reverse("tender-claim-new", args=[world.tender.pk])).content.decode()
+    assert f'value="{SECOND}"' in form
+    file_tender_claim(client, world, lot=SECOND)
+    assert Complaint.objects.get().related_lot == SECOND
