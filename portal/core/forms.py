@@ -116,6 +116,14 @@ REFUSALS_TO_TRANSLATE = (
     gettext_noop("period should begin before its end"),
     gettext_noop("CPV group of items be identical"),
     gettext_noop("date value out of range"),
+    gettext_noop("Can add question only in enquiryPeriod"),
+    gettext_noop("Can add question only in active lot status"),
+    gettext_noop("Can update question only in active lot status"),
+    gettext_noop("Can't update complaint: resolution too short"),
+    gettext_noop("Can add complaint only in active lot status"),
+    gettext_noop("relatedItem should be one of lots"),
+    gettext_noop("relatedItem should be one of items"),
+    gettext_noop("relatedLot should be one of lots"),
 )
 
 

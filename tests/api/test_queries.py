@@ -11,6 +11,7 @@ from portal.core.schema import parse_iso
 from tenders.models import Tender
 from tests.docservice.helpers import DocService, document
 from tests.helpers import (
+    CLAIM,
     Claims,
     awards_by_lot,
     bid_on,
@@ -21,6 +22,7 @@ from tests.helpers import (
     item,
     lot,
     offer,
+    organization,
     tender_data,
 )
 
@@ -288,3 +290,66 @@ def test_a_change_made_to_the_document_in_place_is_saved(api):
         locked.data["value"]["amount"] = 123
         locked._touch(locked.date_modified)
     assert Tender.objects.get(pk=tender.id).data["value"]["amount"] == 123
+
+
+def asked_and_claimed(api, api2, ds, *, questions: int, claims: int):
+    """A tender in enquiries with `questions` answered questions and `claims` claims against
+    its conditions (each submitted, with a document, answered)."""
+    tender = create_tender(api)
+    asker = {"title": "Питання", "author": organization()}
+    for _ in range(questions):
+        question = api2.post(f"{tender.path}/questions", asker).json()["data"]
+        api.patch(
+            f"{tender.path}/questions/{question['id']}", {"answer": "Відповідь"}, token=tender.token
+        )
+    for _ in range(claims):
+        body = api2.post(f"{tender.path}/complaints", CLAIM).json()
+        claim, token = body["data"], body["access"]["token"]
+        path = f"{tender.path}/complaints/{claim['id']}"
+        attached = api2.post(f"{path}/documents", document(ds, name="доказ.pdf"), token=token)
+        assert attached.status_code == 201, attached.content
+        assert api2.patch(path, {"status": "claim"}, token=token).status_code == 200
+        answer = {"status": "answered", "resolutionType": "resolved", "resolution": "x" * 20}
+        assert api.patch(path, answer, token=tender.token).status_code == 200
+    return tender
+
+
+def test_reads_do_not_grow_with_questions_and_claims_against_the_tender(
+    api, api2, anonymous, query_count, client
+):
+    ds = DocService(client, key="broker2")
+    small = asked_and_claimed(api, api2, ds, questions=1, claims=1)
+    large = asked_and_claimed(api, api2, ds, questions=6, claims=6)
+    assert len(large.read()["questions"]) == 6 and len(large.read()["complaints"]) == 6
+    Tender.objects.update(public_text="")
+    assert queries_for(query_count, anonymous, small.path) == queries_for(
+        query_count, anonymous, large.path
+    )
+    assert queries_for(query_count, anonymous, large.path) == 1  # kept
+    for collection in ("questions", "complaints"):
+        assert queries_for(query_count, anonymous, f"{small.path}/{collection}") == queries_for(
+            query_count, anonymous, f"{large.path}/{collection}"
+        )
+    # The claimant's broker reads with its key: rendered for it (its drafts), the same cost.
+    assert queries_for(query_count, api2, small.path) == queries_for(query_count, api2, large.path)
+
+
+def test_asking_and_answering_cost_the_same_however_many_questions(api, api2, query_count, client):
+    ds = DocService(client, key="broker2")
+    asker = {"title": "Питання", "author": organization()}
+    counts = []
+    for questions in (1, 6):
+        tender = asked_and_claimed(api, api2, ds, questions=questions, claims=1)
+        asked = write_statements(query_count, partial(api2.post, f"{tender.path}/questions", asker))
+        question = tender.read()["questions"][-1]
+        answered = write_statements(
+            query_count,
+            partial(
+                api.patch,
+                f"{tender.path}/questions/{question['id']}",
+                {"answer": "Відповідь"},
+                token=tender.token,
+            ),
+        )
+        counts.append((len(asked), len(answered)))
+    assert counts[0] == counts[1]

@@ -121,3 +121,44 @@ def test_accelerator_is_ignored_outside_the_sandbox(api, clock, settings):
     tender = in_qualification(api, clock, procurementMethodDetails=QUICK)
     award = tender.decide("active").json()["data"]
     assert parse_iso(award["complaintPeriod"]["endDate"]) - clock.now() >= timedelta(days=2)
+
+
+README_PARTY = {
+    "name": "ТОВ «Офіс-Постач»",
+    "identifier": {"scheme": "UA-EDR", "id": "38012345"},
+    "address": {"countryName": "Україна"},
+    "contactPoint": {"name": "Ірина Бондар", "telephone": "+380441112233"},
+}
+
+
+def test_a_question_and_a_claim_about_the_conditions_as_the_readme_shows(api, api2, anonymous):
+    """The README's bodies for a question on a lot and a claim against the conditions."""
+    data = tender_data(lots=[lot(FIRST, 300), lot(SECOND, 200)],
+                       items=[item(FIRST, "папір"), item(SECOND, "конверти")])  # fmt: skip
+    created = api.post("/tenders", data).json()
+    path, owner_token = f"/tenders/{created['data']['id']}", created["access"]["token"]
+
+    question = {"title": "Щільність паперу", "description": "Чи підійде 75 г/м²?",
+                "questionOf": "lot", "relatedItem": FIRST, "author": README_PARTY}  # fmt: skip
+    asked = api2.post(f"{path}/questions", question)
+    assert asked.status_code == 201, asked.content
+    answered = api.patch(
+        f"{path}/questions/{asked.json()['data']['id']}",
+        {"answer": "Так, 75 г/м² підійде"},
+        token=owner_token,
+    )
+    assert answered.status_code == 200
+    listed = anonymous.get(f"{path}/questions").json()["data"]
+    assert [q["answer"] for q in listed] == ["Так, 75 г/м² підійде"]
+
+    claim = {"title": "Вимога ліцензії, яку має одна фірма", "description": "...",
+             "status": "claim", "author": README_PARTY}  # fmt: skip
+    filed = api2.post(f"{path}/complaints", claim)
+    assert filed.status_code == 201, filed.content
+    answer = {"status": "answered", "resolutionType": "resolved",
+              "resolution": "Вимогу ліцензії вилучено з умов"}  # fmt: skip
+    response = api.patch(
+        f"{path}/complaints/{filed.json()['data']['id']}", answer, token=owner_token
+    )
+    assert response.json()["data"]["status"] == "answered"
+    assert anonymous.get(path).json()["data"]["complaints"][0]["resolution"] == answer["resolution"]

@@ -6,6 +6,8 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from complaints.models import Complaint
@@ -268,3 +270,30 @@ def test_a_claim_about_one_lot(brokers, clock, as_user):
     assert f'value="{SECOND}"' in form
     file_tender_claim(client, world, lot=SECOND)
     assert Complaint.objects.get().related_lot == SECOND
+
+
+def _queries_of(client, url) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return len(captured)
+
+
+def test_the_page_and_the_dashboards_cost_the_same_with_more_questions_and_claims(world, as_user):
+    def add(n):
+        for k in range(n):
+            ask(as_user(world.bidder), world, once=f"{k}{n}".ljust(32, "a"))
+            file_tender_claim(as_user(world.bidder), world, once=f"{k}{n}".ljust(32, "b"))
+
+    add(1)
+    page, dashboard = reverse("tender", args=[world.tender.pk]), reverse("dashboard")
+    costs = {}
+    for who in (world.buyer, world.bidder):
+        client = as_user(who)
+        _queries_of(client, page)  # warm: the session, the user's organization
+        costs[who.username] = (_queries_of(client, page), _queries_of(client, dashboard))
+    add(4)
+    assert Question.objects.count() == 5 and Complaint.objects.count() == 5
+    for who in (world.buyer, world.bidder):
+        client = as_user(who)
+        _queries_of(client, page)
+        assert (_queries_of(client, page), _queries_of(client, dashboard)) == costs[who.username]
