@@ -266,6 +266,9 @@ SIGNUP_RATE = env("SIGNUP_RATE", "10/hour")
 CONFIRMATION_RESEND_RATE = env("CONFIRMATION_RESEND_RATE", "5/hour")
 INVITATION_RATE = env("INVITATION_RATE", "50/day")
 JOIN_REQUEST_RATE = env("JOIN_REQUEST_RATE", "10/day")
+# Questions and claims about the conditions an organization posts from the portal (anyone may:
+# each mails the buyer). Brokers count against API_RATE_BROKER_WRITES.
+PUBLIC_POST_RATE = env("PUBLIC_POST_RATE", "30/hour")
 
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["portal.core.api.envelope.JSONRenderer"],

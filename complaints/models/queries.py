@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 from django.db import models
 
 from complaints import notifications
+from portal.core import limits
 from portal.core.actors import Actor, Viewer
 from portal.core.errors import NotFound
 from portal.core.ids import is_id
@@ -68,6 +69,7 @@ class ComplaintQuerySet(models.QuerySet):
                             submit: bool = False) -> tuple["Complaint", str]:  # fmt: skip
         """A claim against `tender`'s conditions (or its lot's): a draft, or submitted at once.
         Returns the claim and its access token."""
+        limits.count_public_post(by)
         with atomic_change():
             now = tender.lock_for_change()
             self.model.check_filing_against_tender(

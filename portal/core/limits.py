@@ -85,6 +85,19 @@ def _key(scope: str, ident: str, rate: Rate, window: int) -> str:
     return f"limit:{scope}:{rate.seconds}:{digest}:{window}"
 
 
+def count_public_post(by) -> None:
+    """A question or a claim about the conditions posted from the portal counts against its
+    organization (PUBLIC_POST_RATE); a broker's counts as its API writes."""
+    organization = getattr(by.user, "organization", None)
+    if organization is not None:
+        hit(
+            "public-posts",
+            f"organization:{organization.pk}",
+            Rate.setting("PUBLIC_POST_RATE"),
+            gettext_noop("Your organization has posted too often. Try again later."),
+        )
+
+
 def hit(scope: str, ident: str, rate: Rate, description=None, *, field=None) -> None:
     """Count one knock by `ident` on `scope`; RateLimited (with this description, about this
     form field) once the window holds more than the rate allows."""

@@ -10,7 +10,7 @@ cannot tell who is going to bid.
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from portal.core import notices
+from portal.core import limits, notices
 from portal.core.actors import Actor
 from portal.core.errors import InvalidData, NotAllowed, NotFound, PermissionDenied, offered
 from portal.core.schema import validate
@@ -138,6 +138,7 @@ class Questions:
         if not by.is_authenticated:
             raise PermissionDenied()
         fields = validate(QuestionSchema, data)
+        limits.count_public_post(by)
         with atomic_change():
             now = self._lock_and_catch_up()
             self.check_asking(by, now)

@@ -199,7 +199,7 @@ def test_a_claim_about_the_conditions_through_every_step(
     complaint.refresh_from_db()
     assert complaint.status == "claim"
     assert [m.to for m in mail.outbox] == [["buyer@example.org"]]
-    assert "conditions" in mail.outbox[0].body
+    assert "щодо умов закупівлі" in mail.outbox[0].body  # (mail is in the site's language)
 
     buyer = as_user(world.buyer)
     page = buyer.get(reverse("claim", args=[complaint.pk])).content.decode()
@@ -297,3 +297,20 @@ def test_the_page_and_the_dashboards_cost_the_same_with_more_questions_and_claim
         client = as_user(who)
         _queries_of(client, page)
         assert (_queries_of(client, page), _queries_of(client, dashboard)) == costs[who.username]
+
+
+def test_questions_and_claims_of_one_organization_are_limited(world, as_user, settings):
+    settings.PUBLIC_POST_RATE = "3/hour"
+    client = as_user(world.bidder)
+    sent = [ask(client, world, once=f"{n}".ljust(32, "x")) for n in range(2)]
+    sent.append(file_tender_claim(client, world, once="2".ljust(32, "x")))
+    refused = [
+        ask(client, world, once="3".ljust(32, "x")),
+        file_tender_claim(client, world, once="4".ljust(32, "x")),
+    ]
+    assert [response.status_code for response in sent] == [302, 302, 302]
+    assert [response.status_code for response in refused] == [422, 422]
+    assert "posted too often" in refused[0].content.decode()
+    assert (Question.objects.count(), Complaint.objects.count()) == (2, 1)
+    # Another organization is counted apart.
+    assert ask(as_user(world.other), world, once="5".ljust(32, "x")).status_code == 302
