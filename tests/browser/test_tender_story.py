@@ -1,6 +1,7 @@
 """A tender's life in a real browser, as its people live it: the buyer writes a tender with two
 items as a draft, publishes its conditions and replaces them with a new version, publishes the
-tender; a bidder bids while tendering is open; the buyer chooses the bid and, after the
+tender; a bidder asks a question and the buyer answers it; the bidder bids while tendering is
+open; the buyer chooses the bid and, after the
 complaint period, signs the contract; a visitor downloads the conditions. Once with JavaScript
 (htmx swapping fragments), once without. The clock is moved by hand between the stages."""
 
@@ -67,6 +68,21 @@ def walk_the_story(people, clock, tmp_path, *, javascript: bool, check=lambda pa
     tender.refresh_from_db()
     assert tender.status == "active.enquiries"
 
+    # A bidder asks a question; the buyer answers it before bids are accepted.
+    asker = people(javascript=javascript)
+    sign_in(asker, bidder_user)
+    asker.goto(f"/tenders/{tender.pk}/")
+    asker.get_by_label(re.compile(r"^Запитання\s*\*?$")).fill("Чи підійдуть рукавички без пудри?")
+    check(asker)
+    asker.get_by_role("button", name="Поставити запитання").click()
+    asker.locator("#questions").get_by_text("Запитання вашої організації").wait_for()
+    buyer.goto(f"/tenders/{tender.pk}/")
+    buyer.get_by_label(re.compile(r"^Відповідь\s*\*?$")).fill("Так, без пудри.")
+    check(buyer)
+    buyer.get_by_role("button", name="Оприлюднити відповідь").click()
+    buyer.locator("#questions").get_by_text("Так, без пудри.").wait_for()
+    assert tender.questions.get().answer == "Так, без пудри."
+
     # Tendering opens; the bidder bids.
     clock.move_to(tender.tender_start + timedelta(hours=1))
     bidder = people(javascript=javascript)
@@ -114,7 +130,7 @@ def walk_the_story(people, clock, tmp_path, *, javascript: bool, check=lambda pa
     assert download.value.suggested_filename == CONDITIONS_V2[0]
     assert saved.read_bytes() == CONDITIONS_V2[1]
     assert TenderDocument.objects.count() == 2
-    return buyer, bidder, visitor
+    return buyer, asker, bidder, visitor
 
 
 def test_tender_story_with_javascript(people, clock, tmp_path):
@@ -126,7 +142,7 @@ def test_tender_story_with_javascript(people, clock, tmp_path):
 
     pages = walk_the_story(people, clock, tmp_path, javascript=True, check=check)
 
-    assert len(checked) == 5
+    assert len(checked) == 7
     for page in pages:
         assert page.errors == []
 
