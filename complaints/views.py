@@ -75,40 +75,54 @@ def _attach(complaint, actor, stored) -> None:
 # --- filing ------------------------------------------------------------------------------
 
 
-@require_http_methods(["GET", "POST"])
-@login_required
-def claim_new(request, tender_id, award_id):
-    """File a claim: saved as a draft, or submitted at once. With attachments, the three steps
-    of the 2.3 procedure run behind the form: create the draft, attach, submit."""
-    tender = current_tender(tender_id, request.user)
-    award = award_of(tender, award_id)
-    bidder = bid_actor(request.user, tender)
-    refusal = None
-    try:
-        Complaint.check_filing(award, bidder, timezone.now())
-    except DomainError as error:
-        refusal = error
-    form = ClaimForm(request.POST or None, request.FILES or None)
+def _filing_page(request, form, refusal, file_claim, context: dict):
+    """The frame of both filing pages: a refusal of filing itself is told in place of the
+    form; a POST files (the form's token spent with it) and leads to the claim, or comes back
+    with the model's words next to the form (422)."""
     status = 200
     if request.method == "POST":
         if refusal is not None:
             add_domain_error(form, refusal)
         elif form.is_valid():
-            complaint = made_from(
-                form, request.user, lambda: _file(request.user, award, bidder, form)
-            )
+            complaint = made_from(form, request.user, file_claim)
             if complaint is not None:
-                return _filed(request, complaint)
+                url = reverse("claim", args=[complaint.pk])
+                messages.success(
+                    request,
+                    _("Your claim has been submitted.")
+                    if complaint.status == "claim"
+                    else _("Your claim is saved as a draft."),
+                )
+                return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
         status = 422
-    context = {
-        "tender": tender,
-        "award": award,
-        "form": form,
-        "refusal": _(refusal.description) if refusal else None,
-        **evidence_of(tender, award),
-    }
+    context = {**context, "form": form, "refusal": _(refusal.description) if refusal else None}
     return render_page_or_partial(
         request, "complaints/claim_new.html", context, partials={"claim-form"}, status=status
+    )
+
+
+def _error_of(check, *args) -> DomainError | None:
+    try:
+        check(*args)
+    except DomainError as error:
+        return error
+    return None
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def claim_new(request, tender_id, award_id):
+    """File a claim against an award decision: saved as a draft, or submitted at once. With
+    attachments, the three steps of the 2.3 procedure run behind the form: create the draft,
+    attach, submit."""
+    tender = current_tender(tender_id, request.user)
+    award = award_of(tender, award_id)
+    bidder = bid_actor(request.user, tender)
+    refusal = _error_of(Complaint.check_filing, award, bidder, timezone.now())
+    form = ClaimForm(request.POST or None, request.FILES or None)
+    context = {"tender": tender, "award": award, **evidence_of(tender, award)}
+    return _filing_page(
+        request, form, refusal, lambda: _file(request.user, award, bidder, form), context
     )
 
 
@@ -116,49 +130,22 @@ def claim_new(request, tender_id, award_id):
 @login_required
 def tender_claim_new(request, tender_id):
     """File a claim against the tender's conditions (or a lot's), as the signed-in user's
-    organization, while bids are taken: a draft, or submitted at once."""
+    organization, while bids are taken."""
     tender = current_tender(tender_id, request.user)
     actor = portal_actor(request.user)
-    refusal = None
-    try:
-        if request.user.organization is None:
-            raise PermissionDenied()  # the claimant is an organization
-        Complaint.check_filing_against_tender(tender, actor, timezone.now())
-    except DomainError as error:
-        refusal = error
+    if request.user.organization is None:
+        refusal = PermissionDenied()  # the claimant is an organization
+    else:
+        refusal = _error_of(Complaint.check_filing_against_tender, tender, actor, timezone.now())
     form = TenderClaimForm(request.POST or None, request.FILES or None, tender=tender)
-    status = 200
-    if request.method == "POST":
-        if refusal is not None:
-            add_domain_error(form, refusal)
-        elif form.is_valid():
-            complaint = made_from(
-                form, request.user, lambda: _file_against_tender(request.user, tender, form)
-            )
-            if complaint is not None:
-                return _filed(request, complaint)
-        status = 422
     context = {
         "tender": tender,
         "award": None,
-        "form": form,
-        "refusal": _(refusal.description) if refusal else None,
         "tender_documents": latest_versions(tender.documents.all()),
     }
-    return render_page_or_partial(
-        request, "complaints/claim_new.html", context, partials={"claim-form"}, status=status
+    return _filing_page(
+        request, form, refusal, lambda: _file_against_tender(request.user, tender, form), context
     )
-
-
-def _filed(request, complaint):
-    url = reverse("claim", args=[complaint.pk])
-    messages.success(
-        request,
-        _("Your claim has been submitted.")
-        if complaint.status == "claim"
-        else _("Your claim is saved as a draft."),
-    )
-    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 def _file_against_tender(user, tender, form) -> Complaint:

@@ -106,36 +106,44 @@ def _change(request, complaint):
 COMPLAINT = data_of("Complaint", ComplaintShape)
 
 
-@extend_schema_view(
-    list=extend_schema(
-        operation_id="listComplaints",
-        summary="The claims against an award (drafts: their authors alone)",
-        parameters=OWNER_TOKEN,
-        responses={200: data_of("Complaints", ComplaintShape, many=True), **errors(404)},
-    ),
-    create=extend_schema(
-        operation_id="fileComplaint",
-        summary='File a claim (the bid owner\'s token); data.status "claim" submits it at once',
-        parameters=OWNER_TOKEN,
-        request=data_of("ComplaintCreate", FileInput),
-        responses={
-            201: data_of("ComplaintFiled", ComplaintShape, access=True),
-            **errors(403, 404, 422),
-        },
-    ),
-    retrieve=extend_schema(
-        operation_id="getComplaint",
-        parameters=OWNER_TOKEN,
-        responses={200: COMPLAINT, **errors(404)},
-    ),
-    partial_update=extend_schema(
-        operation_id="patchComplaint",
-        summary="Ask for a status: the claim's table says which transition that is for you",
-        parameters=OWNER_TOKEN,
-        request=data_of("ComplaintPatch", PatchInput),
-        responses={200: COMPLAINT, **errors(403, 404, 409, 422)},
-    ),
-)
+def _claim_operations(name: str, *, of: str, filing: str, filer_token: bool):
+    """The OpenAPI description of a kind of claim's paths (`name`: "" or "Tender")."""
+    return extend_schema_view(
+        list=extend_schema(
+            operation_id=f"list{name}Complaints",
+            summary=f"The claims against {of} (drafts: their authors alone)",
+            parameters=OWNER_TOKEN,
+            responses={200: data_of(f"{name}Complaints", ComplaintShape, many=True), **errors(404)},
+        ),
+        create=extend_schema(
+            operation_id=f"file{name}Complaint",
+            summary=f'File a claim ({filing}); data.status "claim" submits it at once',
+            parameters=OWNER_TOKEN if filer_token else None,
+            request=data_of(f"{name}ComplaintCreate", FileInput),
+            responses={
+                201: data_of(f"{name}ComplaintFiled", ComplaintShape, access=True),
+                **errors(403, 404, 422),
+            },
+        ),
+        retrieve=extend_schema(
+            operation_id=f"get{name}Complaint",
+            parameters=OWNER_TOKEN,
+            responses={200: COMPLAINT, **errors(404)},
+        ),
+        partial_update=extend_schema(
+            operation_id=f"patch{name}Complaint",
+            summary="Ask for a status: the claim's table says which transition that is for you",
+            parameters=OWNER_TOKEN,
+            request=data_of(f"{name}ComplaintPatch", PatchInput),
+            responses={200: COMPLAINT, **errors(403, 404, 409, 422)},
+        ),
+    )
+
+
+@_claim_operations(
+    "", of="an award", filing="the bid owner's token, in the award's complaint period",
+    filer_token=True,
+)  # fmt: skip
 class ComplaintViewSet(viewsets.ViewSet):
     def list(self, request, tender_id, award_id):
         award = _read(request, tender_id, award_id)
@@ -174,36 +182,10 @@ class ComplaintViewSet(viewsets.ViewSet):
         return _change(request, _claim_to_change(request, tender_id, award_id, pk))
 
 
-@extend_schema_view(
-    list=extend_schema(
-        operation_id="listTenderComplaints",
-        summary="The claims against the tender's conditions (drafts: their authors alone)",
-        parameters=OWNER_TOKEN,
-        responses={200: data_of("TenderComplaints", ComplaintShape, many=True), **errors(404)},
-    ),
-    create=extend_schema(
-        operation_id="fileTenderComplaint",
-        summary="File a claim against the tender's conditions (any broker), while questions "
-        'and bids are taken; data.status "claim" submits it at once',
-        request=data_of("TenderComplaintCreate", FileInput),
-        responses={
-            201: data_of("TenderComplaintFiled", ComplaintShape, access=True),
-            **errors(403, 404, 422),
-        },
-    ),
-    retrieve=extend_schema(
-        operation_id="getTenderComplaint",
-        parameters=OWNER_TOKEN,
-        responses={200: COMPLAINT, **errors(404)},
-    ),
-    partial_update=extend_schema(
-        operation_id="patchTenderComplaint",
-        summary="Ask for a status: the claim's table says which transition that is for you",
-        parameters=OWNER_TOKEN,
-        request=data_of("TenderComplaintPatch", PatchInput),
-        responses={200: COMPLAINT, **errors(403, 404, 409, 422)},
-    ),
-)
+@_claim_operations(
+    "Tender", of="the tender's conditions",
+    filing="any broker, while questions and bids are taken", filer_token=False,
+)  # fmt: skip
 class TenderComplaintViewSet(viewsets.ViewSet):
     def list(self, request, tender_id):
         tender = Tender.objects.current(tender_id, viewer=viewer_for(request))
