@@ -34,7 +34,6 @@ class Migration(migrations.Migration):
             ],
             options={
                 'ordering': ['number'],
-                'indexes': [models.Index(condition=models.Q(('date_answered__isnull', True)), fields=['tender'], name='question_unanswered')],
                 'constraints': [models.UniqueConstraint(fields=('tender', 'number'), name='question_number_unique')],
             },
         ),

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from portal.core import limits, notices
 from portal.core.actors import Actor
 from portal.core.errors import InvalidData, NotAllowed, NotFound, PermissionDenied, offered
+from portal.core.ids import is_id
 from portal.core.schema import validate
 from portal.core.transactions import atomic_change
 from tenders.schema import QuestionAnswerSchema, QuestionSchema
@@ -51,14 +52,6 @@ class Question(Owned):
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["tender", "number"], name="question_number_unique"),
-        ]
-        indexes = [
-            # The buyer's queue: the questions still unanswered.
-            models.Index(
-                fields=["tender"],
-                condition=models.Q(date_answered__isnull=True),
-                name="question_unanswered",
-            ),
         ]
 
     def __str__(self) -> str:
@@ -170,7 +163,7 @@ class Questions:
         the last one, as 2.3 allows; the audit trail keeps each)."""
         with atomic_change():
             now = self._lock_and_catch_up()
-            question = self.questions.filter(pk=question_id).first()
+            question = self.questions.filter(pk=question_id).first() if is_id(question_id) else None
             if question is None:
                 raise NotFound("question_id")
             self.guard("update_question", by, now)

@@ -184,6 +184,15 @@ def _tender_context(request, tender, refused=None) -> dict:
     }
 
 
+def _shown_claims(claims, tender, viewer) -> list:
+    """The claims `viewer` may see, each knowing its tender (which says whether its filer is
+    shown yet)."""
+    shown = [claim for claim in claims if claim.shown_to(viewer)]
+    for claim in shown:
+        claim.tender = tender
+    return shown
+
+
 def _question_entries(user, tender, owner, now, refused, lots: dict) -> list[dict]:
     """Each question with what it is about, whether it is the visitor's organization's, and
     (for the buyer, while it answers) a form to answer it."""
@@ -228,11 +237,8 @@ def _tender_claims(user, tender, now) -> dict:
     """The claims against the tender's conditions the visitor may see, and whether it may file
     one (the claims app decides, through the tender's relation)."""
     viewer, actor = Viewer.of_user(user), portal_actor(user)
-    claims = [
-        claim
-        for claim in tender.complaints.all()
-        if claim.award_id is None and claim.shown_to(viewer)
-    ]
+    against_tender = [claim for claim in tender.complaints.all() if claim.award_id is None]
+    claims = _shown_claims(against_tender, tender, viewer)
     may_file = (
         user.is_authenticated
         and user.organization is not None
@@ -341,7 +347,7 @@ def _award_entries(user, tender, owner, now, refused, lots: dict) -> list[dict]:
                     for action in decisions
                 ],
                 "sign_form": with_ids(ContractSignForm(), f"{award.pk}-sign"),
-                "claims": [claim for claim in award.complaints.all() if claim.shown_to(viewer)],
+                "claims": _shown_claims(award.complaints.all(), tender, viewer),
                 "can_file": award.can_be_claimed_by(bidder, now),
                 # The decision's papers (its protocol): what a claim against it argues from.
                 "documents": latest_versions(award.documents.all()),
