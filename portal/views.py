@@ -111,6 +111,7 @@ def dashboard_page(request, *, join_form=None, status=200):
             Question.objects.filter(
                 tender__organization=organization,
                 tender__status=TenderStatus.ENQUIRIES,
+                tender__tender_start__gt=timezone.now(),  # (a tender nobody read since)
                 date_answered__isnull=True,
             )
             .select_related("tender")

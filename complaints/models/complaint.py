@@ -185,11 +185,11 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         """May `by` file a claim against `tender`'s conditions (or those of its lot
         `related_lot`) now? Raises the 2.3 refusal if not."""
         cls.check_tender_filer(by, tender)
+        if related_lot and lot_of(tender.data, related_lot) is None:
+            raise InvalidData.field("relatedLot", "relatedLot should be one of lots")
         if tender.status not in AGAINST_TENDER.filed_in:
             raise NotAllowed(f"Can't add complaint in current ({tender.status}) tender status")
         if related_lot:
-            if lot_of(tender.data, related_lot) is None:
-                raise InvalidData.field("relatedLot", "relatedLot should be one of lots")
             tender.check_lot_active(related_lot, "add complaint")
         by.check_standing(in_public=submit)
 
@@ -215,7 +215,8 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
             )
         if self.status not in OPEN:
             raise NotAllowed(f"Can't update complaint in current ({self.status}) status")
-        self.tender.check_lot_active(self.related_lot, "update complaint")
+        if self.kind.follows_its_lot:
+            self.tender.check_lot_active(self.related_lot, "update complaint")
 
     def status_refusal(self, action: str) -> NotAllowed:
         return NotAllowed("Can't update complaint")
@@ -278,7 +279,8 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
     def author_shown(self) -> bool:
         """Who filed a claim against the conditions is not shown until bids are opened (2.3);
         the portal shows the filer its own."""
-        return self.tender.status not in self.kind.author_hidden_in
+        hidden_in = self.kind.author_hidden_in
+        return not hidden_in or self.tender.status not in hidden_in
 
     def answer_shown_to(self, viewer: Viewer | None) -> bool:
         """An answer saved but not sent (resolution, its type, the action taken) is the tender
@@ -435,7 +437,8 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
             raise NotAllowed(f"Can't {verb} document in current ({tender.status}) tender status")
         if self.status not in DOCUMENT_STATUSES[role]:
             raise NotAllowed(f"Can't {verb} document in current ({self.status}) complaint status")
-        tender.check_lot_active(self.related_lot, f"{verb} document")
+        if self.kind.follows_its_lot:
+            tender.check_lot_active(self.related_lot, f"{verb} document")
         if document_id:
             self._check_author(role, document_id)
         by.check_standing(in_public=not (role is Role.COMPLAINT_OWNER and self.status == S.DRAFT))

@@ -29,6 +29,10 @@ class ClaimKind:
     short_answer: str
     # The refusal of a draft edited or submitted outside the time it may be.
     late_draft: str
+    # Does it change only while its lot is active (2.3 checks the lot of a claim against an
+    # award; one against the conditions is filed only on an active lot, then follows the
+    # tender alone: a claim answered before its lot was cancelled may still be closed)?
+    follows_its_lot: bool
 
 
 AGAINST_AWARD = ClaimKind(
@@ -39,6 +43,7 @@ AGAINST_AWARD = ClaimKind(
     author_hidden_in=frozenset(),
     short_answer="Can't update complaint",
     late_draft="Can update complaint only in complaintPeriod",
+    follows_its_lot=True,
 )
 
 # 2.3: filed by anyone known while questions and bids are taken; answered, closed and
@@ -54,4 +59,5 @@ AGAINST_TENDER = ClaimKind(
     author_hidden_in=frozenset({T.ENQUIRIES, T.TENDERING}),
     short_answer="Can't update complaint: resolution too short",
     late_draft="Can't update complaint",
+    follows_its_lot=False,
 )

@@ -4,7 +4,7 @@ under its tender's lock and with its row."""
 
 from decimal import Decimal
 
-from portal.core.actors import Actor
+from portal.core.actors import Actor, Viewer
 from portal.core.errors import InvalidData, NotAllowed, NotFound
 from portal.core.schema import iso, merge_patch, validate
 from portal.core.transactions import atomic_change
@@ -95,7 +95,7 @@ class Lots:
     def add_lot(self, *, by: Actor, data: dict) -> dict:
         fields = validate(Lot, data)
 
-        def change(lots):
+        def change(lots, _now):
             return [*lots, fields], None
 
         self._change_lots("add_lot", by, change, fields["id"])
@@ -105,7 +105,7 @@ class Lots:
         edits = {key: value for key, value in data.items() if key != "id"}
         self._edited(self.lot(lot_id), edits)  # the shape is checked before anything else
 
-        def change(lots):
+        def change(lots, _now):
             current = lot_of({"lots": lots}, lot_id)
             if current is None:
                 raise NotFound("lot_id")
@@ -117,24 +117,30 @@ class Lots:
 
     def delete_lot(self, *, by: Actor, lot_id: str) -> dict:
         """Returns the lot as it was (2.3). A lot that items, a cancellation, a question or a
-        claim still name stays (422, naming what names it, as 2.3's check of the whole
-        tender)."""
+        submitted claim still name stays (422, naming what names it, as 2.3's check of the
+        whole tender). A draft claim about it is withdrawn with it: drafts are their authors'
+        alone, and a refusal naming one would tell the buyer it exists."""
         self.lot(lot_id)
 
-        def change(lots):
+        def change(lots, now):
             removed = lot_of({"lots": lots}, lot_id)
             if removed is None:
                 raise NotFound("lot_id")
-            for part, field, names in (
-                ("cancellations", "relatedLot", lambda c: c.related_lot),
-                ("questions", "relatedItem",
+            claims = [claim for claim in self.claims() if claim.award_id is None]
+            public = [claim for claim in claims if claim.shown_to(Viewer())]
+            for part, field, parts, names in (
+                ("cancellations", "relatedLot", list(self.cancellations.all()),
+                 lambda c: c.related_lot),
+                ("questions", "relatedItem", list(self.questions.all()),
                  lambda q: q.related_item if q.question_of == "lot" else None),
-                ("complaints", "relatedLot", lambda c: c.related_lot),
+                ("complaints", "relatedLot", public, lambda c: c.related_lot),
             ):  # fmt: skip
-                parts = list(getattr(self, part).all())
                 if any(names(p) == lot_id for p in parts):
                     stray = {field: [f"{field} should be one of lots"]}
                     raise InvalidData({part: [stray if names(p) == lot_id else {} for p in parts]})
+            for draft in claims:
+                if draft.related_lot == lot_id and draft not in public:
+                    draft._void(now)
             return [lot for lot in lots if lot["id"] != lot_id], removed
 
         return self._change_lots("delete_lot", by, change, lot_id)
@@ -145,13 +151,13 @@ class Lots:
         return {**validate(Lot, merge_patch(written, edits)), "id": lot["id"]}
 
     def _change_lots(self, action: str, by: Actor, change, lot_id: str):
-        """Lock the tender, apply `change(its lots)` -> (the new lots, the answer), check the
+        """Lock the tender, apply `change(its lots, now)` -> (the new lots, the answer), check the
         whole document again and store it; returns the answer."""
         with atomic_change():
             now = self._lock_and_catch_up()
             self.guard(action, by, now)
             document = self.wire()
-            document["lots"], answer = change(document.get("lots", []))
+            document["lots"], answer = change(document.get("lots", []), now)
             if self._rewrite(validate(TenderSchema, document), now):
                 self._record(self, action, by, now, lot_id=lot_id)
         return answer

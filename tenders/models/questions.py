@@ -111,14 +111,17 @@ class Questions:
     def can_ask(self, by: Actor, now) -> bool:
         return offered(self.check_asking, by, now)
 
-    def _check_about(self, question_of: str, related_item: str, verb: str) -> None:
-        """What a question names exists, and its lot is still open (2.3's messages)."""
+    def _check_named(self, question_of: str, related_item: str) -> None:
+        """What a question names exists (2.3's messages: a 422, before the period's 403)."""
         if question_of == QuestionOf.LOT and lot_of(self.data, related_item) is None:
             raise InvalidData.field("relatedItem", "relatedItem should be one of lots")
         if question_of == QuestionOf.ITEM and not any(
             item.get("id") == related_item for item in self.data.get("items", [])
         ):
             raise InvalidData.field("relatedItem", "relatedItem should be one of items")
+
+    def _check_lot_open(self, question_of: str, related_item: str, verb: str) -> None:
+        """The lot a question is about (directly or through its item) is still active."""
         probe = Question(question_of=question_of, related_item=related_item)
         lot_id = probe.lot_id(self)
         if lot_id:
@@ -134,10 +137,11 @@ class Questions:
         limits.count_public_post(by)
         with atomic_change():
             now = self._lock_and_catch_up()
-            self.check_asking(by, now)
             question_of = fields.get("questionOf", QuestionOf.TENDER)
             related_item = fields.get("relatedItem", "")
-            self._check_about(question_of, related_item, "add")
+            self._check_named(question_of, related_item)
+            self.check_asking(by, now)
+            self._check_lot_open(question_of, related_item, "add")
             by.check_standing()
             question = Question(
                 id=new_id(),
@@ -158,6 +162,18 @@ class Questions:
             _notify_buyer(question, self)
         return question
 
+    def _check_items_asked_about(self, document: dict) -> None:
+        """A change of the items keeps every item a question is about (2.3 checks the whole
+        tender again, its questions too)."""
+        items = {item.get("id") for item in document.get("items", [])}
+        questions = list(self.questions.all())
+        stray = [
+            q.question_of == QuestionOf.ITEM and q.related_item not in items for q in questions
+        ]
+        if any(stray):
+            message = {"relatedItem": ["relatedItem should be one of items"]}
+            raise InvalidData({"questions": [message if bad else {} for bad in stray]})
+
     def answer_question(self, *, by: Actor, question_id: str, data: dict) -> Question:
         """PATCH /tenders/{id}/questions/{qid}: the owner's answer (given again, it replaces
         the last one, as 2.3 allows; the audit trail keeps each)."""
@@ -166,9 +182,11 @@ class Questions:
             question = self.questions.filter(pk=question_id).first() if is_id(question_id) else None
             if question is None:
                 raise NotFound("question_id")
-            self.guard("update_question", by, now)
+            # (2.3: who may answer, then what was sent, then whether it is the time)
+            self.check_party(by)
             fields = validate(QuestionAnswerSchema, data)
-            self._check_about(question.question_of, question.related_item, "update")
+            self.guard("update_question", by, now)
+            self._check_lot_open(question.question_of, question.related_item, "update")
             first = not question.is_answered
             question.answer = fields["answer"]
             question.date_answered = now

@@ -374,7 +374,10 @@ class Tender(
                 period = merged.get(name)
                 if isinstance(period, dict) and "startDate" not in period:
                     raise InvalidData({name: {"startDate": ["This field cannot be deleted"]}})
-            if not self._rewrite(validate(TenderSchema, merged), now):
+            document = validate(TenderSchema, merged)
+            if "items" in data:
+                self._check_items_asked_about(document)
+            if not self._rewrite(document, now):
                 return False
             self._record(self, "edit", by, now, fields=sorted(set(data) & allowed))
             return True

@@ -212,5 +212,44 @@ def test_a_lot_asked_about_is_not_deleted(api, api2):
     tender = create_tender(api, **two_lots(items=[item(FIRST, "бензин"), item(FIRST, "дизель")]))
     asked(api2, tender, questionOf="lot", relatedItem=SECOND)
     response = api.delete(f"{tender.path}/lots/{SECOND}", token=tender.token)
-    assert response.status_code == 422
+    assert single_error(response, 422) == {
+        "location": "body",
+        "name": "questions",
+        "description": [{"relatedItem": ["relatedItem should be one of lots"]}],
+    }
     assert [lot_["id"] for lot_ in tender.read()["lots"]] == [FIRST, SECOND]
+
+
+def test_an_item_asked_about_is_not_removed(api, api2):
+    tender = create_tender(api, **two_lots(items=[item(FIRST, "бензин"), item(FIRST, "дизель")]))
+    items = tender.read()["items"]
+    asked(api2, tender)
+    asked(api2, tender, questionOf="item", relatedItem=items[1]["id"])
+    response = api.patch(tender.path, {"items": [items[0]]}, token=tender.token)
+    assert single_error(response, 422) == {
+        "location": "body",
+        "name": "questions",
+        "description": [{}, {"relatedItem": ["relatedItem should be one of items"]}],
+    }
+    assert len(tender.read()["items"]) == 2
+    # The question's item stays answerable.
+    question = tender.read()["questions"][1]
+    assert answer(api, tender, question["id"]).status_code == 200
+
+
+def test_what_was_sent_is_refused_before_the_time(api, api2, clock):
+    tender = create_tender(api)
+    question = asked(api2, tender)
+    clock.move_to(parse_iso(tender.read()["tenderPeriod"]["startDate"]) + timedelta(hours=1))
+    # 2.3 reads the request before the tender's status: a 422, then the period's 403.
+    refused = ask(api2, tender, questionOf="lot", relatedItem="3" * 32)
+    assert single_error(refused, 422)["name"] == "relatedItem"
+    response = api.patch(
+        f"{tender.path}/questions/{question['id']}", {"answr": "x"}, token=tender.token
+    )
+    assert {"location": "body", "name": "answr", "description": "Rogue field"} in error(
+        response, 422
+    )
+    # ...after who is asking: a stranger's answer is a 403 whatever it carries.
+    response = api2.patch(f"{tender.path}/questions/{question['id']}", {"answr": "x"})
+    assert single_error(response, 403)["name"] == "permission"

@@ -296,11 +296,33 @@ def test_a_cancelled_lot_takes_no_claim_and_ignores_its_own(api, api2, clock):
 
 def test_a_lot_claimed_against_is_not_deleted(api, api2):
     tender = create_tender(api, **two_lots())
-    TenderClaims(api, api2, tender).filed(relatedLot=SECOND)
-    api.patch(tender.path, {"items": [tender.read()["items"][0]]}, token=tender.token)
+    claims = TenderClaims(api, api2, tender)
+    claims.filed(relatedLot=SECOND)  # a draft
+    claims.filed(relatedLot=SECOND, status="claim")
+    items = api.patch(tender.path, {"items": [tender.read()["items"][0]]}, token=tender.token)
+    assert items.status_code == 200, items.content
     response = api.delete(f"{tender.path}/lots/{SECOND}", token=tender.token)
-    assert response.status_code == 422
+    # The refusal names the submitted claim by its place among those the public sees: the
+    # draft is nobody's business but its author's.
+    assert single_error(response, 422) == {
+        "location": "body",
+        "name": "complaints",
+        "description": [{"relatedLot": ["relatedLot should be one of lots"]}],
+    }
     assert SECOND in lot_statuses(tender.read())
+
+
+def test_a_draft_claim_about_a_deleted_lot_is_withdrawn_with_it(api, api2):
+    tender = create_tender(api, **two_lots())
+    claims = TenderClaims(api, api2, tender)
+    draft, token = claims.filed(relatedLot=SECOND)
+    items = api.patch(tender.path, {"items": [tender.read()["items"][0]]}, token=tender.token)
+    assert items.status_code == 200, items.content
+    response = api.delete(f"{tender.path}/lots/{SECOND}", token=tender.token)
+    assert response.status_code == 200, response.content
+    assert SECOND not in lot_statuses(tender.read())
+    withdrawn = claims.api2.get(f"{claims.path}/{draft['id']}", token=token).json()["data"]
+    assert withdrawn["status"] == "cancelled" and "dateCanceled" in withdrawn
 
 
 def test_an_answered_claim_keeps_a_failing_tender_open_until_it_closes(api, api2, clock):
@@ -321,3 +343,76 @@ def test_a_draft_is_submitted_while_bids_are_taken(claims, clock):
     claim, token = claims.filed()
     clock.move_to(parse_iso(claims.tender.read()["tenderPeriod"]["startDate"]) + timedelta(hours=1))
     assert claims.patch(claim, {"status": "claim"}, token).status_code == 200
+
+
+def test_a_draft_and_an_unsent_answer_stay_out_of_what_the_public_reads(claims, anonymous):
+    """The claimant's broker reads first (its rendering shows its draft): the text kept for the
+    public must not; nor the answer the buyer saved without sending."""
+    draft, _ = claims.filed()
+    submitted, _ = claims.filed(status="claim")
+    claims.owner_patch(submitted, {"status": "claim", "resolution": "Чернетка відповіді"})
+    mine = claims.api2.get(claims.tender.path).json()["data"]["complaints"]
+    assert [c["id"] for c in mine] == [draft["id"], submitted["id"]]
+    public = anonymous.get(claims.tender.path).json()["data"]["complaints"]
+    assert [c["id"] for c in public] == [submitted["id"]]
+    assert "resolution" not in public[0]
+    assert claims.api.get(claims.tender.path).json()["data"]["complaints"][0]["resolution"]
+
+
+def test_an_unanswered_tender_claim_does_not_hold_a_failing_tender(api, api2, clock):
+    tender = open_for_bids(api, clock)
+    claims = TenderClaims(api, api2, tender)
+    place_bid(api2, tender, 400)
+    claims.filed(status="claim")
+    close_tendering(tender, clock)
+    assert tender.decide("unsuccessful").status_code == 200
+    past_stand_still(tender, clock)
+    read = tender.read()
+    assert read["status"] == "unsuccessful"
+    assert read["complaints"][0]["status"] == "ignored"
+
+
+def test_an_answered_claim_against_the_whole_tender_keeps_every_lot_from_failing(api, api2, clock):
+    tender = open_two_lots(api, clock)
+    claims = TenderClaims(api, api2, tender)
+    bid_on(api2, tender, offer(FIRST, 250), offer(SECOND, 150))
+    whole, token = claims.filed(status="claim")
+    awards = awards_by_lot(close_tendering(tender, clock))
+    for lot_id in (FIRST, SECOND):
+        assert decide(api, tender, awards[lot_id][0]["id"], "unsuccessful").status_code == 200
+    claims.owner_patch(whole, ANSWER)
+    past_stand_still(tender, clock)
+    read = tender.read()
+    assert lot_statuses(read) == {FIRST: "active", SECOND: "active"}
+    claims.patch(whole, {"status": "resolved", "satisfied": True}, token)
+    read = tender.read()
+    assert lot_statuses(read) == {FIRST: "unsuccessful", SECOND: "unsuccessful"}
+    assert read["status"] == "unsuccessful"
+
+
+def test_an_answer_given_while_bids_are_taken_closes_on_time(api, api2, clock):
+    tender = open_for_bids(api, clock)
+    claims = TenderClaims(api, api2, tender)
+    claim, _ = claims.filed(status="claim")
+    claims.owner_patch(claim, {**ANSWER, "resolutionType": "invalid"})
+    read = tender.read()
+    assert parse_iso(read["next_check"]) < parse_iso(read["tenderPeriod"]["endDate"])
+    clock.advance(days=3, minutes=1)
+    assert claims.read(claim)["status"] == "invalid"
+    assert tender.read()["status"] == "active.tendering"
+
+
+def test_a_claim_answered_before_its_lot_was_cancelled_may_still_be_closed(api, api2):
+    tender = create_tender(api, **two_lots())
+    claims = TenderClaims(api, api2, tender)
+    claim, token = claims.filed(status="claim", relatedLot=SECOND)
+    claims.owner_patch(claim, ANSWER)
+    response = api.post(
+        f"{tender.path}/cancellations",
+        {"reason": "не потрібен", "status": "active", "cancellationOf": "lot",
+         "relatedLot": SECOND},
+        token=tender.token,
+    )  # fmt: skip
+    assert response.status_code == 201, response.content
+    closed = claims.patch(claim, {"status": "resolved", "satisfied": True}, token)
+    assert closed.json()["data"]["status"] == "resolved"

@@ -14,8 +14,9 @@ from complaints.models import Complaint
 from portal.core.actors import Actor, Role
 from portal.models import Organization, User
 from tenders.models import Question, Tender
-from tests.factories import RESOLUTION, make_user
+from tests.factories import RESOLUTION, make_user, portal_world
 from tests.helpers import FIRST, SECOND, tender_data, two_lots
+from tests.portal.forms import file_claim
 
 pytestmark = pytest.mark.django_db
 
@@ -314,3 +315,26 @@ def test_questions_and_claims_of_one_organization_are_limited(world, as_user, se
     assert (Question.objects.count(), Complaint.objects.count()) == (2, 1)
     # Another organization is counted apart.
     assert ask(as_user(world.other), world, once="5".ljust(32, "x")).status_code == 302
+
+
+def test_who_filed_a_claim_about_the_conditions_is_not_shown_to_others(world, as_user):
+    file_tender_claim(as_user(world.bidder), world)
+    name = world.bidder.organization.name
+    claim = Complaint.objects.get()
+    for who in (world.other, world.buyer, None):
+        client = as_user(who)
+        assert claim.title in world.page(client)
+        assert name not in world.page(client)
+        assert name not in client.get(reverse("claim", args=[claim.pk])).content.decode()
+    assert name in as_user(world.bidder).get(reverse("claim", args=[claim.pk])).content.decode()
+
+
+def test_claims_against_a_decision_are_not_listed_as_claims_about_the_conditions(
+    brokers, clock, as_user
+):
+    decided = portal_world(brokers, clock)
+    file_claim(as_user(decided.bidder), decided)
+    response = as_user(decided.other_bidder).get(reverse("tender", args=[decided.tender.pk]))
+    assert Complaint.objects.get().award_id is not None
+    assert response.context["tender_claims"] == []
+    assert "No claims about the conditions." in response.content.decode()
