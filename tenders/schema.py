@@ -511,7 +511,7 @@ class QuestionSchema(Schema):
     description = LongText()
     author = Organization(required=True)
     questionOf = Choice(["tender", "item", "lot"], default="tender")
-    relatedItem = Text(min_length=1)
+    relatedItem = Text(min_length=1, max_length=64)  # (an item's or a lot's id)
 
     def validate(self, attrs):
         if attrs.get("questionOf") in ("item", "lot") and not attrs.get("relatedItem"):

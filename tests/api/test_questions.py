@@ -177,6 +177,9 @@ def test_a_question_says_what_it_is_about(api, api2):
         assert refused == {"location": "body", "name": "relatedItem", "description": [description]}
     refused = single_error(ask(api2, tender, questionOf="bid"), 422)
     assert refused["name"] == "questionOf"
+    # An id is at most as long as an item's (a longer one was a database error).
+    refused = single_error(ask(api2, tender, relatedItem="a" * 65), 422)
+    assert refused["description"] == ["Ensure this field has no more than 64 characters."]
 
 
 def test_questions_on_a_cancelled_lot_are_refused(api, api2):
