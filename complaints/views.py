@@ -149,25 +149,20 @@ def tender_claim_new(request, tender_id):
 
 
 def _file_against_tender(user, tender, form) -> Complaint:
-    data = form.cleaned_data
-    submit = "submit" in form.data
     actor = portal_actor(user)
-    stored = client.store_files(data["documents"], actor)
-    with client.discarded_on_refusal(stored):
-        complaint, _token = Complaint.objects.file_against_tender(
+
+    def file(submit: bool):
+        return Complaint.objects.file_against_tender(
             tender=tender,
             by=actor,
-            title=data["title"],
-            description=data["description"],
+            title=form.cleaned_data["title"],
+            description=form.cleaned_data["description"],
             author=party_of(user),
-            related_lot=data.get("lot", ""),
-            submit=submit and not stored,
+            related_lot=form.cleaned_data.get("lot", ""),
+            submit=submit,
         )
-        claimant = Actor(Role.COMPLAINT_OWNER, user=user, subject=complaint)
-        _attach(complaint, claimant, stored)
-        if submit and stored:
-            complaint.submit(by=claimant)
-    return complaint
+
+    return _file_with_papers(user, actor, form, file)
 
 
 def evidence_of(tender, award) -> dict:
@@ -185,18 +180,27 @@ def evidence_of(tender, award) -> dict:
 
 
 def _file(user, award, bidder: Actor, form) -> Complaint:
-    data = form.cleaned_data
-    submit = "submit" in form.data
-    stored = client.store_files(data["documents"], bidder)
-    with client.discarded_on_refusal(stored):
-        complaint, _token = Complaint.objects.file(
+    def file(submit: bool):
+        return Complaint.objects.file(
             award=award,
             by=bidder,
-            title=data["title"],
-            description=data["description"],
+            title=form.cleaned_data["title"],
+            description=form.cleaned_data["description"],
             author=bidder.subject.tenderers[0],
-            submit=submit and not stored,
+            submit=submit,
         )
+
+    return _file_with_papers(user, bidder, form, file)
+
+
+def _file_with_papers(user, actor: Actor, form, file) -> Complaint:
+    """File the claim the form describes (`file(submit)` -> (claim, token)). With papers, the
+    three steps of the 2.3 procedure run behind the form: the draft, its documents, then its
+    submission; the stored files are discarded if any step is refused."""
+    submit = "submit" in form.data
+    stored = client.store_files(form.cleaned_data["documents"], actor)
+    with client.discarded_on_refusal(stored):
+        complaint, _token = file(submit and not stored)
         claimant = Actor(Role.COMPLAINT_OWNER, user=user, subject=complaint)
         _attach(complaint, claimant, stored)
         if submit and stored:
@@ -241,6 +245,7 @@ def _claim_context(complaint, actor, bound=None) -> dict:
         "tender": complaint.tender,
         "award": complaint.award,
         "role": actor.role if actor.subject is not None else None,
+        "author_shown": complaint.author_shown_to(Viewer.of_user(actor.user)),
         "forms": _forms_for(complaint, actor, bound or {}),
     }
 

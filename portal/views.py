@@ -27,7 +27,7 @@ from portal.core.middleware import is_machine_face
 from portal.core.paging import ListPage
 from portal.forms import SearchForm
 from portal.models import Organization
-from tenders.models import Question, Tender, TenderStatus
+from tenders.models import Question, Tender
 
 TENDERS_PER_PAGE = 20
 
@@ -107,15 +107,8 @@ def dashboard_page(request, *, join_form=None, status=200):
         # against the conditions before bids close.
         due = Coalesce("award__complaint_period_end", "tender__tender_end")
         to_answer = owned.unanswered().order_by(due, "date_submitted")
-        questions = (
-            Question.objects.filter(
-                tender__organization=organization,
-                tender__status=TenderStatus.ENQUIRIES,
-                tender__tender_start__gt=timezone.now(),  # (a tender nobody read since)
-                date_answered__isnull=True,
-            )
-            .select_related("tender")
-            .order_by("tender__tender_start", "date")
+        questions = Question.objects.to_answer_by(organization).order_by(
+            "tender__tender_start", "date"
         )
         my_questions = (
             Question.objects.filter(organization=organization)

@@ -91,6 +91,13 @@ def _claim_to_change(request, tender_id, award_id, complaint_id):
     return Complaint.objects.for_change(tender_id, award_id, complaint_id, viewer=viewer)
 
 
+def _filed(request, complaint, token: str, route: str, *route_args):
+    """201: the claim as its filer sees it (its name included), its Location and its token."""
+    location = reverse(route, args=[*route_args, complaint.id])
+    context = {**api_context(request), "filer": True}
+    return created(request, ComplaintOut(complaint, context=context).data, location, token)
+
+
 def _change(request, complaint):
     """PATCH: the status asked for is a transition of the claim's table for this actor."""
     tender = complaint.tender
@@ -173,9 +180,7 @@ class ComplaintViewSet(viewsets.ViewSet):
             author=fields["author"],
             submit=fields.get("status") == "claim",
         )
-        location = reverse("api:complaint", args=[tender.id, award.id, complaint.id])
-        context = {**api_context(request), "filer": True}
-        return created(request, ComplaintOut(complaint, context=context).data, location, token)
+        return _filed(request, complaint, token, "api:complaint", tender.id, award.id)
 
     @answered_with_the_write
     def partial_update(self, request, tender_id, award_id, pk):
@@ -216,9 +221,7 @@ class TenderComplaintViewSet(viewsets.ViewSet):
             related_lot=fields.get("relatedLot", ""),
             submit=fields.get("status") == "claim",
         )
-        location = reverse("api:tender-complaint", args=[tender.id, complaint.id])
-        context = {**api_context(request), "filer": True}
-        return created(request, ComplaintOut(complaint, context=context).data, location, token)
+        return _filed(request, complaint, token, "api:tender-complaint", tender.id)
 
     @answered_with_the_write
     def partial_update(self, request, tender_id, pk):

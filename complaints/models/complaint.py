@@ -282,6 +282,11 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         hidden_in = self.kind.author_hidden_in
         return not hidden_in or self.tender.status not in hidden_in
 
+    def author_shown_to(self, viewer: Viewer | None) -> bool:
+        """Its filer is shown to the public once shown at all, and to itself always (`viewer`
+        None: the system)."""
+        return self.author_shown or viewer is None or viewer.owns(self)
+
     def answer_shown_to(self, viewer: Viewer | None) -> bool:
         """An answer saved but not sent (resolution, its type, the action taken) is the tender
         owner's alone until it is sent, and stays so if it never is."""

@@ -8,6 +8,7 @@ cannot tell who is going to bid.
 """
 
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from portal.core import limits, notices
@@ -32,6 +33,19 @@ class QuestionOf(models.TextChoices):
     ITEM = "item", _("an item")
 
 
+class QuestionQuerySet(models.QuerySet):
+    def to_answer_by(self, organization):
+        """The questions `organization`'s tenders have not answered and still may (until
+        tendering starts: also on a tender nobody read since, which still says enquiries),
+        each with its tender."""
+        return self.filter(
+            tender__organization=organization,
+            tender__status=TenderStatus.ENQUIRIES,
+            tender__tender_start__gt=timezone.now(),
+            date_answered__isnull=True,
+        ).select_related("tender")
+
+
 class Question(Owned):
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
     tender = models.ForeignKey(
@@ -47,6 +61,8 @@ class Question(Owned):
     date = models.DateTimeField(editable=False)
     answer = models.TextField(_("answer"), blank=True)
     date_answered = models.DateTimeField(null=True, blank=True, editable=False)
+
+    objects = QuestionQuerySet.as_manager()
 
     class Meta:
         ordering = ["number"]
