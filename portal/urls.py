@@ -27,6 +27,7 @@ register_converter(PartConverter, "part")
 urlpatterns = [
     path("", views.home, name="home"),
     path("tenders/new/", tenders.tender_new, name="tender-new"),
+    path("classifiers/cpv/", tenders.cpv_options, name="cpv-options"),
     path("tenders/<str:tender_id>/", tenders.tender_detail, name="tender"),
     path("tenders/<str:tender_id>/publish/", tenders.tender_publish, name="tender-publish"),
     path("tenders/<str:tender_id>/cancel/", tenders.tender_cancel, name="tender-cancel"),

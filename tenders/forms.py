@@ -1,13 +1,20 @@
 """Portal forms of the tender owner's decisions: their shape only; the models decide."""
 
+import re
+
 from django import forms
+from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy as _
 
 from portal.core.forms import OnceForm, check_size
 from portal.core.ids import new_id
 from portal.core.schema import iso
+from tenders.classifiers import UNITS, cpv_name, is_cpv, regions
 from tenders.models import Award
 from tenders.models.lots import exact_sum
+
+# A code at the start of what was typed or chosen ("30197630-1 Папір для друку").
+CPV_CODE = re.compile(r"\s*(\d{8}-\d)(?!\d)")
 
 
 def protocol_field(label):
@@ -174,20 +181,6 @@ class BidForm(OnceForm):
         return bid
 
 
-# Units of measure (UN/CEFACT codes) a tender's items are counted in: the code, the name the
-# registry stores (Ukrainian, as 2.3 data is written) and the English one.
-UNITS = [
-    ("H87", "штука", _("piece")),
-    ("KGM", "кілограм", _("kilogram")),
-    ("LTR", "літр", _("litre")),
-    ("MTR", "метр", _("metre")),
-    ("MTK", "метр квадратний", _("square metre")),
-    ("TNE", "тонна", _("tonne")),
-    ("E48", "послуга", _("service")),
-    ("LO", "лот", _("lot")),
-]
-UNIT_NAMES = {code: (name, english) for code, name, english in UNITS}
-
 ENTITY_KINDS = [
     ("general", _("a public authority, local government or their body")),
     ("special", _("a utility (energy, water, transport, post)")),
@@ -236,18 +229,52 @@ LotFormSet = forms.formset_factory(
 )
 
 
+class CpvField(forms.CharField):
+    """A ДК 021 code, typed or chosen from the catalogue's list (which offers "code name"):
+    the code, if the catalogue has it."""
+
+    widget = forms.TextInput(
+        attrs={
+            "list": "cpv-options",
+            "autocomplete": "off",
+            "hx-get": reverse_lazy("cpv-options"),
+            "hx-trigger": "input changed delay:300ms",
+            "hx-target": "#cpv-options",
+            "hx-swap": "innerHTML",
+            "hx-sync": "this:replace",
+        }
+    )
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("label", _("CPV code (ДК 021)"))
+        kwargs.setdefault(
+            "help_text", _("Type the code or words of its name, and choose from the list.")
+        )
+        super().__init__(max_length=600, **kwargs)
+
+    def clean(self, value):
+        value = super().clean(value)
+        if not value:
+            return value
+        code = CPV_CODE.match(value)
+        if code is None:
+            raise forms.ValidationError(
+                _("Choose a code from the list, or type one as 30197630-1."), code="invalid"
+            )
+        if not is_cpv(code[1]):
+            raise forms.ValidationError(
+                _("There is no code %(code)s in ДК 021."), code="unknown", params={"code": code[1]}
+            )
+        return code[1]
+
+
 class ItemForm(forms.Form):
     description = forms.CharField(label=_("What is bought"), max_length=500)
-    cpv = forms.RegexField(
-        label=_("CPV code"),
-        regex=r"^\d{8}-\d$",
-        error_messages={"invalid": _("A CPV code looks like 30197630-1.")},
-    )
-    cpv_description = forms.CharField(label=_("CPV name"), max_length=500)
+    cpv = CpvField()
     quantity = forms.DecimalField(label=_("Quantity"), min_value=0, max_digits=15, decimal_places=3)
     # The first unit is the initial one: a row whose select alone was sent is an empty row.
     unit = forms.ChoiceField(
-        label=_("Unit"), choices=[(code, english) for code, _name, english in UNITS], initial="H87"
+        label=_("Unit"), choices=[(unit.code, unit.label) for unit in UNITS.values()], initial="H87"
     )
 
     def __init__(self, *args, lots: int = 0, **kwargs):
@@ -263,7 +290,7 @@ class ItemForm(forms.Form):
 
     def as_item(self, lot_ids: list[str] = ()) -> dict:
         data = self.cleaned_data
-        name, english = UNIT_NAMES[data["unit"]]
+        unit = UNITS[data["unit"]]
         related = {"relatedLot": lot_ids[data["lot"] - 1]} if lot_ids else {}
         return {
             **related,
@@ -271,10 +298,11 @@ class ItemForm(forms.Form):
             "classification": {
                 "scheme": "ДК021",
                 "id": data["cpv"],
-                "description": data["cpv_description"],
+                "description": cpv_name(data["cpv"], "uk"),
+                "description_en": cpv_name(data["cpv"], "en"),
             },
             "quantity": float(data["quantity"]),
-            "unit": {"code": data["unit"], "name": name, "name_en": str(english)},
+            "unit": {"code": unit.code, "name": unit.name, "name_en": unit.english()},
         }
 
 
@@ -340,6 +368,7 @@ class TenderForm(OnceForm):
         widget=DATETIME_INPUT,
     )
     entity_kind = forms.ChoiceField(label=_("Your organization is"), choices=ENTITY_KINDS)
+    region = forms.ChoiceField(label=_("Region"), choices=())
     locality = forms.CharField(label=_("Town or city"), max_length=200)
     street_address = forms.CharField(label=_("Street address"), max_length=500)
     postal_code = forms.CharField(label=_("Postal code (optional)"), max_length=20, required=False)
@@ -356,6 +385,7 @@ class TenderForm(OnceForm):
         address, contact = entity.get("address", {}), entity.get("contactPoint", {})
         return {
             "entity_kind": entity.get("kind", "general"),
+            "region": address.get("region", ""),
             "locality": address.get("locality", ""),
             "street_address": address.get("streetAddress", ""),
             "postal_code": address.get("postalCode", ""),
@@ -366,6 +396,7 @@ class TenderForm(OnceForm):
 
     def __init__(self, *args, with_lots: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["region"].choices = [("", "—")] + [(name, name) for name in regions()]
         if with_lots:  # the lots' values make the tender's
             self.fields["amount"].required = self.fields["minimal_step"].required = False
 
@@ -381,6 +412,7 @@ class TenderForm(OnceForm):
         value = {"amount": amount, **terms}
         address = {
             "countryName": "Україна",
+            "region": data["region"],
             "locality": data["locality"],
             "streetAddress": data["street_address"],
         }

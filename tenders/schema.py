@@ -20,11 +20,11 @@ from portal.core.schema import (
     Text,
     Url,
 )
+from tenders.classifiers import cpv_names, is_cpv
 
 PROCURING_ENTITY_KINDS = ["general", "special", "defense", "other", "social", "authority"]
 # The kinds that may publish a belowThreshold procedure.
 PUBLISHING_KINDS = ["general", "special", "defense", "other"]
-CPV_ID = re.compile(r"^\d{8}-\d$")
 
 
 class Md5Id(Text):
@@ -143,8 +143,9 @@ class CPVClassification(Classification):
     scheme = Choice(["ДК021"], required=True)
 
     def validate(self, attrs):
-        if not CPV_ID.match(attrs["id"]):
-            raise ValidationError({"id": ["CPV code should look like 44617100-9"]})
+        if not is_cpv(attrs["id"]):
+            # 2.3's message names every code of the catalogue.
+            raise ValidationError({"id": [f"Value must be one of {list(cpv_names())}."]})
         return attrs
 
 

@@ -1,6 +1,7 @@
 """The tender's pages, one module per page or part of it."""
 
 from .bids import bid_documents, bid_place
+from .classifiers import cpv_options
 from .new_tender import tender_new
 from .owner import (
     award_decision,
@@ -30,6 +31,7 @@ __all__ = [
     "bid_documents",
     "bid_place",
     "contract_sign",
+    "cpv_options",
     "current_tender",
     "download_version",
     "part_document_download",

@@ -232,6 +232,20 @@ def test_items_rules(api):
     ]
 
 
+def test_a_made_up_cpv_code_is_refused_with_the_catalogue_named(api):
+    """2.3 checks a ДК021 code against the catalogue, and its message names every code."""
+    item = tender_data()["items"][0]
+    for made_up in ("11111111-1", "3019763-1", "30197630-2"):
+        wrong = {**item, "classification": {**item["classification"], "id": made_up}}
+        response = api.post("/tenders", tender_data(items=[wrong]))
+        [described] = single_error(response, 422)["description"]
+        [message] = described["classification"]["id"]
+        assert message.startswith("Value must be one of ['03000000-1', '03100000-2', ")
+        assert message.endswith(", '99999999-9'].")
+        assert message.count("'") == 2 * 9458
+    assert not Tender.objects.exists()
+
+
 def test_contact_point_needs_a_telephone_or_an_email(api):
     data = tender_data()
     del data["procuringEntity"]["contactPoint"]["telephone"]

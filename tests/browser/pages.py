@@ -28,8 +28,16 @@ def kyiv(moment) -> str:
 
 
 def fill_item(page, number: int, description: str, cpv: str, cpv_name: str, quantity: str):
+    """An item row; its code chosen from the catalogue's list by words of its name (with
+    JavaScript: as choosing an option puts it in the field), or typed (without)."""
     row = page.get_by_role("group", name=f"Позиція {number}")
     row.get_by_label("Що закуповується").fill(description)
-    row.get_by_label("Код CPV").fill(cpv)
-    row.get_by_label("Назва за CPV").fill(cpv_name)
+    code_field = row.get_by_label("Код CPV")
+    if page.evaluate("() => Boolean(window.htmx)"):
+        code_field.press_sequentially(cpv_name.split()[0][:8])
+        option = page.locator(f'#cpv-options option[value^="{cpv} "]')
+        option.wait_for(state="attached")
+        code_field.fill(option.get_attribute("value"))
+    else:
+        code_field.fill(cpv)
     row.get_by_label("Кількість").fill(quantity)

@@ -44,6 +44,7 @@ def walk_the_story(people, clock, tmp_path, *, javascript: bool, check=lambda pa
     fill_item(
         buyer, 2, "Рукавички нітрилові, розмір L", "33141420-0", "Хірургічні рукавички", "300"
     )
+    buyer.get_by_label("Область").select_option("м. Київ")
     buyer.get_by_label("Населений пункт").fill("м. Київ")
     buyer.get_by_label("Вулиця, будинок").fill("вул. Саксаганського, 10")
     check(buyer)

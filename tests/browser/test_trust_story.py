@@ -63,6 +63,7 @@ def test_a_new_organization_is_confirmed_verified_publishes_and_admits_a_colleag
         oksana.get_by_label("Запитання до").fill(kyiv(clock.now() + timedelta(days=3)))
         oksana.get_by_label("Подання пропозицій до").fill(kyiv(clock.now() + timedelta(days=10)))
         fill_item(oksana, 1, "Бинт марлевий", "33141110-4", "Перев’язувальні матеріали", "900")
+        oksana.get_by_label("Область").select_option("Житомирська область")
         oksana.get_by_label("Населений пункт").fill("м. Житомир")
         oksana.get_by_label("Вулиця, будинок").fill("вул. Київська, 1")
         oksana.get_by_role("button", name=button).click()

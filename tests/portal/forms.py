@@ -61,6 +61,7 @@ def tender_form(clock, *, once="n" * 32, rows=None, **fields) -> dict:
         "enquiry_end": kyiv(now + timedelta(days=7)),
         "tender_end": kyiv(now + timedelta(days=14)),
         "entity_kind": "general",
+        "region": "м. Київ",
         "locality": "м. Київ",
         "street_address": "вул. Саксаганського, 10",
         "contact_name": "Ірина Бондар",
@@ -71,7 +72,6 @@ def tender_form(clock, *, once="n" * 32, rows=None, **fields) -> dict:
         "items-MAX_NUM_FORMS": "50",
         "items-0-description": "Папір А4, 500 аркушів",
         "items-0-cpv": "30197630-1",
-        "items-0-cpv_description": "Папір для друку",
         "items-0-quantity": "100",
         "items-0-unit": "H87",
         "items-1-unit": "H87",  # an untouched row still sends its select

@@ -135,7 +135,8 @@ def test_add_an_item_keeps_what_was_typed_and_judges_nothing_yet(client, buyer, 
         ({"enquiry_end": "2020-01-01T10:00"}, "enquiry_end", "should end in the future"),
         ({"tender_end": "2020-01-01T10:00"}, "tender_end", "period should begin before its end"),
         ({"title": ""}, "title", "This field is required."),
-        ({"items-0-cpv": "3019"}, None, "A CPV code looks like 30197630-1."),
+        ({"items-0-cpv": "3019"}, None, "Choose a code from the list, or type one as 30197630-1."),
+        ({"items-0-cpv": "11111111-1"}, None, "There is no code 11111111-1 in ДК 021."),
     ],
 )
 def test_refusals_stand_next_to_their_fields_and_keep_the_input(
@@ -157,7 +158,7 @@ def test_refusals_stand_next_to_their_fields_and_keep_the_input(
 
 def test_items_of_different_cpv_groups_are_refused(client, buyer, clock):
     client.force_login(buyer)
-    row = {"description": "Ремонт", "cpv": "45261000-4", "cpv_description": "Покрівлі",
+    row = {"description": "Ремонт", "cpv": "45261000-4",
            "quantity": "1", "unit": "E48"}  # fmt: skip
 
     response = create(client, clock, rows=[row])
@@ -167,9 +168,24 @@ def test_items_of_different_cpv_groups_are_refused(client, buyer, clock):
     assert not Tender.objects.exists()
 
 
+def test_a_code_chosen_from_the_list_is_stored_with_the_catalogue_s_names(client, buyer, clock):
+    client.force_login(buyer)
+
+    response = create(client, clock, **{"items-0-cpv": "30197630-1 Папір для друку"})
+
+    assert response.status_code == 302
+    [item] = Tender.objects.get().data["items"]
+    assert item["classification"] == {
+        "scheme": "ДК021",
+        "id": "30197630-1",
+        "description": "Папір для друку",
+        "description_en": "Printing paper",
+    }
+
+
 def test_a_tender_needs_one_item(client, buyer, clock):
     client.force_login(buyer)
-    empty = {f"items-0-{name}": "" for name in ("description", "cpv", "cpv_description")}
+    empty = {f"items-0-{name}": "" for name in ("description", "cpv")}
 
     response = create(client, clock, **empty, **{"items-0-quantity": ""})
 
@@ -180,7 +196,7 @@ def test_a_tender_needs_one_item(client, buyer, clock):
 
 def test_a_tender_has_at_most_fifty_items(client, buyer, clock):
     client.force_login(buyer)
-    row = {"description": "Папір", "cpv": "30197630-1", "cpv_description": "Папір для друку",
+    row = {"description": "Папір", "cpv": "30197630-1",
            "quantity": "1", "unit": "H87"}  # fmt: skip
 
     response = create(client, clock, rows=[row] * 50)
@@ -555,7 +571,6 @@ def test_the_buyer_writes_a_tender_in_lots_with_their_items(client, buyer, clock
     second_item = {
         "items-1-description": "Конверти С4",
         "items-1-cpv": "30199230-1",
-        "items-1-cpv_description": "Конверти",
         "items-1-quantity": "1000",
         "items-1-lot": "2",
     }

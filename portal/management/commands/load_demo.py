@@ -20,6 +20,7 @@ from portal.core.actors import Actor, Role
 from portal.core.models import Broker
 from portal.core.schema import iso
 from portal.models import Organization, User
+from tenders.classifiers import cpv_name
 from tenders.models import Tender
 
 BROKERS = {"broker": "broker", "broker2": "broker2"}
@@ -79,19 +80,19 @@ SUPPLIERS = [
     },
 ]
 
-# title, CPV (id, description), expected value
+# title, CPV code, expected value
 SUBJECTS = [
-    ("Папір офісний А4", ("30197630-1", "Папір для друку"), 48_000),
-    ("Ремонт покрівлі корпусу №2", ("45261000-4", "Зведення покрівель"), 920_000),
-    ("Комп'ютери для реєстратури", ("30213000-5", "Персональні комп'ютери"), 310_000),
-    ("Послуги з прибирання приміщень", ("90910000-9", "Послуги з прибирання"), 640_000),
-    ("Рукавички медичні оглядові", ("33141420-0", "Хірургічні рукавички"), 125_000),
-    ("Миючі засоби", ("39830000-9", "Засоби для чищення"), 36_000),
+    ("Папір офісний А4", "30197630-1", 48_000),
+    ("Ремонт покрівлі корпусу №2", "45261000-4", 920_000),
+    ("Комп'ютери для реєстратури", "30213000-5", 310_000),
+    ("Послуги з прибирання приміщень", "90910000-9", 640_000),
+    ("Рукавички медичні оглядові", "33141420-0", 125_000),
+    ("Миючі засоби", "39830000-9", 36_000),
 ]
 
 
 def tender_data(number: int, enquiry_end, tender_end) -> dict:
-    title, (cpv, cpv_description), amount = SUBJECTS[number]
+    title, cpv, amount = SUBJECTS[number]
     return {
         "title": title,
         "description": f"{title}: закупівля для потреб лікарні у {enquiry_end.year} році.",
@@ -103,7 +104,12 @@ def tender_data(number: int, enquiry_end, tender_end) -> dict:
         "items": [
             {
                 "description": title,
-                "classification": {"scheme": "ДК021", "id": cpv, "description": cpv_description},
+                "classification": {
+                    "scheme": "ДК021",
+                    "id": cpv,
+                    "description": cpv_name(cpv, "uk"),
+                    "description_en": cpv_name(cpv, "en"),
+                },
                 "unit": {"code": "H87", "name": "штука"},
                 "quantity": 10,
                 "deliveryAddress": PROCURING_ENTITY["address"],
