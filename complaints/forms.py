@@ -2,9 +2,10 @@
 of the model methods they feed; every rule about the values stays in the model."""
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from complaints.models import MIN_RESOLUTION_LENGTH, ResolutionType
+from complaints.models import MIN_RESOLUTION_LENGTH, RESOLUTION_MEANING, ResolutionType
 from portal.core.forms import AttachmentsField, OnceForm
 
 
@@ -47,7 +48,10 @@ class TenderClaimForm(ClaimForm):
 
 class AnswerForm(OnceForm):
     resolution_type = forms.ChoiceField(
-        label=_("Decision"), choices=[("", "—"), *ResolutionType.choices], required=False
+        label=_("Decision"),
+        choices=[("", "—"), *ResolutionType.choices],
+        required=False,
+        help_text=format_lazy("{} {} {}", *(RESOLUTION_MEANING[kind] for kind in ResolutionType)),
     )
     resolution = forms.CharField(
         label=_("Answer to the claimant"),
@@ -71,6 +75,12 @@ class DecisionForm(OnceForm):
         choices=[("true", _("I accept the answer")), ("false", _("I reject the answer"))],
         coerce=lambda value: value == "true",
         widget=forms.RadioSelect,
+        help_text=_(
+            "Either closes the claim for good, and everyone sees your verdict. If you reject "
+            "the answer, you may then complain to the review body, the Antimonopoly Committee "
+            "of Ukraine (amcu.gov.ua), where the law allows a complaint about this procedure, "
+            "or go to court."
+        ),
     )
 
 

@@ -3,35 +3,65 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tenders.classifiers import regions
+from tenders.forms import CpvField
 from tenders.models import TenderStatus
+
+SORTS = [
+    ("relevance", _("best match first")),
+    ("deadline", _("bids closing soonest first")),
+    ("newest", _("newest first")),
+]
 
 
 class SearchForm(forms.Form):
-    q = forms.CharField(label=_("Keywords"), required=False, max_length=200)
-    tender_id = forms.CharField(label=_("Tender ID"), required=False, max_length=40)
-    cpv = forms.RegexField(
-        label=_("CPV code"),
+    """The portal's search: one box that understands a tender ID, a code of the catalogue or
+    its first digits, a procuring entity's code or words (tenders.search.understand), and
+    filters. The names are the arguments of Tender.objects.matching."""
+
+    q = forms.CharField(label=_("Search"), required=False, max_length=200)
+    cpv = CpvField(
+        branch=True,
         required=False,
-        regex=r"^\d{8}(-\d)?$",
-        error_messages={"invalid": _("A CPV code looks like 30197630-1.")},
+        help_text=_("A code or its first digits: 30 is every code of division 30."),
     )
-    buyer = forms.CharField(label=_("Procuring entity identifier"), required=False, max_length=64)
+    region = forms.ChoiceField(label=_("Region"), required=False, choices=())
+    value_min = forms.DecimalField(
+        label=_("Expected value from, UAH"), required=False, min_value=0, max_digits=15,
+        decimal_places=2,
+    )  # fmt: skip
+    value_max = forms.DecimalField(
+        label=_("Expected value up to, UAH"), required=False, min_value=0, max_digits=15,
+        decimal_places=2,
+    )  # fmt: skip
     status = forms.ChoiceField(
         label=_("Status"),
         required=False,
         choices=[("", _("any"))]
         + [(value, label) for value, label in TenderStatus.choices if value != "draft"],
     )
+    open_for_bids = forms.BooleanField(label=_("Open for bids now"), required=False)
+    tender_id = forms.CharField(label=_("Tender ID"), required=False, max_length=40)
+    buyer = forms.CharField(label=_("Procuring entity identifier"), required=False, max_length=64)
     published_from = forms.DateField(
         label=_("Published from"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     published_to = forms.DateField(
         label=_("Published to"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
+    sort = forms.ChoiceField(label=_("Order"), required=False, choices=SORTS)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["region"].choices = [("", _("any"))] + [(name, name) for name in regions()]
 
     def clean(self):
         cleaned = super().clean()
         start, end = cleaned.get("published_from"), cleaned.get("published_to")
         if start and end and start > end:
             self.add_error("published_to", _("The end of the range is before its start."))
+        low, high = cleaned.get("value_min"), cleaned.get("value_max")
+        if low is not None and high is not None and low > high:
+            self.add_error("value_max", _("The end of the range is before its start."))
+        cleaned["sort"] = cleaned.get("sort") or "relevance"
         return cleaned

@@ -28,6 +28,7 @@ from portal.core.paging import ListPage
 from portal.forms import SearchForm
 from portal.models import Organization
 from tenders.models import Question, Tender
+from tenders.search import understand
 
 TENDERS_PER_PAGE = 20
 
@@ -73,17 +74,32 @@ def _search_kept_for(stamp) -> int:
 
 
 def _search(request) -> dict:
+    """The search's page of results. Words found nowhere as written are looked for again
+    among words like them (a typo), and the page says so."""
     form = SearchForm(request.GET or None)
-    tenders = Tender.objects.public()
+    public = Tender.objects.public()
+    understood, resembling = None, False
     if form.is_bound and form.is_valid():
-        tenders = tenders.matching(**form.cleaned_data)
+        understood = understand(form.cleaned_data["q"])
+        tenders = public.matching(**form.cleaned_data)
     elif form.is_bound:
-        tenders = tenders.none()
-    listed = tenders.listed().order_by("-date_modified", "-id")
-    page = ListPage(listed, TENDERS_PER_PAGE, request.GET.get("page"))
+        tenders = public.none()
+    else:
+        tenders = public.order_by("-date_modified", "-id")
+    page = ListPage(tenders.listed(), TENDERS_PER_PAGE, request.GET.get("page"))
+    if understood and not page.object_list and Tender.objects.may_resemble(understood.words):
+        resembling = True
+        tenders = public.matching(**form.cleaned_data, resembling=True)
+        page = ListPage(tenders.listed(), TENDERS_PER_PAGE, request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
-    return {"form": form, "page": page, "query": query.urlencode()}
+    return {
+        "form": form,
+        "page": page,
+        "query": query.urlencode(),
+        "understood": understood,
+        "resembling": resembling,
+    }
 
 
 @require_GET

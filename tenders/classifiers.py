@@ -68,13 +68,6 @@ def find_cpv(text: str, *, limit: int = 20) -> list[str]:
     return found
 
 
-def cpv_prefix(code: str) -> str:
-    """The digits a code's whole branch of the catalogue starts with: 30190000-7 (a class)
-    covers every code starting 3019, 30000000-9 (a division) every one starting 30."""
-    digits = code[:8]
-    return digits[: max(len(digits.rstrip("0")), 2)]
-
-
 @cache
 def regions() -> list[str]:
     return _read("ua_regions.json")

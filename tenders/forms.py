@@ -9,12 +9,14 @@ from django.utils.translation import gettext_lazy as _
 from portal.core.forms import OnceForm, check_size
 from portal.core.ids import new_id
 from portal.core.schema import iso
-from tenders.classifiers import UNITS, cpv_name, is_cpv, regions
+from tenders.classifiers import UNITS, cpv_name, find_cpv, is_cpv, regions
 from tenders.models import Award
 from tenders.models.lots import exact_sum
 
 # A code at the start of what was typed or chosen ("30197630-1 Папір для друку").
 CPV_CODE = re.compile(r"\s*(\d{8}-\d)(?!\d)")
+# The first digits of codes: a division (2) to a whole code without its check digit (8).
+BRANCH = re.compile(r"\d{2,8}")
 
 
 def protocol_field(label):
@@ -231,7 +233,8 @@ LotFormSet = forms.formset_factory(
 
 class CpvField(forms.CharField):
     """A ДК 021 code, typed or chosen from the catalogue's list (which offers "code name"):
-    the code, if the catalogue has it."""
+    the code, if the catalogue has it; with `branch`, also the first digits of codes (2 to 8),
+    for every code they start."""
 
     widget = forms.TextInput(
         attrs={
@@ -245,7 +248,8 @@ class CpvField(forms.CharField):
         }
     )
 
-    def __init__(self, **kwargs):
+    def __init__(self, *, branch: bool = False, **kwargs):
+        self.branch = branch
         kwargs.setdefault("label", _("CPV code (ДК 021)"))
         kwargs.setdefault(
             "help_text", _("Type the code or words of its name, and choose from the list.")
@@ -256,6 +260,15 @@ class CpvField(forms.CharField):
         value = super().clean(value)
         if not value:
             return value
+        if self.branch and BRANCH.fullmatch(value.strip()):
+            digits = value.strip()
+            if not find_cpv(digits, limit=1):
+                raise forms.ValidationError(
+                    _("No code in ДК 021 starts with %(digits)s."),
+                    code="unknown",
+                    params={"digits": digits},
+                )
+            return digits
         code = CPV_CODE.match(value)
         if code is None:
             raise forms.ValidationError(

@@ -1,11 +1,28 @@
-"""What the portal's search looks at, derived from a tender's document whenever it is stored.
+"""What the portal's search looks at, derived from a tender's document whenever it is stored,
+and how a search box's text is understood.
 
 Kept in columns of their own because the document is JSON: a keyword must match Cyrillic text
 case-insensitively on SQLite too (whose LIKE folds ASCII only), so the text is stored casefolded
 and the query is casefolded the same way. The words and codes live in a table of their own
 (TenderSearch), written only when they change: every change of a tender rewrites its row, and
-the index of the words (trigrams, on PostgreSQL) would be rewritten with it.
+the indexes of the words would be rewritten with it.
+
+On PostgreSQL the words are found by full text search (the `simple` configuration, which keeps
+Ukrainian words as they are written, over the text without accents: migration 0018's index),
+each word as the start of a word ("ноутбук" finds "ноутбуків"), or, for a word of four letters
+or more, by trigram similarity (a typo still finds it); on SQLite, as parts of the text.
 """
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+TENDER_ID = re.compile(r"UA-\d{4}-\d{2}-\d{2}-\d{6}(-[a-z])?", re.IGNORECASE)
+CPV_CODE = re.compile(r"\d{8}-\d")
+# The words of a text as the index splits it (letters and digits; an apostrophe splits).
+WORD = re.compile(r"[^\W_]+")
+# A word shorter than this is found only as the start of a word, never by similarity.
+FUZZY_FROM = 4
 
 
 def fold(text: str) -> str:
@@ -13,8 +30,9 @@ def fold(text: str) -> str:
 
 
 def search_columns(document: dict) -> dict:
-    """`search_text`, `cpv_codes` (space-delimited, padded, so a code matches whole) and
-    `buyer_identifier` of a tender's document in its 2.3 wire form."""
+    """`search_text`, `cpv_codes` (space-delimited, padded, so a code matches whole),
+    `region`, `value_amount` and `buyer_identifier` of a tender's document in its 2.3 wire
+    form."""
     entity = document.get("procuringEntity") or {}
     identifier = entity.get("identifier") or {}
     items = document.get("items") or []
@@ -32,8 +50,65 @@ def search_columns(document: dict) -> dict:
         words.append(classification.get("description", ""))
         if classification.get("id"):
             codes.append(classification["id"])
+    address = entity.get("address") or {}
+    value = document.get("value") or {}
     return {
         "search_text": fold(" ".join(w for w in words if isinstance(w, str))),
         "cpv_codes": f" {' '.join(dict.fromkeys(codes))} " if codes else "",
+        "region": str(address.get("region", ""))[:200],
+        "value_amount": amount(value.get("amount")),
         "buyer_identifier": str(identifier.get("id", "")),
     }
+
+
+def words_of(text: str) -> list[str]:
+    return list(dict.fromkeys(WORD.findall(fold(text))))
+
+
+@dataclass
+class Understood:
+    """What a search box's text asks for: a tender by its ID, codes of the catalogue (a code or
+    its first digits), a procuring entity by its code (EDRPOU: 8 digits, which may equally be
+    a code of the catalogue without its check digit; ІПН: 10), and words."""
+
+    tender_id: str = ""
+    cpv: str = ""
+    identifier: str = ""
+    words: list[str] = field(default_factory=list)
+
+
+def understand(text: str) -> Understood:
+    found = Understood()
+    rest = []
+    for token in text.split():
+        if TENDER_ID.fullmatch(token) and not found.tender_id:
+            found.tender_id = token.upper()
+        elif CPV_CODE.fullmatch(token) and not found.cpv:
+            found.cpv = token
+        elif token.isdigit() and len(token) == 8 and not (found.cpv or found.identifier):
+            found.cpv = found.identifier = token
+        elif token.isdigit() and len(token) == 10 and not found.identifier:
+            found.identifier = token
+        elif token.isdigit() and 2 <= len(token) < 8 and not found.cpv:
+            found.cpv = token
+        else:
+            rest.append(token)
+    found.words = words_of(" ".join(rest))
+    return found
+
+
+def cpv_digits(code: str) -> str:
+    """The digits a code's whole branch of the catalogue starts with (30190000-7, a class,
+    covers every code starting 3019; 30000000-9, a division, every one starting 30); digits
+    typed are taken as they are."""
+    if not CPV_CODE.fullmatch(code):
+        return code
+    digits = code[:8]
+    return digits[: max(len(digits.rstrip("0")), 2)]
+
+
+def amount(value) -> Decimal | None:
+    try:
+        return Decimal(str(value)).quantize(Decimal("0.01")) if value is not None else None
+    except InvalidOperation:
+        return None

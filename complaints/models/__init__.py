@@ -1,8 +1,17 @@
 from .complaint import Complaint, ComplaintDocument
-from .table import MIN_RESOLUTION_LENGTH, TRANSITIONS, ComplaintStatus, ResolutionType
+from .table import (
+    MIN_RESOLUTION_LENGTH,
+    OUTCOMES,
+    RESOLUTION_MEANING,
+    TRANSITIONS,
+    ComplaintStatus,
+    ResolutionType,
+)
 
 __all__ = [
     "MIN_RESOLUTION_LENGTH",
+    "OUTCOMES",
+    "RESOLUTION_MEANING",
     "TRANSITIONS",
     "Complaint",
     "ComplaintDocument",

@@ -36,11 +36,14 @@ from .table import (
     DOCUMENT_STATUSES,
     MIN_RESOLUTION_LENGTH,
     OPEN,
+    OUTCOMES,
     PRIVATE_ACTIONS,
     RECONSIDERING,
+    RESOLUTION_MEANING,
     TRANSITIONS,
     WITHIN_COMPLAINT_PERIOD,
     ComplaintStatus,
+    Outcome,
     ResolutionType,
     S,
 )
@@ -132,6 +135,15 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
 
     def __str__(self) -> str:
         return f"{self.complaint_id} ({self.status})"
+
+    @property
+    def outcome(self) -> Outcome:
+        satisfied = self.satisfied if self.status == S.RESOLVED else None
+        return OUTCOMES[(self.status, satisfied)]
+
+    @property
+    def answer_meaning(self) -> str:
+        return RESOLUTION_MEANING.get(self.resolution_type, "")
 
     @property
     def kind(self) -> ClaimKind:

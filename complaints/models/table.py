@@ -1,6 +1,7 @@
 """The claim's statuses and its transition table: who may do what, from which status."""
 
 from datetime import timedelta
+from typing import NamedTuple
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -29,6 +30,47 @@ class ResolutionType(models.TextChoices):
     INVALID = "invalid", _("invalid")
     RESOLVED = "resolved", _("resolved")
     DECLINED = "declined", _("declined")
+
+
+# What each answer type means, said to both sides (the answer form and the claim's page).
+RESOLUTION_MEANING = {
+    ResolutionType.INVALID: _(
+        "Not considered: the procuring entity holds that the claim cannot be considered "
+        "(filed against the wrong decision, too late, or without grounds)."
+    ),
+    ResolutionType.RESOLVED: _(
+        "Granted: the procuring entity agrees with the claim and puts the decision right."
+    ),
+    ResolutionType.DECLINED: _(
+        "Rejected: the procuring entity considered the claim and holds its decision to be right."
+    ),
+}
+
+
+class Outcome(NamedTuple):
+    """Where a claim stands, said as its outcome (a "resolved" claim the claimant disagreed
+    with is no won claim), and the tone its badge shows it in: "waiting" for someone's step,
+    "settled" by agreement, "disputed" (the claimant disagreed, or nobody answered),
+    "closed" otherwise."""
+
+    label: str
+    tone: str
+
+
+OUTCOMES = {
+    # (status, satisfied): outcome; satisfied is None for every status but "resolved"'s
+    ("draft", None): Outcome(_("draft: not submitted yet"), "closed"),
+    ("claim", None): Outcome(_("submitted: waiting for the answer"), "waiting"),
+    ("answered", None): Outcome(_("answered: waiting for the claimant"), "waiting"),
+    ("resolved", True): Outcome(_("closed: the answer accepted"), "settled"),
+    ("resolved", False): Outcome(_("closed: the claimant disagreed"), "disputed"),
+    # Closed by time with the answer's type (the claimant did not say within three days).
+    ("resolved", None): Outcome(_("closed: granted, the claimant did not reply"), "settled"),
+    ("invalid", None): Outcome(_("closed: not considered, the claimant did not reply"), "closed"),
+    ("declined", None): Outcome(_("closed: rejected, the claimant did not reply"), "closed"),
+    ("cancelled", None): Outcome(_("withdrawn"), "closed"),
+    ("ignored", None): Outcome(_("closed: not answered in time"), "disputed"),
+}
 
 
 S = ComplaintStatus

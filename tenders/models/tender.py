@@ -122,6 +122,8 @@ class Tender(
         indexes = [
             models.Index(fields=["date_modified", "id"], name="tender_feed"),
             models.Index(fields=["next_check"], name="tender_next_check"),
+            # the search by a procuring entity's code
+            models.Index(fields=["buyer_identifier"], name="tender_buyer"),
         ]
 
     def __str__(self) -> str:
@@ -491,14 +493,23 @@ class Tender(
 
 
 class TenderSearch(models.Model):
-    """The words and CPV codes the portal's search matches a tender by (tenders/search.py),
-    apart from the tender's row, which every change rewrites."""
+    """What the portal's search finds a tender by (tenders/search.py): its words, CPV codes,
+    region and expected value, apart from the tender's row, which every change rewrites. (The
+    indexes of the words and codes on PostgreSQL are migration 0018's.)"""
 
     tender = models.OneToOneField(
         Tender, primary_key=True, on_delete=models.CASCADE, related_name="search"
     )
     search_text = models.TextField(blank=True)
     cpv_codes = models.TextField(blank=True)
+    region = models.CharField(max_length=200, blank=True)
+    value_amount = models.DecimalField(max_digits=20, decimal_places=2, null=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["region"], name="tender_search_region"),
+            models.Index(fields=["value_amount"], name="tender_search_value"),
+        ]
 
     def __str__(self) -> str:
         return self.search_text[:60]

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from django.apps import apps
 from django.db import models
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Case, Prefetch, Q, Value, When, prefetch_related_objects
 from django.db.models.fields.json import KT
 from django.utils import timezone
 
@@ -17,8 +17,9 @@ from portal.core.ids import is_id
 from portal.core.schema import validate
 from portal.core.transactions import all_or_nothing, atomic_change
 from tenders.schema import PUBLISHING_KINDS, TenderSchema
-from tenders.search import fold
+from tenders.search import cpv_digits, understand
 
+from . import search_words
 from .base import mark_locked, new_id, written_together
 from .statuses import TenderStatus
 from .tender_errors import MethodNotImplemented, NotProcuringEntity
@@ -30,6 +31,12 @@ RETRY_AFTER = timedelta(minutes=5)
 
 if TYPE_CHECKING:
     from .tender import Tender
+
+
+def _with_codes(cpv: str, *, through: str = "search__") -> Q:
+    """Tenders with an item classified by a code of the branch `cpv` (a code or digits) starts;
+    the codes are written padded (" 30197630-1 "): a branch starts after a space."""
+    return Q(**{f"{through}cpv_codes__contains": f" {cpv_digits(cpv)}"})
 
 
 def _tenders():
@@ -102,27 +109,70 @@ class TenderQuerySet(models.QuerySet):
             value_currency=KT("data__value__currency"),
         )
 
-    def matching(self, *, q="", tender_id="", cpv="", buyer="", status="", published_from=None,
-                 published_to=None):  # fmt: skip
-        """The portal's search; every criterion given must hold."""
+    def matching(self, *, q="", tender_id="", cpv="", buyer="", region="", value_min=None,
+                 value_max=None, status="", open_for_bids=False, published_from=None,
+                 published_to=None, sort="", resembling=False, now=None):  # fmt: skip
+        """The portal's search; every criterion given must hold. `q` is a search box's text
+        (tenders.search.understand): a tender ID, codes, a procuring entity's code, words. In
+        the order `sort` asks: "relevance" (the words found best first; the newest without
+        words), "deadline" (the soonest end of bids first), the newest change first otherwise.
+        `resembling`: words are also found by similarity (search_words.matching)."""
+        asked = understand(q)
         found = self
-        for word in fold(q).split():
-            found = found.filter(search__search_text__contains=word)
-        if tender_id:
+        if asked.words:
+            found = found.filter(search_words.matching(asked.words, resembling=resembling))
+        if tender_id or asked.tender_id:
             # tenderIDs are upper case (UA-…): matched exactly, the unique index finds them.
-            found = found.filter(tender_id=tender_id.strip().upper())
+            found = found.filter(tender_id=(tender_id or asked.tender_id).strip().upper())
         if cpv:
-            code = f" {cpv} " if "-" in cpv else f" {cpv}-"
-            found = found.filter(search__cpv_codes__contains=code)
+            found = found.filter(_with_codes(cpv))
+        if asked.cpv and asked.identifier:  # 8 digits: either (each found by its own index)
+            searched = apps.get_model("tenders", "TenderSearch").objects
+            coded = searched.filter(_with_codes(asked.cpv, through="")).values("pk")
+            bought = self.model.objects.filter(buyer_identifier=asked.identifier).values("pk")
+            found = found.filter(pk__in=coded.union(bought))
+        elif asked.cpv:
+            found = found.filter(_with_codes(asked.cpv))
+        elif asked.identifier:
+            found = found.filter(buyer_identifier=asked.identifier)
         if buyer:
             found = found.filter(buyer_identifier=buyer.strip())
+        if region:
+            found = found.filter(search__region=region)
+        if value_min is not None:
+            found = found.filter(search__value_amount__gte=value_min)
+        if value_max is not None:
+            found = found.filter(search__value_amount__lte=value_max)
         if status:
             found = found.filter(status=status)
+        if open_for_bids:
+            # (a tender whose tendering began since it was last brought up to date is still
+            # in enquiries: its dates say it takes bids)
+            now = now or timezone.now()
+            found = found.filter(
+                status__in=[TenderStatus.ENQUIRIES, TenderStatus.TENDERING],
+                tender_start__lte=now,
+                tender_end__gt=now,
+            )
         if published_from:
             found = found.filter(date__date__gte=published_from)
         if published_to:
             found = found.filter(date__date__lte=published_to)
-        return found
+        if sort == "deadline":  # the bids still taken first, soonest end first
+            now = now or timezone.now()
+            closed = Case(When(tender_end__gt=now, then=Value(0)), default=Value(1))
+            return found.order_by(closed, "tender_end", "id")
+        if asked.words and search_words.ranks():
+            if sort == "relevance":
+                return found.order_by(
+                    search_words.relevance(asked.words).desc(), "-date_modified", "-id"
+                )
+            return found.order_by(search_words.unindexed("date_modified").desc(), "-id")
+        return found.order_by("-date_modified", "-id")
+
+    def may_resemble(self, words: list[str]) -> bool:
+        """Whether `words` found nowhere may be looked for among words like them."""
+        return search_words.may_resemble(words)
 
     def find(self, pk: str, *, viewer: Viewer | None) -> "Tender":
         """The tender, for a write (which applies due changes itself), or 404 tender_id (also

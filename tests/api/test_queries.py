@@ -277,8 +277,10 @@ def test_a_tender_s_words_for_the_search_are_written_only_when_they_change(api, 
             assert tender.patch(change).status_code == 200
         return [sql for sql in statements(captured) if "tenders_tendersearch" in sql]
 
-    assert patched({"value": {"amount": 450}, "minimalStep": {"amount": 20}}) == []
+    assert patched({"minimalStep": {"amount": 20}, "description": "Інший опис"}) != []
+    assert patched({"minimalStep": {"amount": 25}}) == []
     assert len(patched({"title": "Папір для принтерів"})) == 1
+    assert len(patched({"value": {"amount": 450}})) == 1
     found = Tender.objects.matching(q="принтерів").values_list("pk", flat=True)
     assert list(found) == [tender.id]
 

@@ -169,6 +169,17 @@ def test_claimant_accepts_or_rejects_the_answer(world, as_user, satisfied):
     complaint.refresh_from_db()
     assert response.status_code == 302
     assert (complaint.status, complaint.satisfied) == ("resolved", satisfied)
+    # The page says the outcome, not the status: a claim the claimant disagreed with is not
+    # shown as a won one, and says what may come next.
+    page = as_user(world.stranger).get(reverse("claim", args=[complaint.pk])).content.decode()
+    next_step = "the Antimonopoly Committee of Ukraine (amcu.gov.ua)"
+    if satisfied:
+        assert '<span class="badge claim-settled">closed: the answer accepted</span>' in page
+        assert next_step not in page
+    else:
+        assert '<span class="badge claim-disputed">closed: the claimant disagreed</span>' in page
+        assert next_step in page
+    assert "Rejected: the procuring entity considered the claim" in page  # "declined" explained
 
 
 def test_claimant_withdraws_with_a_reason(world, as_user):

@@ -6,6 +6,8 @@ from pathlib import Path
 from django.conf import settings
 from django.utils import translation
 
+from complaints.models import OUTCOMES, RESOLUTION_MEANING, ComplaintStatus, ResolutionType
+
 CATALOG = Path(settings.BASE_DIR) / "locale" / "uk" / "LC_MESSAGES" / "django.po"
 
 
@@ -41,3 +43,15 @@ def test_the_compiled_catalog_matches_the_source():
                 stale.append(msgid)
 
     assert stale == []  # run: cd locale/uk/LC_MESSAGES && msgfmt -o django.mo django.po
+
+
+def test_every_claim_outcome_and_answer_type_is_said_in_ukrainian_and_english():
+    texts = [outcome.label for outcome in OUTCOMES.values()] + list(RESOLUTION_MEANING.values())
+    for text in texts:
+        with translation.override("en"):
+            english = str(text)
+        with translation.override("uk"):
+            ukrainian = str(text)
+        assert english and ukrainian and english != ukrainian, english
+    assert {status for status, _satisfied in OUTCOMES} == set(ComplaintStatus.values)
+    assert set(RESOLUTION_MEANING) == set(ResolutionType.values)

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tenders.classifiers import DATA, counted, cpv_name, cpv_prefix, find_cpv, is_cpv, regions
+from tenders.classifiers import DATA, counted, cpv_name, find_cpv, is_cpv, regions
 
 
 def test_the_catalogue_names_every_code_in_both_languages():
@@ -23,13 +23,6 @@ def test_codes_are_found_by_their_first_digits_or_by_words_in_either_language():
     assert "30197630-1" in find_cpv("Printing PAPER")
     assert find_cpv("") == [] and find_cpv("жодного такого слова") == []
     assert len(find_cpv("30", limit=5)) == 5
-
-
-def test_a_code_s_branch_is_its_significant_digits_and_at_least_a_division():
-    assert cpv_prefix("30000000-9") == "30"
-    assert cpv_prefix("30190000-7") == "3019"
-    assert cpv_prefix("30197630-1") == "3019763"
-    assert cpv_prefix("03000000-1") == "03"
 
 
 def test_the_regions_are_the_oblasts_and_the_two_cities():

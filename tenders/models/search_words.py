@@ -1,0 +1,106 @@
+"""Finding tenders by words: on PostgreSQL by migration 0018's full text index (each word as
+the start of a word in the text without accents), and, when that finds nothing, also by the
+trigram index's similarity for words of four letters or more (a typo still finds); elsewhere as
+parts of the folded text. See tenders/search.py."""
+
+from datetime import timedelta
+
+from django.db import connection
+from django.db.models import (
+    BooleanField,
+    DateTimeField,
+    ExpressionWrapper,
+    F,
+    FloatField,
+    Func,
+    Q,
+    Value,
+)
+
+from tenders.search import FUZZY_FROM
+
+COLUMN = "search__search_text"
+# The index's expression, which the query repeats exactly for the planner to use it.
+WORDS = "to_tsvector('simple'::regconfig, tenders_unaccent({column}))"
+STARTS = "to_tsquery('simple'::regconfig, tenders_unaccent({query}))"
+
+
+class _Sql(Func):
+    """An SQL template over a column and a value (each compiled with its parameters)."""
+
+    sql = ""
+
+    def __init__(self, column: str, value: str, **extra):
+        super().__init__(F(column), Value(value), **extra)
+
+    def as_sql(self, compiler, connection, **extra):
+        column, column_params = compiler.compile(self.source_expressions[0])
+        value, value_params = compiler.compile(self.source_expressions[1])
+        return self.sql.format(column=column, value=value), (*column_params, *value_params)
+
+
+class _StartsWords(_Sql):
+    sql = f"{WORDS.format(column='{column}')} @@ {STARTS.format(query='{value}')}"
+    output_field = BooleanField()
+
+
+class _Resembles(_Sql):
+    # (%% is a literal %: the driver formats the statement)
+    sql = "{column} %%> {value}"
+    output_field = BooleanField()
+
+
+class _Rank(_Sql):
+    sql = f"ts_rank({WORDS.format(column='{column}')}, {STARTS.format(query='{value}')})"
+    output_field = FloatField()
+
+
+class _Similarity(_Sql):
+    sql = "word_similarity({value}, {column})"
+    output_field = FloatField()
+
+
+def ranks() -> bool:
+    """Whether words are ranked (and may be found by similarity): on PostgreSQL."""
+    return connection.vendor == "postgresql"
+
+
+def may_resemble(words: list[str]) -> bool:
+    return ranks() and any(len(word) >= FUZZY_FROM for word in words)
+
+
+def _prefix(word: str) -> str:
+    # (a word here is letters and digits only: nothing in it is tsquery syntax)
+    return f"{word}:*"
+
+
+def matching(words: list[str], *, resembling: bool = False) -> Q:
+    """Tenders whose text has every one of `words` (`resembling`: or, for a long word, one
+    like it; asked only when the words as written find nothing, as a word like a common one
+    finds nearly every tender)."""
+    found = Q()
+    for word in words:
+        if not ranks():
+            found &= Q(**{f"{COLUMN}__contains": word})
+        elif resembling and len(word) >= FUZZY_FROM:
+            found &= Q(_StartsWords(COLUMN, _prefix(word))) | Q(_Resembles(COLUMN, word))
+        else:
+            found &= Q(_StartsWords(COLUMN, _prefix(word)))
+    return found
+
+
+def unindexed(column: str):
+    """`column`, as an expression no index gives in order. With words, the newest first is
+    ordered by it: PostgreSQL's guess of how many texts have a word's start is rough (one in
+    fifty), and given the feed's index in that order it would walk the whole registry for a
+    rare word instead of reading the words' index."""
+    return ExpressionWrapper(F(column) + Value(timedelta(0)), output_field=DateTimeField())
+
+
+def relevance(words: list[str]):
+    """How well a tender's text answers `words` (PostgreSQL): the full text rank of all of
+    them, plus how closely each is found."""
+    score = _Rank(COLUMN, " & ".join(_prefix(word) for word in words))
+    for word in words:
+        score = score + _Similarity(COLUMN, word)
+    return score

@@ -1,0 +1,144 @@
+"""The portal's search: one box that understands a tender ID, a code of the catalogue or its
+first digits, a procuring entity's code or words; filters by code, region, value, status and
+bids open now; orders by relevance or deadline."""
+
+import copy
+from datetime import timedelta
+
+import pytest
+
+from portal.core.actors import Actor, Role
+from portal.models import Organization
+from tenders.models import Tender
+from tests.factories import make_user
+from tests.helpers import tender_data
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def buyer(db):
+    return make_user("buyer", "Лікарня", "01993913", Organization.Kind.PROCURING)
+
+
+def publish(user, clock, title, *, cpv="44617100-9", region="м. Київ", amount=500,
+            identifier="00037256", days=14) -> Tender:  # fmt: skip
+    data = tender_data(clock.now(), title=title, value={"amount": amount, "currency": "UAH"},
+                       minimalStep={"amount": 1, "currency": "UAH"})  # fmt: skip
+    data["tenderPeriod"]["endDate"] = (clock.now() + timedelta(days=days)).isoformat()
+    entity = copy.deepcopy(data["procuringEntity"])
+    entity["address"]["region"] = region
+    entity["identifier"]["id"] = identifier
+    data["procuringEntity"] = entity
+    data["items"][0]["classification"] = {"scheme": "ДК021", "id": cpv, "description": "—"}
+    data["items"][0]["description"] = title
+    tender, _ = Tender.objects.register(by=Actor(Role.AUTHENTICATED, user=user), data=data)
+    return tender
+
+
+def found(client, **asked) -> list[str]:
+    response = client.get("/", asked)
+    assert response.status_code == 200
+    return [t.title for t in response.context["page"].object_list]
+
+
+def test_a_tender_id_pasted_in_the_box_finds_the_tender(client, buyer, clock):
+    paper = publish(buyer, clock, "Папір офісний")
+    publish(buyer, clock, "Ремонт покрівлі")
+
+    assert found(client, q=f"  {paper.tender_id.lower()} ") == ["Папір офісний"]
+    page = client.get("/", {"q": paper.tender_id}).content.decode()
+    assert f"the tender {paper.tender_id}" in page or f"закупівлю {paper.tender_id}" in page
+
+
+def test_a_cpv_code_or_its_first_digits_in_the_box_or_the_filter(client, buyer, clock):
+    publish(buyer, clock, "Папір", cpv="30197630-1")
+    publish(buyer, clock, "Конверти", cpv="30199230-1")
+    publish(buyer, clock, "Комп'ютери", cpv="30213000-5")
+    publish(buyer, clock, "Рукавички", cpv="33141420-0")
+
+    assert found(client, q="30197630-1") == ["Папір"]
+    assert sorted(found(client, q="3019")) == ["Конверти", "Папір"]
+    assert sorted(found(client, q="30")) == ["Комп'ютери", "Конверти", "Папір"]
+    assert sorted(found(client, cpv="30")) == ["Комп'ютери", "Конверти", "Папір"]
+    # A class of the catalogue chosen from the list covers every code under it.
+    assert sorted(found(client, cpv="30190000-7 Офісне устаткування")) == ["Конверти", "Папір"]
+    assert found(client, cpv="33141420-0") == ["Рукавички"]
+
+
+def test_an_edrpou_code_in_the_box_finds_the_procuring_entity_s_tenders(client, buyer, clock):
+    publish(buyer, clock, "Папір", identifier="01993913")
+    publish(buyer, clock, "Інше", identifier="02012345")
+
+    assert found(client, q="01993913") == ["Папір"]
+    assert found(client, q="0201234567") == []  # ten digits: an ІПН
+
+
+def test_the_region_and_the_value_range(client, buyer, clock):
+    publish(buyer, clock, "Київ дешево", region="м. Київ", amount=1000)
+    publish(buyer, clock, "Київ дорого", region="м. Київ", amount=900_000)
+    publish(buyer, clock, "Львів", region="Львівська область", amount=50_000)
+
+    assert sorted(found(client, region="м. Київ")) == ["Київ дешево", "Київ дорого"]
+    assert found(client, region="Львівська область") == ["Львів"]
+    assert sorted(found(client, value_min="1000", value_max="50000")) == ["Київ дешево", "Львів"]
+    assert found(client, value_min="100000") == ["Київ дорого"]
+    assert found(client, region="м. Київ", value_max="999.99") == []
+
+
+def test_open_for_bids_now_and_the_soonest_deadline_first(client, buyer, clock):
+    publish(buyer, clock, "Пізніше", days=20)
+    publish(buyer, clock, "Раніше", days=9)
+    assert found(client, open_for_bids="on") == []  # still in enquiries
+
+    clock.advance(days=8)
+    assert found(client, open_for_bids="on", sort="deadline") == ["Раніше", "Пізніше"]
+    clock.advance(days=2)
+    assert found(client, open_for_bids="on", sort="deadline") == ["Пізніше"]
+    assert found(client, sort="deadline") == ["Пізніше", "Раніше"]
+
+
+def test_bad_filters_are_refused_next_to_their_fields(client, buyer, clock):
+    publish(buyer, clock, "Папір")
+
+    response = client.get(
+        "/", {"cpv": "11111111-1", "value_min": "10", "value_max": "5", "region": "Марс"}
+    )
+
+    assert response.context["form"].errors.keys() == {"cpv", "value_max", "region"}
+    assert response.context["page"].object_list == []
+    response = client.get("/", {"cpv": "29"})
+    assert response.context["form"].errors["cpv"] == ["У ДК 021 немає коду, що починається з 29."]
+
+
+def test_words_are_found_by_their_start_whatever_the_case(client, buyer, clock):
+    publish(buyer, clock, "Ноутбуки для шкіл")
+    publish(buyer, clock, "Папір офісний")
+
+    assert found(client, q="НОУТБУК") == ["Ноутбуки для шкіл"]
+    assert found(client, q="ноутбук шкіл") == ["Ноутбуки для шкіл"]
+    assert found(client, q="ноутбук папір") == []
+
+
+@pytest.mark.postgres
+def test_on_postgresql_a_typo_still_finds_and_the_best_match_comes_first(client, buyer, clock):
+    publish(buyer, clock, "Папір для принтерів і папки")
+    clock.advance(minutes=1)
+    publish(buyer, clock, "Канцелярія: ручки, олівці, папір")
+    clock.advance(minutes=1)
+    publish(buyer, clock, "Ремонт покрівлі")
+
+    assert sorted(found(client, q="папір")) == [
+        "Канцелярія: ручки, олівці, папір",
+        "Папір для принтерів і папки",
+    ]
+    # A typo: nothing has the word as written, so words like it are looked for, and said so.
+    response = client.get("/", {"q": "принтерыв"})
+    assert [t.title for t in response.context["page"].object_list] == [
+        "Папір для принтерів і папки"
+    ]
+    assert "words like them" in response.content.decode() or "схожими" in response.content.decode()
+    # A word found as written is not looked for among similar ones.
+    assert found(client, q="папки") == ["Папір для принтерів і папки"]
+    assert found(client, q="папір принтер", sort="relevance") == ["Папір для принтерів і папки"]
+    assert found(client, q="папір", sort="newest")[0] == "Канцелярія: ручки, олівці, папір"
