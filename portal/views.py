@@ -87,7 +87,12 @@ def _search(request) -> dict:
     else:
         tenders = public.order_by("-date_modified", "-id")
     page = ListPage(tenders.listed(), TENDERS_PER_PAGE, request.GET.get("page"))
-    if understood and not page.object_list and Tender.objects.may_resemble(understood.words):
+    if (
+        understood
+        and not page.object_list
+        and Tender.objects.may_resemble(understood.words)
+        and not public.matching(q=" ".join(understood.words)).exists()
+    ):
         resembling = True
         tenders = public.matching(**form.cleaned_data, resembling=True)
         page = ListPage(tenders.listed(), TENDERS_PER_PAGE, request.GET.get("page"))

@@ -245,6 +245,7 @@ class CpvField(forms.CharField):
             "hx-target": "#cpv-options",
             "hx-swap": "innerHTML",
             "hx-sync": "this:replace",
+            "hx-push-url": "false",
         }
     )
 

@@ -21,6 +21,8 @@ TENDER_ID = re.compile(r"UA-\d{4}-\d{2}-\d{2}-\d{6}(-[a-z])?", re.IGNORECASE)
 CPV_CODE = re.compile(r"\d{8}-\d")
 # The words of a text as the index splits it (letters and digits; an apostrophe splits).
 WORD = re.compile(r"[^\W_]+")
+# What a token pasted or typed may carry around it ("UA-2026-…,", «30197630-1»).
+PUNCTUATION = ".,;:!?\"'«»()[]{}<>"
 # A word shorter than this is found only as the start of a word, never by similarity.
 FUZZY_FROM = 4
 
@@ -55,7 +57,7 @@ def search_columns(document: dict) -> dict:
     return {
         "search_text": fold(" ".join(w for w in words if isinstance(w, str))),
         "cpv_codes": f" {' '.join(dict.fromkeys(codes))} " if codes else "",
-        "region": str(address.get("region", ""))[:200],
+        "region": str(address.get("region") or "")[:200],
         "value_amount": amount(value.get("amount")),
         "buyer_identifier": str(identifier.get("id", "")),
     }
@@ -78,9 +80,12 @@ class Understood:
 
 
 def understand(text: str) -> Understood:
+    # (the catalogue is read to tell a code's first digits from a number among the words)
+    from tenders.classifiers import find_cpv
+
     found = Understood()
     rest = []
-    for token in text.split():
+    for token in (token.strip(PUNCTUATION) for token in text.split()):
         if TENDER_ID.fullmatch(token) and not found.tender_id:
             found.tender_id = token.upper()
         elif CPV_CODE.fullmatch(token) and not found.cpv:
@@ -89,7 +94,7 @@ def understand(text: str) -> Understood:
             found.cpv = found.identifier = token
         elif token.isdigit() and len(token) == 10 and not found.identifier:
             found.identifier = token
-        elif token.isdigit() and 2 <= len(token) < 8 and not found.cpv:
+        elif token.isdigit() and 2 <= len(token) < 8 and not found.cpv and find_cpv(token, limit=1):
             found.cpv = token
         else:
             rest.append(token)
@@ -107,8 +112,15 @@ def cpv_digits(code: str) -> str:
     return digits[: max(len(digits.rstrip("0")), 2)]
 
 
+# The largest expected value the search's column holds (numeric(20, 2)); a larger one is not
+# searched by value.
+LARGEST_AMOUNT = Decimal(10) ** 18
+
+
 def amount(value) -> Decimal | None:
+    """An expected value as the search's column keeps it (None: not searched by value)."""
     try:
-        return Decimal(str(value)).quantize(Decimal("0.01")) if value is not None else None
+        found = Decimal(str(value)).quantize(Decimal("0.01")) if value is not None else None
     except InvalidOperation:
         return None
+    return found if found is not None and abs(found) < LARGEST_AMOUNT else None

@@ -138,7 +138,8 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
 
     @property
     def outcome(self) -> Outcome:
-        satisfied = self.satisfied if self.status == S.RESOLVED else None
+        answered = self.status in (S.RESOLVED, S.INVALID, S.DECLINED)
+        satisfied = self.satisfied if answered else None
         return OUTCOMES[(self.status, satisfied)]
 
     @property

@@ -58,7 +58,7 @@ class Outcome(NamedTuple):
 
 
 OUTCOMES = {
-    # (status, satisfied): outcome; satisfied is None for every status but "resolved"'s
+    # (status, satisfied): outcome; satisfied is None but for a claim answered
     ("draft", None): Outcome(_("draft: not submitted yet"), "closed"),
     ("claim", None): Outcome(_("submitted: waiting for the answer"), "waiting"),
     ("answered", None): Outcome(_("answered: waiting for the claimant"), "waiting"),
@@ -68,6 +68,11 @@ OUTCOMES = {
     ("resolved", None): Outcome(_("closed: granted, the claimant did not reply"), "settled"),
     ("invalid", None): Outcome(_("closed: not considered, the claimant did not reply"), "closed"),
     ("declined", None): Outcome(_("closed: rejected, the claimant did not reply"), "closed"),
+    # ... having said what it thought of the answer without closing the claim
+    ("invalid", True): Outcome(_("closed: the answer accepted"), "settled"),
+    ("declined", True): Outcome(_("closed: the answer accepted"), "settled"),
+    ("invalid", False): Outcome(_("closed: the claimant disagreed"), "disputed"),
+    ("declined", False): Outcome(_("closed: the claimant disagreed"), "disputed"),
     ("cancelled", None): Outcome(_("withdrawn"), "closed"),
     ("ignored", None): Outcome(_("closed: not answered in time"), "disputed"),
 }

@@ -27,9 +27,12 @@ def fill(apps, schema_editor):
     for row in rows:
         document = row.tender.data or {}
         region = ((document.get("procuringEntity") or {}).get("address") or {}).get("region")
+        # (as tenders.search.search_columns derives them, at this migration's time)
         try:
             amount = Decimal(str((document.get("value") or {})["amount"])).quantize(Decimal("0.01"))
         except (KeyError, InvalidOperation, TypeError):
+            amount = None
+        if amount is not None and abs(amount) >= Decimal(10) ** 18:
             amount = None
         TenderSearch.objects.filter(pk=row.pk).update(
             region=str(region or "")[:200], value_amount=amount

@@ -22,7 +22,14 @@ from tenders.search import FUZZY_FROM
 COLUMN = "search__search_text"
 # The index's expression, which the query repeats exactly for the planner to use it.
 WORDS = "to_tsvector('simple'::regconfig, tenders_unaccent({column}))"
-STARTS = "to_tsquery('simple'::regconfig, tenders_unaccent({query}))"
+# A word as the start of a word: quoted after unaccent, which may turn a letter into tsquery
+# syntax ("ʼ" into an apostrophe, "⑴" into parentheses).
+STARTS = (
+    "to_tsquery('simple'::regconfig, "
+    "'''' || replace(tenders_unaccent({value}), '''', '''''') || ''':*')"
+)
+# How many of the newest matches the best match is chosen among (a page goes no further).
+RANKED = 1000
 
 
 class _Sql(Func):
@@ -36,11 +43,13 @@ class _Sql(Func):
     def as_sql(self, compiler, connection, **extra):
         column, column_params = compiler.compile(self.source_expressions[0])
         value, value_params = compiler.compile(self.source_expressions[1])
-        return self.sql.format(column=column, value=value), (*column_params, *value_params)
+        # (the templates' quotes are SQL's; a % would be the driver's)
+        sql = self.sql.format(column=column, value=value)
+        return sql, (*column_params, *value_params)
 
 
 class _StartsWords(_Sql):
-    sql = f"{WORDS.format(column='{column}')} @@ {STARTS.format(query='{value}')}"
+    sql = f"{WORDS.format(column='{column}')} @@ {STARTS}"
     output_field = BooleanField()
 
 
@@ -51,7 +60,7 @@ class _Resembles(_Sql):
 
 
 class _Rank(_Sql):
-    sql = f"ts_rank({WORDS.format(column='{column}')}, {STARTS.format(query='{value}')})"
+    sql = f"ts_rank({WORDS.format(column='{column}')}, {STARTS})"
     output_field = FloatField()
 
 
@@ -69,11 +78,6 @@ def may_resemble(words: list[str]) -> bool:
     return ranks() and any(len(word) >= FUZZY_FROM for word in words)
 
 
-def _prefix(word: str) -> str:
-    # (a word here is letters and digits only: nothing in it is tsquery syntax)
-    return f"{word}:*"
-
-
 def matching(words: list[str], *, resembling: bool = False) -> Q:
     """Tenders whose text has every one of `words` (`resembling`: or, for a long word, one
     like it; asked only when the words as written find nothing, as a word like a common one
@@ -83,9 +87,9 @@ def matching(words: list[str], *, resembling: bool = False) -> Q:
         if not ranks():
             found &= Q(**{f"{COLUMN}__contains": word})
         elif resembling and len(word) >= FUZZY_FROM:
-            found &= Q(_StartsWords(COLUMN, _prefix(word))) | Q(_Resembles(COLUMN, word))
+            found &= Q(_StartsWords(COLUMN, word)) | Q(_Resembles(COLUMN, word))
         else:
-            found &= Q(_StartsWords(COLUMN, _prefix(word)))
+            found &= Q(_StartsWords(COLUMN, word))
     return found
 
 
@@ -97,10 +101,13 @@ def unindexed(column: str):
     return ExpressionWrapper(F(column) + Value(timedelta(0)), output_field=DateTimeField())
 
 
-def relevance(words: list[str]):
-    """How well a tender's text answers `words` (PostgreSQL): the full text rank of all of
-    them, plus how closely each is found."""
-    score = _Rank(COLUMN, " & ".join(_prefix(word) for word in words))
-    for word in words:
-        score = score + _Similarity(COLUMN, word)
-    return score
+def relevance(words: list[str], *, resembling: bool = False):
+    """How well a tender's text answers `words` (PostgreSQL): the full text rank of each, and,
+    when similar words were looked for, how closely each is found."""
+    scores = [_Rank(COLUMN, word) for word in words]
+    if resembling:
+        scores += [_Similarity(COLUMN, word) for word in words]
+    total = scores[0]
+    for score in scores[1:]:
+        total = total + score
+    return total

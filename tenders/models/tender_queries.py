@@ -152,7 +152,7 @@ class TenderQuerySet(models.QuerySet):
             found = found.filter(
                 status__in=[TenderStatus.ENQUIRIES, TenderStatus.TENDERING],
                 tender_start__lte=now,
-                tender_end__gt=now,
+                tender_end__gte=now,  # (as Tender.check_tendering: the end takes bids)
             )
         if published_from:
             found = found.filter(date__date__gte=published_from)
@@ -163,11 +163,13 @@ class TenderQuerySet(models.QuerySet):
             closed = Case(When(tender_end__gt=now, then=Value(0)), default=Value(1))
             return found.order_by(closed, "tender_end", "id")
         if asked.words and search_words.ranks():
-            if sort == "relevance":
-                return found.order_by(
-                    search_words.relevance(asked.words).desc(), "-date_modified", "-id"
-                )
-            return found.order_by(search_words.unindexed("date_modified").desc(), "-id")
+            newest = found.order_by(search_words.unindexed("date_modified").desc(), "-id")
+            if sort != "relevance":
+                return newest
+            # Ranked among the newest matches only: ranking reads every text it ranks.
+            candidates = newest.values("pk")[: search_words.RANKED]
+            score = search_words.relevance(asked.words, resembling=resembling)
+            return self.filter(pk__in=candidates).order_by(score.desc(), "-date_modified", "-id")
         return found.order_by("-date_modified", "-id")
 
     def may_resemble(self, words: list[str]) -> bool:

@@ -45,7 +45,7 @@ def walk_the_story(people, world, tmp_path, *, javascript: bool, check=lambda pa
     assert complaint.status == "draft"
     assert complaint.documents.count() == 2
     bidder.get_by_role("button", name="Подати вимогу").click()
-    bidder.locator("#claim-panel .badge", has_text="подана").wait_for()
+    bidder.locator("#claim-panel .badge", has_text="подана: чекає на відповідь").wait_for()
     complaint.refresh_from_db()
     assert complaint.status == "claim"
 
@@ -64,7 +64,7 @@ def walk_the_story(people, world, tmp_path, *, javascript: bool, check=lambda pa
     bidder.goto(f"/claims/{complaint.pk}/")
     bidder.get_by_label("Я не погоджуюся з відповіддю").check()
     bidder.get_by_role("button", name="Надіслати моє рішення").click()
-    bidder.locator("#claim-panel .badge", has_text="вирішена").wait_for()
+    bidder.locator("#claim-panel .badge", has_text="закрита: скаржник не погодився").wait_for()
     complaint.refresh_from_db()
     assert (complaint.status, complaint.satisfied) == ("resolved", False)
 

@@ -142,3 +142,30 @@ def test_on_postgresql_a_typo_still_finds_and_the_best_match_comes_first(client,
     assert found(client, q="папки") == ["Папір для принтерів і папки"]
     assert found(client, q="папір принтер", sort="relevance") == ["Папір для принтерів і папки"]
     assert found(client, q="папір", sort="newest")[0] == "Канцелярія: ручки, олівці, папір"
+
+
+@pytest.mark.parametrize(
+    "text", ["⑴", "ʼ", "ʼєкт", "aːb", "a'b:*&|!", "\\", "(", "папір)", "x" * 200]
+)
+def test_any_text_in_the_box_answers_a_page(client, buyer, clock, text):
+    """Unaccent may turn a letter into tsquery syntax on PostgreSQL: the words are quoted."""
+    publish(buyer, clock, "Папір офісний")
+
+    response = client.get("/", {"q": text})
+
+    assert response.status_code == 200
+
+
+def test_a_number_among_words_is_a_word_unless_codes_start_with_it(client, buyer, clock):
+    publish(buyer, clock, "Ремонт школи 2024 року", cpv="45261000-4")
+
+    assert found(client, q="ремонт 2024") == ["Ремонт школи 2024 року"]  # no code starts 2024
+    assert found(client, q="ремонт 45,") == ["Ремонт школи 2024 року"]  # the division 45
+
+
+def test_a_tender_too_dear_for_the_value_column_is_kept_and_not_searched_by_value(api, clock):
+    response = api.post("/tenders", tender_data(value={"amount": 1e20, "currency": "UAH"}))
+
+    assert response.status_code == 201
+    tender = Tender.objects.get(pk=response.json()["data"]["id"])
+    assert tender.search.value_amount is None

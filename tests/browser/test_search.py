@@ -1,0 +1,93 @@
+"""A visitor finds tenders as a person would: a tender ID pasted into the one box, a code's
+first digits, a region, a value range; with JavaScript (the results follow the filters) and
+without (the form is sent)."""
+
+import copy
+import re
+
+import pytest
+
+from portal.core.actors import Actor, Role
+from portal.models import Organization
+from tenders.models import Tender
+from tests.browser.pages import serious_violations
+from tests.factories import make_user
+from tests.helpers import tender_data
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def publish(user, clock, title, cpv, region, amount) -> Tender:
+    data = tender_data(clock.now(), title=title, value={"amount": amount, "currency": "UAH"},
+                       minimalStep={"amount": 1, "currency": "UAH"})  # fmt: skip
+    data["procuringEntity"] = copy.deepcopy(data["procuringEntity"])
+    data["procuringEntity"]["address"]["region"] = region
+    data["items"][0]["classification"] = {"scheme": "ДК021", "id": cpv, "description": "—"}
+    data["items"][0]["description"] = title
+    tender, _ = Tender.objects.register(by=Actor(Role.AUTHENTICATED, user=user), data=data)
+    return tender
+
+
+@pytest.fixture
+def registry(clock):
+    buyer = make_user("buyer", "Лікарня", "01993913", Organization.Kind.PROCURING)
+    made = {
+        "paper": publish(buyer, clock, "Папір офісний А4", "30197630-1", "м. Київ", 48_000),
+        "envelopes": publish(
+            buyer, clock, "Конверти поштові", "30199230-1", "Львівська область", 9_000
+        ),
+        "roof": publish(buyer, clock, "Ремонт покрівлі", "45261000-4", "м. Київ", 920_000),
+    }
+    return made
+
+
+def titles(page) -> list[str]:
+    return sorted(page.locator("#results h3 a").all_inner_texts())
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_a_visitor_finds_by_tender_id_code_region_and_value(
+    people, registry, screenshot, javascript
+):
+    visitor = people(javascript=javascript)
+    visitor.goto("/")
+    search = visitor.get_by_role("searchbox", name="Шукати")
+
+    def send():
+        if javascript:  # the results follow what is typed, without a page load
+            visitor.locator("#results[aria-busy=false]").wait_for()
+        else:
+            visitor.get_by_role("button", name="Шукати").click()
+
+    # A tender ID pasted (with spaces around it, in lower case).
+    search.fill(f"  {registry['roof'].tender_id.lower()} ")
+    send()
+    expect_titles(visitor, ["Ремонт покрівлі"])
+    assert f"закупівлю {registry['roof'].tender_id}" in visitor.locator("#results").inner_text()
+
+    # The first digits of a class of the catalogue: paper and envelopes.
+    search.fill("3019")
+    send()
+    expect_titles(visitor, ["Конверти поштові", "Папір офісний А4"])
+    if javascript:
+        screenshot(visitor, "uk-search")
+
+    # A region and a value range, with the box empty.
+    search.fill("")
+    visitor.get_by_label("Область").select_option("м. Київ")
+    visitor.get_by_label("Очікувана вартість від, грн").fill("40000")
+    visitor.get_by_label("Очікувана вартість до, грн").fill("50000")
+    send()
+    expect_titles(visitor, ["Папір офісний А4"])
+    assert re.search(r"region=.*value_min=40000", visitor.url)
+    assert serious_violations(visitor) == []
+    assert visitor.errors == []
+
+
+def expect_titles(page, expected: list[str]) -> None:
+    page.wait_for_function(
+        "expected => [...document.querySelectorAll('#results h3 a')]"
+        ".map(a => a.textContent).sort().join('|') === expected.join('|')",
+        arg=sorted(expected),
+    )
+    assert titles(page) == sorted(expected)
