@@ -4,6 +4,7 @@ without (the form is sent)."""
 
 import copy
 import re
+import time
 
 import pytest
 
@@ -54,8 +55,8 @@ def test_a_visitor_finds_by_tender_id_code_region_and_value(
     search = visitor.get_by_role("searchbox", name="Шукати")
 
     def send():
-        if javascript:  # the results follow what is typed, without a page load
-            visitor.locator("#results[aria-busy=false]").wait_for()
+        if javascript:  # the results follow what is typed (a field left: what is changed)
+            visitor.keyboard.press("Tab")
         else:
             visitor.get_by_role("button", name="Шукати").click()
 
@@ -80,14 +81,15 @@ def test_a_visitor_finds_by_tender_id_code_region_and_value(
     send()
     expect_titles(visitor, ["Папір офісний А4"])
     assert re.search(r"region=.*value_min=40000", visitor.url)
-    assert serious_violations(visitor) == []
+    if javascript:  # (axe runs in the page: the same markup is checked once)
+        assert serious_violations(visitor) == []
     assert visitor.errors == []
 
 
 def expect_titles(page, expected: list[str]) -> None:
-    page.wait_for_function(
-        "expected => [...document.querySelectorAll('#results h3 a')]"
-        ".map(a => a.textContent).sort().join('|') === expected.join('|')",
-        arg=sorted(expected),
-    )
+    """The results list `expected` (in any order), once htmx has swapped them in. (Polled
+    from here: a page without JavaScript runs no function of ours.)"""
+    deadline = time.monotonic() + 15
+    while titles(page) != sorted(expected) and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
     assert titles(page) == sorted(expected)
