@@ -12,9 +12,10 @@ from portal.core.schema import iso
 from tenders.classifiers import UNITS, cpv_name, find_cpv, is_cpv, regions
 from tenders.models import Award
 from tenders.models.lots import exact_sum
+from tenders.search import CPV_CODE
 
 # A code at the start of what was typed or chosen ("30197630-1 Папір для друку").
-CPV_CODE = re.compile(r"\s*(\d{8}-\d)(?!\d)")
+CHOSEN_CODE = re.compile(rf"\s*({CPV_CODE.pattern})(?!\d)")
 # The first digits of codes: a division (2) to a whole code without its check digit (8).
 BRANCH = re.compile(r"\d{2,8}")
 
@@ -270,7 +271,7 @@ class CpvField(forms.CharField):
                     params={"digits": digits},
                 )
             return digits
-        code = CPV_CODE.match(value)
+        code = CHOSEN_CODE.match(value)
         if code is None:
             raise forms.ValidationError(
                 _("Choose a code from the list, or type one as 30197630-1."), code="invalid"
