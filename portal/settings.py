@@ -108,6 +108,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.template.context_processors.csp",
                 "portal.views.api_version",
+                "portal.views.waiting",
             ],
         },
     },

@@ -1,3 +1,4 @@
+import functools
 import hashlib
 import math
 import sys
@@ -6,7 +7,6 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models.functions import Coalesce
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from complaints.models import Complaint
+from portal import queues
 from portal.account_forms import JoinForm
 from portal.core.api.errors import error_response, not_found_response, server_error_response
 from portal.core.errors import DomainError, infrastructure_failure
@@ -115,29 +116,26 @@ def dashboard(request):
 
 def dashboard_page(request, *, join_form=None, status=200):
     """What waits for the signed-in user: its account's next step (confirm the address, join
-    an organization), the requests to join its organization (administrators), claims to answer
-    (a procuring entity), or its own claims and their statuses (a bidder)."""
+    an organization), the requests to join its organization (administrators), and its
+    organization's work queue (portal.queues), bids, claims, questions and tenders."""
     user = request.user
     organization = user.organization
-    claims = Complaint.objects.select_related("tender", "award")
-    to_answer = awaiting_claimant = mine = tenders = requests = questions = my_questions = []
+    now = timezone.now()
+    tasks = bids = awaiting_claimant = mine = tenders = requests = my_questions = []
     join_request = None
     if organization is not None:
-        owned = claims.filter(tender__organization=organization)
-        # A claim against a decision is to be answered within its complaint period, one
-        # against the conditions before bids close.
-        due = Coalesce("award__complaint_period_end", "tender__tender_end")
-        to_answer = owned.unanswered().order_by(due, "date_submitted")
-        questions = Question.objects.to_answer_by(organization).order_by(
-            "tender__tender_start", "date"
+        tasks = queues.tasks_of(organization, now)
+        bids = queues.bids_of(organization, now)
+        claims = Complaint.objects.select_related("tender", "award")
+        awaiting_claimant = (
+            claims.filter(tender__organization=organization).answered().order_by("date_answered")
         )
+        mine = claims.filter(organization=organization).order_by("-date")
         my_questions = (
             Question.objects.filter(organization=organization)
             .select_related("tender")
             .order_by("-date")[:50]
         )
-        awaiting_claimant = owned.answered().order_by("date_answered")
-        mine = claims.filter(organization=organization).order_by("-date")
         tenders = Tender.objects.filter(organization=organization).order_by("-date_modified")
         if organization.is_administered_by(user):
             requests = organization.pending_requests()
@@ -150,8 +148,8 @@ def dashboard_page(request, *, join_form=None, status=200):
         "join_request": join_request,
         "join_form": join_form,
         "requests": requests,
-        "to_answer": to_answer,
-        "questions_to_answer": questions,
+        "tasks": tasks,
+        "my_bids": bids,
         "my_questions": my_questions,
         "awaiting_claimant": awaiting_claimant,
         "my_claims": mine,
@@ -219,6 +217,16 @@ def server_error(request):
     if is_machine_face(request):
         return server_error_response()
     return render(request, "500.html", status=500)
+
+
+def waiting(request):
+    """Template context: how many things wait for the signed-in user's organization (the
+    header's count), asked only when a page shows it."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated or user.organization is None:
+        return {}
+    # (a template calls what it is given, each time it reads it: the count is taken once)
+    return {"waiting": functools.cache(lambda: queues.count_of(user.organization, timezone.now()))}
 
 
 def api_version(request):

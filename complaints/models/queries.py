@@ -52,6 +52,18 @@ class ComplaintQuerySet(models.QuerySet):
     def unanswered(self):
         return self.filter(status=S.CLAIM)
 
+    def to_answer_by(self, organization):
+        """The claims against `organization`'s tenders waiting for its answer, each with its
+        tender and award."""
+        owned = self.filter(tender__organization=organization)
+        return owned.unanswered().select_related("tender", "award")
+
+    def to_rate_by(self, organization):
+        """`organization`'s claims answered and waiting for it to accept or reject the
+        answer, each with its tender and award."""
+        mine = self.filter(organization=organization)
+        return mine.answered().select_related("tender", "award")
+
     def file(self, *, award, by: Actor, title: str, author: dict, description: str = "",
              submit: bool = False) -> tuple["Complaint", str]:  # fmt: skip
         """A bidder's claim against `award`: a draft, or submitted at once. Returns the claim

@@ -10,7 +10,7 @@ from tenders.schema import AwardPatchSchema
 from tenders.workdays import STAND_STILL
 
 from .base import PartOfTender, new_id
-from .statuses import AwardStatus, ContractStatus, TenderStatus
+from .statuses import AwardStatus, BidStatus, ContractStatus, TenderStatus
 
 EDITABLE_FIELDS = (
     "title",
@@ -20,6 +20,28 @@ EDITABLE_FIELDS = (
     "description_en",
     "description_ru",
 )
+
+
+class AwardQuerySet(models.QuerySet):
+    def to_decide_by(self, organization):
+        """The awards waiting for `organization`'s decision as the tenders' buyer."""
+        return self.filter(
+            tender__organization=organization,
+            tender__status__in=TenderStatus.deciding(),
+            status=AwardStatus.PENDING,
+        ).select_related("tender")
+
+    def open_to_claims_of(self, organization, now):
+        """The decisions on tenders `organization` bids in whose claim window is open `now`."""
+        from .bid import Bid
+
+        bid_in = Bid.objects.filter(organization=organization, status=BidStatus.ACTIVE)
+        return self.filter(
+            tender__in=bid_in.values("tender"),
+            tender__status__in=TenderStatus.deciding(),
+            status__in=[AwardStatus.ACTIVE, AwardStatus.UNSUCCESSFUL],
+            complaint_period_end__gt=now,
+        ).select_related("tender")
 
 
 class Award(StatusMachine, PartOfTender, PartDocuments):
@@ -55,6 +77,8 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
     data = models.JSONField(default=dict, blank=True)
     complaint_period_start = models.DateTimeField(editable=False)
     complaint_period_end = models.DateTimeField(null=True, blank=True, editable=False)
+
+    objects = AwardQuerySet.as_manager()
 
     def __str__(self) -> str:
         return f"award {self.pk} ({self.status})"

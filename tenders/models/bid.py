@@ -12,6 +12,18 @@ from .base import Owned, PartOfTender, new_id
 from .statuses import AwardStatus, BidStatus, TenderStatus
 
 
+class BidQuerySet(models.QuerySet):
+    def placed_by(self, organization):
+        """`organization`'s bids that take part or are drafts, newest first, each with its
+        tender and the decisions on it."""
+        return (
+            self.filter(organization=organization, status__in=Bid.LIVE)
+            .select_related("tender")
+            .prefetch_related("awards")
+            .order_by("-date")
+        )
+
+
 class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
     LIVE = {BidStatus.DRAFT, BidStatus.ACTIVE}
     TRANSITIONS = {
@@ -34,6 +46,8 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
     # Its value for each of the tender's features it is weighed by (code, value).
     parameters = models.JSONField(default=list, blank=True)
     tenderers = models.JSONField()
+
+    objects = BidQuerySet.as_manager()
 
     def __str__(self) -> str:
         return f"bid {self.pk} on {self.tender_id}"
@@ -96,6 +110,31 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
 
     def check_context(self, action: str, by: Actor, now) -> None:
         self.tender.check_tendering(self.VERBS[action], now)
+
+    def standing(self, now) -> str:
+        """Where the bid stands, for its bidder: "draft", "sealed" (bids are still taken),
+        "opening" (bidding closed, no decision yet), "considered", "won", "disqualified",
+        "withdrawn decision" (taken back), "waiting" (another bid is considered first), "not
+        chosen" (the decisions went to other bids), "failed" or "cancelled" (the tender's
+        end)."""
+        tender = self.tender
+        if tender.status == TenderStatus.CANCELLED:
+            return "cancelled"
+        if tender.status == TenderStatus.UNSUCCESSFUL:
+            return "failed"
+        if self.status == BidStatus.DRAFT:
+            return "draft"
+        if tender.status in (TenderStatus.ENQUIRIES, TenderStatus.TENDERING):
+            return "sealed" if now <= tender.tender_end else "opening"
+        decisions = sorted(self.awards.all(), key=lambda award: award.date)
+        if not decisions:
+            return "waiting" if tender.status == TenderStatus.QUALIFICATION else "not chosen"
+        return {
+            AwardStatus.PENDING: "considered",
+            AwardStatus.ACTIVE: "won",
+            AwardStatus.UNSUCCESSFUL: "disqualified",
+            AwardStatus.CANCELLED: "withdrawn decision",
+        }[decisions[-1].status]
 
     def status_refusal(self, action: str) -> NotAllowed:
         return NotAllowed(f"Can't {self.VERBS[action]} bid in current ({self.status}) status")

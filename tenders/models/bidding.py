@@ -35,7 +35,8 @@ class Bidding:
         return [bid for bid in self.bids.all() if bid.status == BidStatus.ACTIVE]
 
     def check_tendering(self, verb: str, now) -> None:
-        """Bids are placed, changed and withdrawn only while tendering is open."""
+        """Bids are placed, changed and withdrawn only while tendering is open (what
+        Tender.objects.taking_bids finds among many)."""
         if self.status != TenderStatus.TENDERING:
             raise NotAllowed(f"Can't {verb} bid in current ({self.status}) tender status")
         if not self.tender_start <= now <= self.tender_end:

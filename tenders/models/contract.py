@@ -12,6 +12,18 @@ from .base import PartOfTender, new_id
 from .statuses import AwardStatus, ContractStatus, TenderStatus
 
 
+class ContractQuerySet(models.QuerySet):
+    def to_sign_by(self, organization):
+        """The contracts `organization` is to sign as the tenders' buyer (now, or once the
+        award's complaint period is over), each with its award and tender."""
+        return self.filter(
+            tender__organization=organization,
+            tender__status__in=TenderStatus.deciding(),
+            award__status=AwardStatus.ACTIVE,
+            status=ContractStatus.PENDING,
+        ).select_related("tender", "award")
+
+
 class Contract(StatusMachine, PartOfTender, PartDocuments):
     """The contract with an active award's supplier; signing it completes the tender."""
 
@@ -33,6 +45,8 @@ class Contract(StatusMachine, PartOfTender, PartDocuments):
     # value, suppliers and items copied from the award; title, description, contractNumber,
     # period as the owner wrote them
     data = models.JSONField(default=dict)
+
+    objects = ContractQuerySet.as_manager()
 
     def __str__(self) -> str:
         return self.contract_id

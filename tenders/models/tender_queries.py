@@ -109,6 +109,20 @@ class TenderQuerySet(models.QuerySet):
             value_currency=KT("data__value__currency"),
         )
 
+    def taking_bids(self, now):
+        """The tenders that take bids at `now`, by their dates, as Tender.check_tendering
+        decides for one (the end's instant takes bids). A tender whose tendering began since
+        it was last brought up to date still says enquiries: its dates say it takes bids."""
+        return self.filter(
+            status__in=[TenderStatus.ENQUIRIES, TenderStatus.TENDERING],
+            tender_start__lte=now,
+            tender_end__gte=now,
+        )
+
+    def drafts_of(self, organization):
+        """`organization`'s tenders not yet published."""
+        return self.filter(organization=organization, status=TenderStatus.DRAFT)
+
     def matching(self, *, q="", tender_id="", cpv="", buyer="", region="", value_min=None,
                  value_max=None, status="", open_for_bids=False, published_from=None,
                  published_to=None, sort="", resembling=False, now=None):  # fmt: skip
@@ -146,14 +160,7 @@ class TenderQuerySet(models.QuerySet):
         if status:
             found = found.filter(status=status)
         if open_for_bids:
-            # (a tender whose tendering began since it was last brought up to date is still
-            # in enquiries: its dates say it takes bids)
-            now = now or timezone.now()
-            found = found.filter(
-                status__in=[TenderStatus.ENQUIRIES, TenderStatus.TENDERING],
-                tender_start__lte=now,
-                tender_end__gte=now,  # (as Tender.check_tendering: the end takes bids)
-            )
+            found = found.taking_bids(now or timezone.now())
         if published_from:
             found = found.filter(date__date__gte=published_from)
         if published_to:

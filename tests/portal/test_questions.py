@@ -101,7 +101,7 @@ def test_questions_and_answers_on_the_dashboards(world, as_user):
     ask(as_user(world.bidder), world)
     question = Question.objects.get()
     dashboard = as_user(world.buyer).get(reverse("dashboard")).content.decode()
-    assert "Questions waiting for your answer" in dashboard
+    assert "Answer the question" in dashboard
     assert question.title in dashboard
     mine = as_user(world.bidder).get(reverse("dashboard")).content.decode()
     assert "My questions" in mine and "Not answered yet." in mine

@@ -1,0 +1,218 @@
+"""The work queue: what an organization must do next, each thing with its deadline and what
+happens when it passes, soonest first. What counts as waiting is the models' (their query
+methods); this module only gathers and words it."""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import F, Func, Subquery
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from complaints.models import Complaint
+from tenders.models import Award, Bid, Contract, Question, Tender
+
+# How many of each kind the dashboard lists (the header counts them all).
+SHOWN = 50
+
+
+@dataclass(frozen=True)
+class Task:
+    kind: str  # award, contract, claim, question, draft, claim-window, answer
+    what: str
+    subject: str  # what it is about: a tender's or a claim's title
+    reference: str  # the tender ID or the claim's ID
+    url: str
+    # The deadline; None: none is set. For a contract: when it may be signed.
+    due: datetime | None
+    then: str
+
+
+def _tender_url(tender_pk: str, anchor: str = "") -> str:
+    return reverse("tender", args=[tender_pk]) + (f"#{anchor}" if anchor else "")
+
+
+def _supplier(award) -> str:
+    return (award.suppliers or [{}])[0].get("name", "")
+
+
+def buyer_tasks(organization, now) -> list[Task]:
+    """What the buyer decides, signs, answers and publishes."""
+    tasks = []
+    for award in Award.objects.to_decide_by(organization)[:SHOWN]:
+        tasks.append(
+            Task(
+                "award",
+                _("Decide on the bid of %(supplier)s") % {"supplier": _supplier(award)},
+                award.tender.title,
+                award.tender.tender_id,
+                _tender_url(award.tender_id, f"award-{award.pk}"),
+                None,
+                _("No deadline is set: the bidders wait for your decision."),
+            )
+        )
+    for contract in Contract.objects.to_sign_by(organization)[:SHOWN]:
+        opens = contract.award.complaint_period_end
+        tasks.append(
+            Task(
+                "contract",
+                _("Sign the contract with %(supplier)s") % {"supplier": _supplier(contract.award)},
+                contract.tender.title,
+                contract.tender.tender_id,
+                _tender_url(contract.tender_id, f"award-{contract.award_id}"),
+                opens,
+                _("may be signed from then, once every claim against the decision is settled")
+                if opens and opens > now
+                else _("may be signed now, unless a claim against the decision is unsettled"),
+            )
+        )
+    for claim in Complaint.objects.to_answer_by(organization)[:SHOWN]:
+        if claim.award is None:
+            due = claim.tender.tender_end
+            then = _(
+                "a claim about the conditions: bids close then, and a claim still unanswered "
+                "when the tender ends is left ignored"
+            )
+        else:
+            due = claim.award.complaint_period_end
+            then = _("then the contract may be signed and the claim is left ignored")
+        tasks.append(
+            Task(
+                "claim",
+                _("Answer the claim"),
+                claim.title,
+                claim.complaint_id,
+                reverse("claim", args=[claim.pk]),
+                due,
+                then,
+            )
+        )
+    for question in Question.objects.to_answer_by(organization)[:SHOWN]:
+        tasks.append(
+            Task(
+                "question",
+                _("Answer the question"),
+                question.title,
+                question.tender.tender_id,
+                _tender_url(question.tender_id, f"question-{question.pk}"),
+                question.tender.tender_start,
+                _("then bids are accepted and questions can no longer be answered"),
+            )
+        )
+    for tender in Tender.objects.drafts_of(organization).defer("data")[:SHOWN]:
+        tasks.append(
+            Task(
+                "draft",
+                _("Publish the draft"),
+                tender.title,
+                tender.tender_id,
+                _tender_url(tender.pk),
+                tender.enquiry_end,
+                _("then its questions' period is over and it can no longer be published"),
+            )
+        )
+    return tasks
+
+
+def bidder_tasks(organization, now) -> list[Task]:
+    """The decisions the bidder may still claim against, and the answers it is to rate."""
+    tasks = []
+    for award in Award.objects.open_to_claims_of(organization, now)[:SHOWN]:
+        decided = (
+            _("%(supplier)s chosen as the winner")
+            if award.status == "active"
+            else _("%(supplier)s disqualified")
+        ) % {"supplier": _supplier(award)}
+        tasks.append(
+            Task(
+                "claim-window",
+                _("A decision you may file a claim against: %(decision)s") % {"decision": decided},
+                award.tender.title,
+                award.tender.tender_id,
+                _tender_url(award.tender_id, f"award-{award.pk}"),
+                award.complaint_period_end,
+                _("then no claim can be filed and the contract may be signed"),
+            )
+        )
+    for claim in Complaint.objects.to_rate_by(organization)[:SHOWN]:
+        tasks.append(
+            Task(
+                "answer",
+                _("Accept or reject the answer to your claim"),
+                claim.title,
+                claim.complaint_id,
+                reverse("claim", args=[claim.pk]),
+                claim.closes_at,
+                _("then the claim closes with the answer as given"),
+            )
+        )
+    return tasks
+
+
+# On the same date, what has a deadline comes before what may be done from then.
+KINDS = ("claim", "answer", "question", "claim-window", "award", "draft", "contract")
+
+
+def tasks_of(organization, now) -> list[Task]:
+    """Everything waiting for `organization`, soonest deadline first (none set: last)."""
+    tasks = buyer_tasks(organization, now) + bidder_tasks(organization, now)
+    return sorted(
+        tasks, key=lambda task: (task.due is None, task.due or now, KINDS.index(task.kind))
+    )
+
+
+def _count(queryset) -> Subquery:
+    # COUNT(*) as a scalar subquery (not an aggregate of the outer query).
+    return Subquery(queryset.order_by().annotate(n=Func(F("pk"), function="COUNT")).values("n"))
+
+
+def count_of(organization, now) -> int:
+    """How many things wait for `organization`: the header's count, in one query."""
+    parts = {
+        "awards": Award.objects.to_decide_by(organization),
+        "contracts": Contract.objects.to_sign_by(organization),
+        "claims": Complaint.objects.to_answer_by(organization),
+        "questions": Question.objects.to_answer_by(organization),
+        "drafts": Tender.objects.drafts_of(organization),
+        "windows": Award.objects.open_to_claims_of(organization, now),
+        "answers": Complaint.objects.to_rate_by(organization),
+    }
+    row = (
+        type(organization)
+        .objects.filter(pk=organization.pk)
+        .values(**{name: _count(queryset.select_related(None)) for name, queryset in parts.items()})
+        .first()
+    )
+    return sum(row.values()) if row else 0
+
+
+# What each standing of a bid (Bid.standing) means to its bidder, and its badge's tone.
+STANDINGS = {
+    "draft": (_("a draft: it does not take part"), "closed"),
+    "sealed": (_("sealed: you may change or withdraw it until bids close"), "waiting"),
+    "opening": (_("bidding closed: the bids are being opened"), "waiting"),
+    "waiting": (_("another bid is considered first"), "waiting"),
+    "considered": (_("being considered by the procuring entity"), "waiting"),
+    "won": (_("chosen as the winner"), "settled"),
+    "disqualified": (_("disqualified"), "disputed"),
+    "withdrawn decision": (_("the decision on it was taken back"), "waiting"),
+    "not chosen": (_("not chosen"), "closed"),
+    "failed": (_("the tender failed"), "closed"),
+    "cancelled": (_("the tender is cancelled"), "closed"),
+}
+
+
+@dataclass(frozen=True)
+class BidEntry:
+    bid: object
+    standing: str
+    tone: str
+
+
+def bids_of(organization, now) -> list[BidEntry]:
+    """`organization`'s bids, newest first, each with where it stands."""
+    entries = []
+    for bid in Bid.objects.placed_by(organization)[:SHOWN]:
+        label, tone = STANDINGS[bid.standing(now)]
+        entries.append(BidEntry(bid, label, tone))
+    return entries

@@ -1,0 +1,163 @@
+"""The dashboard's work queue: what each organization must do next, with its deadline and what
+happens when it passes, soonest first; the header counts it; acting empties it."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from complaints.models import Complaint
+from portal import queues
+from portal.core.actors import Actor, Role
+from tenders.models import Tender
+from tests.factories import RESOLUTION, portal_world
+from tests.helpers import organization, tender_data
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _in_english(client):
+    client.cookies["django_language"] = "en"
+
+
+def dashboard(client) -> str:
+    response = client.get(reverse("dashboard"))
+    assert response.status_code == 200
+    return response.text
+
+
+def header_count(page: str) -> int:
+    found = re.search(r'class="waiting-count">(\d+)<', page)
+    return int(found.group(1)) if found else 0
+
+
+def shown(moment) -> str:
+    return timezone.localtime(moment).strftime("%d.%m.%Y %H:%M")
+
+
+def kinds(organization, clock) -> list[str]:
+    return [task.kind for task in queues.tasks_of(organization, clock.now())]
+
+
+def test_the_buyers_queue_holds_the_award_then_the_contract_and_signing_empties_it(
+    brokers, clock, as_user
+):
+    world = portal_world(brokers, clock, decision="")
+    buyer = as_user(world.buyer)
+
+    page = dashboard(buyer)
+    assert "Decide on the bid of ПП «Чисто»" in page
+    assert f"award-{world.award.pk}" in page
+    assert header_count(page) == 1
+
+    world.award.activate(by=world.owner())
+    world.refresh()
+    page = dashboard(buyer)
+    assert "Decide on the bid" not in page
+    assert "Sign the contract with ПП «Чисто»" in page
+    end = world.award.complaint_period_end
+    assert shown(end) in page
+    assert "may be signed from then" in page
+    assert header_count(page) == 1
+
+    clock.move_to(end + timedelta(minutes=1))
+    world.refresh()
+    assert "may be signed now" in dashboard(buyer)
+    contract = world.tender.contracts.get()
+    contract.tender = world.tender
+    contract.sign(by=world.owner())
+    page = dashboard(buyer)
+    assert "Nothing waits for you now." in page
+    assert header_count(page) == 0
+
+
+def test_a_bidder_sees_the_claim_window_on_a_decision_in_a_tender_it_bid_in(
+    brokers, clock, as_user
+):
+    world = portal_world(brokers, clock)
+    page = dashboard(as_user(world.bidder))
+
+    assert "A decision you may file a claim against: ПП «Чисто» chosen as the winner" in page
+    assert "then no claim can be filed and the contract may be signed" in page
+    assert header_count(page) == 1
+    # Its bid's standing: another bid won.
+    assert "not chosen" in page
+
+    # A bidder of another tender has nothing to claim.
+    assert kinds(world.stranger.organization, clock) == []
+    # Once the window closes the task is gone.
+    clock.move_to(world.award.complaint_period_end + timedelta(seconds=1))
+    assert kinds(world.bidder.organization, clock) == []
+
+
+def test_a_claim_waits_for_the_buyers_answer_then_for_the_claimants_decision(
+    brokers, clock, as_user
+):
+    world = portal_world(brokers, clock)
+    bid = world.tender.bids.get(organization=world.bidder.organization)
+    claim, _ = Complaint.objects.file(
+        award=world.award,
+        by=Actor(Role.BID_OWNER, user=world.bidder, subject=bid),
+        title="Переможця визначено неправильно",
+        author=organization(),
+        submit=True,
+    )
+    assert kinds(world.buyer.organization, clock) == ["claim", "contract"]
+    page = dashboard(as_user(world.buyer))
+    assert "Answer the claim" in page
+    assert claim.complaint_id in page
+
+    claim.answer(
+        by=world.owner(),
+        resolution=RESOLUTION,
+        resolution_type="resolved",
+    )
+    assert kinds(world.buyer.organization, clock) == ["contract"]
+    claim = Complaint.objects.get(pk=claim.pk)
+    page = dashboard(as_user(world.bidder))
+    assert "Accept or reject the answer to your claim" in page
+    assert shown(claim.closes_at) in page
+    # The answer's deadline and the claim window, soonest first.
+    tasks = queues.tasks_of(world.bidder.organization, clock.now())
+    assert [task.kind for task in tasks] == sorted(
+        ["claim-window", "answer"], key=lambda kind: next(t.due for t in tasks if t.kind == kind)
+    )
+    assert header_count(page) == 2
+
+
+def test_a_draft_and_a_question_wait_for_the_buyer(brokers, clock, world):
+    buyer = Actor(Role.AUTHENTICATED, user=world.buyer)
+    draft, _ = Tender.objects.register(
+        by=buyer, data={**tender_data(clock.now()), "status": "draft"}
+    )
+
+    tasks = queues.tasks_of(world.buyer.organization, clock.now())
+    drafts = [task for task in tasks if task.kind == "draft"]
+    assert [task.reference for task in drafts] == [draft.tender_id]
+    assert drafts[0].due == draft.enquiry_end
+    # Soonest first; the award decided waits for signing with its own date.
+    assert tasks == sorted(tasks, key=lambda task: (task.due is None, task.due))
+
+
+def test_the_count_is_one_query_and_agrees_with_the_queue(brokers, clock, query_count):
+    world = portal_world(brokers, clock)
+    for user in (world.buyer, world.bidder, world.other_bidder, world.stranger):
+        with query_count() as captured:
+            count = queues.count_of(user.organization, clock.now())
+        assert len(captured) == 1
+        assert count == len(queues.tasks_of(user.organization, clock.now()))
+
+
+def test_the_bidders_bids_say_where_they_stand(brokers, clock, as_user):
+    world = portal_world(brokers, clock, decision="")
+    page = dashboard(as_user(world.bidder))
+    assert "My bids" in page
+    assert "another bid is considered first" in page
+
+    world.award.disqualify(by=world.owner())
+    world.refresh()
+    # The bidder's bid is next: it is now being considered.
+    assert "being considered by the procuring entity" in dashboard(as_user(world.bidder))
