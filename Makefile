@@ -24,9 +24,10 @@ install: $(INSTALLED)
 run: $(INSTALLED)
 	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
 	$(RUN_ENV) $(BIN)/python manage.py load_demo
-	@echo "Serving on http://127.0.0.1:8000 (the chronograph runs beside it; Ctrl-C stops both)"
+	@echo "Serving on http://127.0.0.1:8000 (the chronograph and the mail worker run beside it; Ctrl-C stops all three)"
 	@$(RUN_ENV) $(BIN)/python manage.py chronograph --interval 2 & chronograph=$$!; \
-		trap 'kill $$chronograph 2>/dev/null' EXIT INT TERM; \
+		$(RUN_ENV) $(BIN)/python manage.py db_worker --interval 1 & worker=$$!; \
+		trap 'kill $$chronograph $$worker 2>/dev/null' EXIT INT TERM; \
 		$(RUN_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 test: $(INSTALLED)

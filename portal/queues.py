@@ -8,6 +8,7 @@ from datetime import datetime
 from django.db.models import F, Func, Subquery
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from complaints.models import Complaint
 from tenders.models import Award, Bid, Contract, Question, Tender
@@ -79,7 +80,7 @@ def buyer_tasks(organization, now) -> list[Task]:
         tasks.append(
             Task(
                 "claim",
-                _("Answer the claim"),
+                pgettext_lazy("to do", "Answer the claim"),
                 claim.title,
                 claim.complaint_id,
                 reverse("claim", args=[claim.pk]),

@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "django_tasks_db",
     "portal.core",
     "portal",
     "tenders",
@@ -383,6 +384,8 @@ MAILERS = {
     )
 }
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "registry@localhost")
+# Background work (sending e-mail): queued in the database and done by `manage.py db_worker`.
+TASKS = {"default": {"BACKEND": env("TASKS_BACKEND", "django_tasks_db.DatabaseBackend")}}
 
 LOGGING = {
     "version": 1,

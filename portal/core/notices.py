@@ -1,17 +1,36 @@
-"""E-mail about accounts and organizations. Each notice is rendered from a template whose first
-line is the subject and sent once the change that caused it commits; a mail that cannot be sent
-is logged, never raised."""
+"""E-mail from the registry. Each notice is rendered from a template whose first line is the
+subject, once the change that caused it commits, and handed to the tasks framework: a worker
+(`manage.py db_worker`) sends it outside the request, so a slow mail server never slows a page,
+and a mail the server refused is tried again later, a few times."""
 
 import logging
+import smtplib
+import textwrap
+from datetime import timedelta
 
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.template.loader import render_to_string
+from django.tasks import task
+from django.template import Context
+from django.template.defaultfilters import linebreaks_filter, urlize
+from django.template.loader import get_template
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
+from django.utils.html import escape
 
 log = logging.getLogger(__name__)
+
+# How many times a mail is tried, and how long the worker waits before each next try.
+ATTEMPTS = 5
+RETRY_AFTER = (
+    timedelta(minutes=1),
+    timedelta(minutes=5),
+    timedelta(minutes=30),
+    timedelta(hours=2),
+)
+# Plain text lines are wrapped here (a mail line must stay under 998 bytes).
+TEXT_WIDTH = 76
 
 
 def link(name: str, *args) -> str:
@@ -19,17 +38,71 @@ def link(name: str, *args) -> str:
     return settings.SITE_URL + reverse(name, args=args)
 
 
+class ReadableMail(EmailMultiAlternatives):
+    """A mail whose text parts travel as UTF-8 as they are (8bit), not base64: readable in the
+    console and in any mail's source; every server of today takes 8-bit mail."""
+
+    def message(self, **kwargs):
+        message = super().message(**kwargs)
+        for part in message.walk():
+            if part.get_content_maintype() == "text" and not part.is_attachment():
+                part.set_content(
+                    part.get_content(),
+                    subtype=part.get_content_subtype(),
+                    charset="utf-8",
+                    cte="8bit",
+                )
+        return message
+
+
+def wrapped(text: str) -> str:
+    """`text` with its long lines wrapped (links are never broken)."""
+    return "\n".join(
+        textwrap.fill(line, TEXT_WIDTH, break_long_words=False, break_on_hyphens=False)
+        if line
+        else ""
+        for line in text.splitlines()
+    )
+
+
+def rendered(template: str, context: dict) -> tuple[str, str, str]:
+    """The subject, the text and the HTML of a notice, in the site's language."""
+    with translation.override(settings.LANGUAGE_CODE):
+        # Plain text: what people typed is not HTML-escaped (the HTML part escapes it).
+        source = get_template(template).template
+        subject, _, body = source.render(Context(context, autoescape=False)).partition("\n")
+    text = wrapped(body.strip()) + "\n"
+    html = f'<!doctype html><html lang="{settings.LANGUAGE_CODE}"><body>'
+    html += linebreaks_filter(urlize(escape(body.strip()))) + "</body></html>\n"
+    return subject.strip(), text, html
+
+
 def send_after_commit(template: str, context: dict, to: list[str]) -> None:
+    """Once the change commits, render the notice and give it to the worker to send."""
     to = [address for address in to if address]
     if not to:
         return
 
-    def deliver():
-        with translation.override(settings.LANGUAGE_CODE):
-            subject, _, body = render_to_string(template, context).partition("\n")
-        try:
-            send_mail(subject.strip(), body.strip() + "\n", None, to)
-        except OSError:
-            log.exception("Could not send %s to %d recipients", template, len(to))
+    def enqueue():
+        subject, text, html = rendered(template, context)
+        deliver.enqueue(subject, text, html, to)
 
-    transaction.on_commit(deliver, robust=True)
+    transaction.on_commit(enqueue, robust=True)
+
+
+@task()
+def deliver(subject: str, text: str, html: str, to: list[str], attempt: int = 1) -> None:
+    """Send one notice; a refusal or an unreachable server is tried again later."""
+    mail = ReadableMail(subject, text, None, to)
+    mail.attach_alternative(html, "text/html")
+    try:
+        mail.send()
+    except (OSError, smtplib.SMTPException):
+        if attempt >= ATTEMPTS:
+            log.exception("Gave up sending %r to %d recipients", subject, len(to))
+            return
+        log.warning("Could not send %r (attempt %d); trying again later", subject, attempt)
+        again = deliver
+        if deliver.get_backend().supports_defer:
+            again = deliver.using(run_after=timezone.now() + RETRY_AFTER[attempt - 1])
+        again.enqueue(subject, text, html, to, attempt + 1)

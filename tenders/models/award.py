@@ -5,6 +5,7 @@ from portal.core.errors import NotAllowed
 from portal.core.schema import validate
 from portal.core.transactions import atomic_change
 from portal.core.transitions import StatusMachine, transition
+from tenders import notifications
 from tenders.documents import PartDocuments
 from tenders.schema import AwardPatchSchema
 from tenders.workdays import STAND_STILL
@@ -215,6 +216,7 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
                 tender._transit("awarded", Actor.system(), now)
                 tender.award_period_end = now
             tender._touch(now)
+            notifications.award_decided(self)
 
     def disqualify(self, *, by: Actor) -> None:
         """The bid is out: the next lowest bid gets a pending award, if there is one."""
@@ -228,6 +230,7 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
             )
             self.tender._award_next_bid(at=now, by=by)
             self.tender._touch(now)
+            notifications.award_decided(self)
 
     def cancel(self, *, by: Actor) -> None:
         """Take a decision back. An active award's contract is cancelled; a disqualification

@@ -5,7 +5,9 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.core import mail
 from django.urls import reverse
+from django.utils import timezone
 
 from complaints.models import Complaint
 from portal.core.actors import Actor, Role
@@ -225,3 +227,42 @@ def test_no_id_is_used_twice_on_the_owner_s_page_nor_after_a_refusal(pending, as
     assert refused.status_code == 422
     assert duplicate_ids(page) == []
     assert duplicate_ids(refused.content.decode()) == []
+
+
+def test_every_bidder_is_told_of_a_decision_with_the_claim_windows_end_and_a_link_to_claim(
+    pending, as_user, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        decide(as_user(pending.buyer), pending, "disqualify")
+    pending.refresh()
+    end = timezone.localtime(pending.award.complaint_period_end).strftime("%d.%m.%Y %H:%M")
+
+    # The two bidders of the portal (the broker's bidder is told by its broker).
+    told = {tuple(sent.to): sent for sent in mail.outbox}
+    assert set(told) == {("bidder@example.org",), ("bidder2@example.org",)}
+    sent = told[("bidder@example.org",)]
+    body = " ".join(sent.body.split())
+    assert pending.tender.tender_id in sent.subject
+    assert "the bid of ПП «Чисто» is disqualified" in body
+    assert "Немає ліцензії" in body
+    assert end in body
+    claim_link = reverse("claim-new", args=[pending.tender.pk, pending.award.pk])
+    assert claim_link in body
+    assert claim_link in sent.alternatives[0][0]
+
+
+def test_the_winner_is_told_its_bid_won_and_not_asked_to_claim(
+    pending, as_user, django_capture_on_commit_callbacks
+):
+    decide(as_user(pending.buyer), pending, "disqualify")
+    pending.refresh()
+    # The bidder's bid is next; choosing it tells it so.
+    award = pending.tender.awards.get(status="pending")
+    with django_capture_on_commit_callbacks(execute=True):
+        decide(as_user(pending.buyer), pending, "activate", award=award)
+    told = {tuple(sent.to): " ".join(sent.body.split()) for sent in mail.outbox}
+    assert "Your bid" in told[("bidder@example.org",)]
+    claim_link = reverse("claim-new", args=[pending.tender.pk, award.pk])
+    assert claim_link not in told[("bidder@example.org",)]
+    assert claim_link in told[("bidder2@example.org",)]
+    assert "ТОВ «Медтехсервіс»" in told[("bidder2@example.org",)]

@@ -1,0 +1,29 @@
+"""E-mail about a tender's decisions: every bidder (an organization of the portal) learns of a
+decision on an award in its competition, with the claim window's end and where to file a
+claim. Sent by the kernel's mailer once the change commits."""
+
+from portal.core import notices
+
+from .models.statuses import BidStatus
+
+
+def award_decided(award) -> None:
+    """Tell the bidders of `award`'s tender (of its lot, on a tender with lots) that it was
+    decided: the winner chosen, or the bid disqualified."""
+    tender = award.tender
+    bids = tender.bids.filter(status=BidStatus.ACTIVE, organization__isnull=False)
+    for bid in bids.select_related("organization"):
+        if award.lot_id and bid.offer_for(award.lot_id) is None:
+            continue
+        notices.send_after_commit(
+            "tenders/email/award_decided.txt",
+            {
+                "award": award,
+                "tender": tender,
+                "supplier": (award.suppliers or [{}])[0].get("name", ""),
+                "yours": bid.pk == award.bid_id,
+                "link": notices.link("tender", tender.pk) + f"#award-{award.pk}",
+                "claim_link": notices.link("claim-new", tender.pk, award.pk),
+            },
+            bid.organization.emails(),
+        )
