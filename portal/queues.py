@@ -100,7 +100,7 @@ def buyer_tasks(organization, now) -> list[Task]:
                 _("then bids are accepted and questions can no longer be answered"),
             )
         )
-    for tender in Tender.objects.drafts_of(organization).defer("data")[:SHOWN]:
+    for tender in Tender.objects.drafts_of(organization, now).defer("data")[:SHOWN]:
         tasks.append(
             Task(
                 "draft",
@@ -174,7 +174,7 @@ def count_of(organization, now) -> int:
         "contracts": Contract.objects.to_sign_by(organization),
         "claims": Complaint.objects.to_answer_by(organization),
         "questions": Question.objects.to_answer_by(organization),
-        "drafts": Tender.objects.drafts_of(organization),
+        "drafts": Tender.objects.drafts_of(organization, now),
         "windows": Award.objects.open_to_claims_of(organization, now),
         "answers": Complaint.objects.to_rate_by(organization),
     }

@@ -7,6 +7,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import DatabaseError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -222,11 +223,18 @@ def server_error(request):
 def waiting(request):
     """Template context: how many things wait for the signed-in user's organization (the
     header's count), asked only when a page shows it."""
-    user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated or user.organization is None:
-        return {}
-    # (a template calls what it is given, each time it reads it: the count is taken once)
-    return {"waiting": functools.cache(lambda: queues.count_of(user.organization, timezone.now()))}
+
+    @functools.cache  # (a template calls what it is given each time it reads it)
+    def count() -> int:
+        user = getattr(request, "user", None)
+        try:
+            if user is None or not user.is_authenticated or user.organization is None:
+                return 0
+            return queues.count_of(user.organization, timezone.now())
+        except DatabaseError:  # (the page that says the database is down reads no count)
+            return 0
+
+    return {"waiting": count}
 
 
 def api_version(request):

@@ -73,8 +73,8 @@ def rendered(template: str, context: dict) -> tuple[str, str, str]:
         subject, _, body = source.render(Context(context, autoescape=False)).partition("\n")
     text = wrapped(body.strip()) + "\n"
     html = f'<!doctype html><html lang="{settings.LANGUAGE_CODE}"><body>'
-    html += linebreaks_filter(urlize(escape(body.strip()))) + "</body></html>\n"
-    return subject.strip(), text, html
+    html += linebreaks_filter(urlize(escape(body.strip()))) + "</body></html>"
+    return subject.strip(), text, wrapped(html) + "\n"
 
 
 def send_after_commit(template: str, context: dict, to: list[str]) -> None:

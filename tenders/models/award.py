@@ -33,16 +33,21 @@ class AwardQuerySet(models.QuerySet):
         ).select_related("tender")
 
     def open_to_claims_of(self, organization, now):
-        """The decisions on tenders `organization` bids in whose claim window is open `now`."""
+        """The decisions on tenders `organization` bids in whose claim window is open `now`
+        (but its own bid's win)."""
         from .bid import Bid
 
         bid_in = Bid.objects.filter(organization=organization, status=BidStatus.ACTIVE)
-        return self.filter(
-            tender__in=bid_in.values("tender"),
-            tender__status__in=TenderStatus.deciding(),
-            status__in=[AwardStatus.ACTIVE, AwardStatus.UNSUCCESSFUL],
-            complaint_period_end__gt=now,
-        ).select_related("tender")
+        return (
+            self.filter(
+                tender__in=bid_in.values("tender"),
+                tender__status__in=TenderStatus.deciding(),
+                status__in=[AwardStatus.ACTIVE, AwardStatus.UNSUCCESSFUL],
+                complaint_period_end__gt=now,
+            )
+            .exclude(status=AwardStatus.ACTIVE, bid__organization=organization)
+            .select_related("tender")
+        )
 
 
 class Award(StatusMachine, PartOfTender, PartDocuments):

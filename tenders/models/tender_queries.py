@@ -119,9 +119,12 @@ class TenderQuerySet(models.QuerySet):
             tender_end__gte=now,
         )
 
-    def drafts_of(self, organization):
-        """`organization`'s tenders not yet published."""
-        return self.filter(organization=organization, status=TenderStatus.DRAFT)
+    def drafts_of(self, organization, now):
+        """`organization`'s tenders not yet published that still may be (Tender.is_stale_draft:
+        once its questions' period is over, a draft can no longer be published)."""
+        return self.filter(
+            organization=organization, status=TenderStatus.DRAFT, enquiry_end__gt=now
+        )
 
     def matching(self, *, q="", tender_id="", cpv="", buyer="", region="", value_min=None,
                  value_max=None, status="", open_for_bids=False, published_from=None,

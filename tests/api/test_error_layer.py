@@ -198,3 +198,20 @@ def test_a_patch_whose_answer_cannot_be_read_changes_nothing(api, rereads_fail):
     assert single_error(tender.patch({"title": "Нова назва"}), 503)["name"] == "database"
     rereads_fail["fail"] = False
     assert tender.read()["title"] != "Нова назва"
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_with_the_database_down_a_signed_in_person_reads_503_too(django_user_model):
+    client = Client(raise_request_exception=False)
+    client.force_login(django_user_model.objects.create_user("someone", password="x" * 12))
+    saved = dict(connection.settings_dict)
+    connection.close()
+    connection.settings_dict["HOST"], connection.settings_dict["PORT"] = "127.0.0.1", "9"
+    try:
+        page = client.get("/dashboard/")
+    finally:
+        connection.close()
+        connection.settings_dict.update(saved)
+    assert page.status_code == 503
+    assert "Temporarily unavailable" in page.content.decode()

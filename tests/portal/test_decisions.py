@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from complaints.models import Complaint
 from portal.core.actors import Actor, Role
+from tenders.models import Award
 from tests.factories import RESOLUTION, portal_world
 from tests.portal.forms import upload
 
@@ -30,10 +31,10 @@ def pending(brokers, clock):
     return portal_world(brokers, clock, decision=None)
 
 
-def decide(client, world, action, award=None, **headers):
+def decide(client, world, action, award=None, once=None, **headers):
     award = award or world.award
     url = reverse("award-decision", args=[world.tender.pk, award.pk])
-    data = {"once": action[:1] * 32, "action": action}
+    data = {"once": once or action[:1] * 32, "action": action}
     if action == "disqualify":
         data["reason"] = "Немає ліцензії на цей вид діяльності"
     return client.post(url, data, **headers)
@@ -237,13 +238,14 @@ def test_every_bidder_is_told_of_a_decision_with_the_claim_windows_end_and_a_lin
     pending.refresh()
     end = timezone.localtime(pending.award.complaint_period_end).strftime("%d.%m.%Y %H:%M")
 
-    # The two bidders of the portal (the broker's bidder is told by its broker).
+    # The two bidders of the portal (the broker's bidder is told by its broker), in the site's
+    # language.
     told = {tuple(sent.to): sent for sent in mail.outbox}
     assert set(told) == {("bidder@example.org",), ("bidder2@example.org",)}
     sent = told[("bidder@example.org",)]
     body = " ".join(sent.body.split())
     assert pending.tender.tender_id in sent.subject
-    assert "the bid of ПП «Чисто» is disqualified" in body
+    assert "пропозицію ПП «Чисто» відхилено" in body
     assert "Немає ліцензії" in body
     assert end in body
     claim_link = reverse("claim-new", args=[pending.tender.pk, pending.award.pk])
@@ -251,18 +253,34 @@ def test_every_bidder_is_told_of_a_decision_with_the_claim_windows_end_and_a_lin
     assert claim_link in sent.alternatives[0][0]
 
 
-def test_the_winner_is_told_its_bid_won_and_not_asked_to_claim(
+def test_the_winner_is_told_its_bid_won_and_a_disqualified_bidder_how_to_claim(
     pending, as_user, django_capture_on_commit_callbacks
 ):
     decide(as_user(pending.buyer), pending, "disqualify")
     pending.refresh()
-    # The bidder's bid is next; choosing it tells it so.
+    # The bidder's bid is next: disqualifying it tells it so, with the link to claim.
     award = pending.tender.awards.get(status="pending")
     with django_capture_on_commit_callbacks(execute=True):
-        decide(as_user(pending.buyer), pending, "activate", award=award)
+        decide(as_user(pending.buyer), pending, "disqualify", award=award, once="e" * 32)
     told = {tuple(sent.to): " ".join(sent.body.split()) for sent in mail.outbox}
-    assert "Your bid" in told[("bidder@example.org",)]
-    claim_link = reverse("claim-new", args=[pending.tender.pk, award.pk])
-    assert claim_link not in told[("bidder@example.org",)]
-    assert claim_link in told[("bidder2@example.org",)]
-    assert "ТОВ «Медтехсервіс»" in told[("bidder2@example.org",)]
+    assert "Вашу пропозицію" in told[("bidder@example.org",)]
+    assert reverse("claim-new", args=[pending.tender.pk, award.pk]) in told[("bidder@example.org",)]
+
+    # The next is bidder2's: choosing it tells it that it won, with no link to claim.
+    pending.refresh()
+    third = pending.tender.awards.get(status="pending")
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        decide(as_user(pending.buyer), pending, "activate", award=third)
+    told = {tuple(sent.to): " ".join(sent.body.split()) for sent in mail.outbox}
+    claim_link = reverse("claim-new", args=[pending.tender.pk, third.pk])
+    assert "Вашу пропозицію" in told[("bidder2@example.org",)]
+    assert claim_link not in told[("bidder2@example.org",)]
+    assert "ФОП Коваленко" in told[("bidder@example.org",)]
+    assert claim_link in told[("bidder@example.org",)]
+    # The winner's queue holds no claim window on its own win; the others' do.
+    now = timezone.now()
+    assert not Award.objects.open_to_claims_of(pending.other_bidder.organization, now).filter(
+        pk=third.pk
+    )
+    assert Award.objects.open_to_claims_of(pending.bidder.organization, now).filter(pk=third.pk)

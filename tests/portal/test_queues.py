@@ -128,7 +128,7 @@ def test_a_claim_waits_for_the_buyers_answer_then_for_the_claimants_decision(
     assert header_count(page) == 2
 
 
-def test_a_draft_and_a_question_wait_for_the_buyer(brokers, clock, world):
+def test_a_draft_waits_for_the_buyer_while_it_may_still_be_published(brokers, clock, world):
     buyer = Actor(Role.AUTHENTICATED, user=world.buyer)
     draft, _ = Tender.objects.register(
         by=buyer, data={**tender_data(clock.now()), "status": "draft"}
@@ -140,6 +140,10 @@ def test_a_draft_and_a_question_wait_for_the_buyer(brokers, clock, world):
     assert drafts[0].due == draft.enquiry_end
     # Soonest first; the award decided waits for signing with its own date.
     assert tasks == sorted(tasks, key=lambda task: (task.due is None, task.due))
+
+    # Once its questions' period is over it can no longer be published: not a task any more.
+    clock.move_to(draft.enquiry_end + timedelta(seconds=1))
+    assert "draft" not in kinds(world.buyer.organization, clock)
 
 
 def test_the_count_is_one_query_and_agrees_with_the_queue(brokers, clock, query_count):
