@@ -91,6 +91,16 @@ def _claim_to_change(request, tender_id, award_id, complaint_id):
     return Complaint.objects.for_change(tender_id, award_id, complaint_id, viewer=viewer)
 
 
+def _filing(fields: dict) -> dict:
+    """What a filing POST sends, as the keywords both kinds of filing take."""
+    return {
+        "title": fields["title"],
+        "description": fields.get("description", ""),
+        "author": fields["author"],
+        "submit": fields.get("status") == "claim",
+    }
+
+
 def _filed(request, complaint, token: str, route: str, *route_args):
     """201: the claim as its filer sees it (its name included), its Location and its token."""
     location = reverse(route, args=[*route_args, complaint.id])
@@ -172,14 +182,7 @@ class ComplaintViewSet(viewsets.ViewSet):
         actor = owner_among(request, tender.bids.filter(status=BidStatus.ACTIVE), Role.BID_OWNER)
         Complaint.check_filer(actor, tender)
         fields = validate(FileInput, read_data(request))
-        complaint, token = Complaint.objects.file(
-            award=award,
-            by=actor,
-            title=fields["title"],
-            description=fields.get("description", ""),
-            author=fields["author"],
-            submit=fields.get("status") == "claim",
-        )
+        complaint, token = Complaint.objects.file(award=award, by=actor, **_filing(fields))
         return _filed(request, complaint, token, "api:complaint", tender.id, award.id)
 
     @answered_with_the_write
@@ -213,13 +216,7 @@ class TenderComplaintViewSet(viewsets.ViewSet):
         Complaint.check_tender_filer(actor, tender)
         fields = validate(FileInput, read_data(request))
         complaint, token = Complaint.objects.file_against_tender(
-            tender=tender,
-            by=actor,
-            title=fields["title"],
-            description=fields.get("description", ""),
-            author=fields["author"],
-            related_lot=fields.get("relatedLot", ""),
-            submit=fields.get("status") == "claim",
+            tender=tender, by=actor, related_lot=fields.get("relatedLot", ""), **_filing(fields)
         )
         return _filed(request, complaint, token, "api:tender-complaint", tender.id)
 
