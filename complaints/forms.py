@@ -70,17 +70,13 @@ class AnswerForm(OnceForm):
 
 
 class DecisionForm(OnceForm):
+    """The claimant's verdict on the answer, chosen before its review (which says what
+    follows each)."""
+
     satisfied = forms.TypedChoiceField(
-        label=_("Your verdict on the answer"),
         choices=[("true", _("I accept the answer")), ("false", _("I reject the answer"))],
         coerce=lambda value: value == "true",
-        widget=forms.RadioSelect,
-        help_text=_(
-            "Either closes the claim for good, and everyone sees your verdict. If you reject "
-            "the answer, you may then complain to the review body, the Antimonopoly Committee "
-            "of Ukraine (amcu.gov.ua), where the law allows a complaint about this procedure, "
-            "or go to court."
-        ),
+        widget=forms.HiddenInput,
     )
 
 

@@ -23,7 +23,7 @@ from complaints.forms import (
     DraftForm,
     TenderClaimForm,
 )
-from complaints.models import Complaint
+from complaints.models import OUTCOMES, Complaint
 from docservice import client
 from portal.core.actors import Actor, Role, Viewer, portal_actor
 from portal.core.errors import DomainError, PermissionDenied
@@ -31,6 +31,7 @@ from portal.core.forms import DocumentsForm, add_domain_error, made_from
 from portal.core.fragments import fragment_key, kept_fragment
 from portal.core.htmx import changed, render_page_or_partial
 from portal.core.ids import is_id
+from portal.core.reviews import Review, not_now, render_review
 from tenders.documents import latest_versions
 from tenders.forms import party_of
 from tenders.views import award_of, bid_actor, current_tender, download_version
@@ -75,12 +76,18 @@ def _attach(complaint, actor, stored) -> None:
 # --- filing ------------------------------------------------------------------------------
 
 
-def _filing_page(request, form, refusal, file_claim, context: dict):
+def _filing_page(request, form, refusal, file_claim, context: dict, *, filed_already):
     """The frame of both filing pages: a refusal of filing itself is told in place of the
     form; a POST files (the form's token spent with it) and leads to the claim, or comes back
-    with the model's words next to the form (422)."""
+    with the model's words next to the form (422). The same claim sent again (Back, then
+    send: `filed_already()` finds it) leads to the one filed the first time."""
     status = 200
     if request.method == "POST":
+        first = form.is_valid() and filed_already()
+        if first:
+            messages.info(request, _("This claim is already filed: here it is."))
+            url = reverse("claim", args=[first.pk])
+            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
         if refusal is not None:
             add_domain_error(form, refusal)
         elif form.is_valid():
@@ -122,7 +129,18 @@ def claim_new(request, tender_id, award_id):
     form = ClaimForm(request.POST or None, request.FILES or None)
     context = {"tender": tender, "award": award, **evidence_of(tender, award)}
     return _filing_page(
-        request, form, refusal, lambda: _file(request.user, award, bidder, form), context
+        request,
+        form,
+        refusal,
+        lambda: _file(request.user, award, bidder, form),
+        context,
+        filed_already=lambda: Complaint.objects.filed_already(
+            tender=tender,
+            award=award,
+            organization=request.user.organization,
+            title=form.cleaned_data["title"],
+            description=form.cleaned_data["description"],
+        ),
     )
 
 
@@ -144,7 +162,19 @@ def tender_claim_new(request, tender_id):
         "tender_documents": latest_versions(tender.documents.all()),
     }
     return _filing_page(
-        request, form, refusal, lambda: _file_against_tender(request.user, tender, form), context
+        request,
+        form,
+        refusal,
+        lambda: _file_against_tender(request.user, tender, form),
+        context,
+        filed_already=lambda: Complaint.objects.filed_already(
+            tender=tender,
+            award=None,
+            organization=request.user.organization,
+            title=form.cleaned_data["title"],
+            description=form.cleaned_data["description"],
+            related_lot=form.cleaned_data.get("lot", ""),
+        ),
     )
 
 
@@ -294,12 +324,18 @@ def claim_document_download(request, complaint_id, document_id, key):
 # --- acting ------------------------------------------------------------------------------
 
 
-def _act(request, complaint_id, form_class, key: str, change):
+def _act(request, complaint_id, form_class, key: str, change, *, review=None, initial=None):
     """The frame of every action on a claim: bind the form, make the change (with the form's
     token spent in the same transaction), answer 422 with the errors in place, or the fresh
-    claim (htmx, plus a `claim-changed` event) or a redirect to it."""
+    claim (htmx, plus a `claim-changed` event) or a redirect to it.
+
+    An act that can't be undone has a `review(complaint, actor, form)`
+    (portal/core/reviews.py): its address read (GET) is the review, its form made with
+    `initial`; a refusal comes back to it."""
     complaint = _claim(complaint_id, request.user)
     actor = claim_actor(request.user, complaint)
+    if request.method == "GET":
+        return render_review(request, review(complaint, actor, form_class(initial=initial or {})))
     form = form_class(request.POST, request.FILES)
     notice = form.is_valid() and made_from(
         form, request.user, lambda: change(complaint, actor, form)
@@ -317,6 +353,8 @@ def _act(request, complaint_id, form_class, key: str, change):
             fresh=fresh,
             event="claim-changed",
         )
+    if review is not None:
+        return render_review(request, review(complaint, actor, form), status=422)
     return _render_claim(request, complaint, actor, bound={key: form}, status=422)
 
 
@@ -376,23 +414,105 @@ def claim_answer(request, complaint_id):
     return _act(request, complaint_id, AnswerForm, "answer", change)
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @login_required
 def claim_decision(request, complaint_id):
+    """The claimant's verdict on the answer: read (GET ?satisfied=true or false), its review;
+    sent, the verdict."""
+    verdict = request.GET.get("satisfied")
+    if request.method == "GET" and verdict not in ("true", "false"):
+        raise Http404
+
     def change(complaint, actor, form):
         satisfied = form.cleaned_data["satisfied"]
         complaint.resolve(by=actor, satisfied=satisfied)
         return _("You accepted the answer.") if satisfied else _("You rejected the answer.")
 
-    return _act(request, complaint_id, DecisionForm, "decision", change)
+    return _act(
+        request,
+        complaint_id,
+        DecisionForm,
+        "decision",
+        change,
+        review=_verdict_review,
+        initial={"satisfied": verdict},
+    )
 
 
-@require_POST
+def _verdict_review(complaint, actor, form) -> Review:
+    accepts = (form.data if form.is_bound else form.initial).get("satisfied") == "true"
+    if accepts:
+        title = _("Accept the answer to your claim?")
+        happens = [
+            _("Your claim closes as settled: «%(outcome)s».")
+            % {"outcome": OUTCOMES[("resolved", True)].label},
+            _("This is final: the claim can't be reopened."),
+        ]
+        confirm = _("Accept the answer")
+    else:
+        title = _("Reject the answer to your claim?")
+        happens = [
+            _("Your claim closes, marked «%(outcome)s».")
+            % {"outcome": OUTCOMES[("resolved", False)].label},
+            _("This is final: the claim can't be reopened."),
+            _(
+                "You may then complain to the review body, the Antimonopoly Committee of "
+                "Ukraine (amcu.gov.ua), where the law allows a complaint about this "
+                "procedure, or go to court."
+            ),
+        ]
+        confirm = _("Reject the answer")
+    return Review(
+        title=title,
+        about=_claim_about(complaint),
+        happens=happens,
+        seen_by=_("Everyone who reads the tender."),
+        form=form,
+        url=reverse("claim-decision", args=[complaint.pk]),
+        confirm=confirm,
+        back=reverse("claim", args=[complaint.pk]),
+        danger=not accepts,
+        refusal=not_now(form, lambda: complaint.refusal("resolve", actor, timezone.now())),
+    )
+
+
+def _claim_about(complaint) -> str:
+    return _("Claim %(id)s «%(title)s»") % {
+        "id": complaint.complaint_id,
+        "title": complaint.title,
+    }
+
+
+@require_http_methods(["GET", "POST"])
 @login_required
 def claim_cancel(request, complaint_id):
+    """The claimant withdraws the claim: read, the review; sent, the withdrawal."""
+
     def change(complaint, actor, form):
         reason = form.cleaned_data["reason"]
         complaint.cancel(by=actor, reason=reason)
         return _("The claim is withdrawn.")
 
-    return _act(request, complaint_id, CancelForm, "cancel", change)
+    return _act(request, complaint_id, CancelForm, "cancel", change, review=_withdrawal_review)
+
+
+def _withdrawal_review(complaint, actor, form) -> Review:
+    return Review(
+        title=_("Withdraw your claim?"),
+        about=_claim_about(complaint),
+        happens=[
+            _(
+                "The claim is withdrawn for good, with the reason you give; the procuring "
+                "entity no longer answers it."
+            ),
+        ],
+        seen_by=_("Your organization alone: it is a draft.")
+        if complaint.status == "draft"
+        else _("Everyone who reads the tender: the claim stays listed, marked as withdrawn."),
+        form=form,
+        url=reverse("claim-cancel", args=[complaint.pk]),
+        confirm=_("Withdraw the claim"),
+        back=reverse("claim", args=[complaint.pk]),
+        danger=True,
+        refusal=not_now(form, lambda: complaint.refusal("cancel", actor, timezone.now())),
+    )

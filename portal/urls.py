@@ -51,6 +51,16 @@ urlpatterns = [
     ),
     path("tenders/<str:tender_id>/claims/new/", claims.tender_claim_new, name="tender-claim-new"),
     path(
+        "tenders/<str:tender_id>/bids/<str:bid_id>/price/",
+        tenders.bid_reprice,
+        name="bid-price",
+    ),
+    path(
+        "tenders/<str:tender_id>/bids/<str:bid_id>/withdraw/",
+        tenders.bid_withdraw,
+        name="bid-withdraw",
+    ),
+    path(
         "tenders/<str:tender_id>/bids/<str:bid_id>/documents/",
         tenders.bid_documents,
         name="bid-documents",

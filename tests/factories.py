@@ -143,6 +143,18 @@ class PortalWorld:
     def owner(self) -> Actor:
         return Actor(Role.TENDER_OWNER, user=self.buyer, subject=self.tender)
 
+    def claim(self, title: str = "Переможця визначено неправильно") -> Complaint:
+        """The portal bidder's claim against the award, submitted through the model."""
+        bid = self.tender.bids.get(organization=self.bidder.organization)
+        complaint, _token = Complaint.objects.file(
+            award=self.award,
+            by=Actor(Role.BID_OWNER, user=self.bidder, subject=bid),
+            title=title,
+            author=organization(),
+            submit=True,
+        )
+        return complaint
+
     def refresh(self) -> "PortalWorld":
         self.tender = Tender.objects.current(self.tender.pk, viewer=None)
         self.award = self.tender.awards.get(pk=self.award.pk)

@@ -46,6 +46,21 @@ class ComplaintQuerySet(models.QuerySet):
         found = self.select_related("tender").only(*fields, *tender_fields, "tender__next_check")
         return found.filter(pk=pk).first()
 
+    def filed_already(self, *, tender, award, organization, title: str, description: str,
+                      related_lot: str = ""):  # fmt: skip
+        """`organization`'s claim, not withdrawn, that says the same about the same decision
+        (`award`; None: the tender's conditions, or its lot's): what a form sent a second
+        time (Back, then send) filed the first time. None if there is none."""
+        if organization is None:
+            return None
+        same = self.filter(
+            tender=tender, award=award, organization=organization, title=title,
+            description=description,
+        )  # fmt: skip
+        if award is None:
+            same = same.filter(related_lot=related_lot)
+        return same.exclude(status=S.CANCELLED).order_by("number").first()
+
     def answered(self):
         return self.filter(status=S.ANSWERED)
 

@@ -100,6 +100,21 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
         tender reaches it through the relation, never by importing it."""
         return self.complaints.model.can_file(self, by, now)
 
+    def claims_end_if_decided_at(self, moment):
+        """When claims against a decision taken at `moment` may no longer be filed: the
+        stand-still period, in working days."""
+        return self.tender.shift(moment, STAND_STILL, working_days=True)
+
+    def next_if_disqualified(self) -> tuple | None:
+        """The bid considered next once this one is disqualified, with its offer; None when
+        no bid is left for its line (which then fails)."""
+        leaving_out = {self.bid_id} | {
+            award.bid_id
+            for award in self.tender.awards.all()
+            if award.lot_id == self.lot_id and award.status == AwardStatus.UNSUCCESSFUL
+        }
+        return self.tender.best_bid_for(self.lot_id or None, leaving_out=leaving_out)
+
     def decisions(self, by: Actor, now=None) -> list[str]:
         return [action for action in self.available_actions(by, now) if action in self.DECISIONS]
 
@@ -194,7 +209,7 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
                 "activate",
                 by,
                 now,
-                complaint_period_end=tender.shift(now, STAND_STILL, working_days=True),
+                complaint_period_end=self.claims_end_if_decided_at(now),
             )
             number = tender.contracts.count() + 1
             tender.contracts.create(
@@ -231,7 +246,7 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
                 "disqualify",
                 by,
                 now,
-                complaint_period_end=self.tender.shift(now, STAND_STILL, working_days=True),
+                complaint_period_end=self.claims_end_if_decided_at(now),
             )
             self.tender._award_next_bid(at=now, by=by)
             self.tender._touch(now)

@@ -107,6 +107,21 @@ class TimeDrivenChanges:
         self._end_lot(line, LotStatus.UNSUCCESSFUL, at)
         self._settle_lots(at, Actor.system())
 
+    def best_bid_for(self, line: str | None, *, leaving_out) -> tuple | None:
+        """The best bid for `line` (a lot's id, or None: the tender without lots) among the
+        bids taking part whose ids are not in `leaving_out`, with its offer; None if none is
+        left."""
+        offers = [
+            (bid, offer)
+            for bid in self.active_bids()
+            if bid.pk not in leaving_out
+            for offer in [bid.offer_for(line)]
+            if offer is not None
+        ]
+        if not offers:
+            return None
+        return min(offers, key=lambda pair: pair[0].rank_of(pair[1], line))
+
     def _award_next_bid(self, *, at, by: Actor) -> None:
         """Give each line (the tender, or each active lot) whose last award was neither
         pending nor active a pending award for its best bid not yet disqualified; then the
@@ -114,7 +129,7 @@ class TimeDrivenChanges:
         made last is kept as `awarded_next` (2.3 points the decision's answer at it)."""
         self.awarded_next = None
         pending = False
-        awards, bids = self._awards_by_line(), self.active_bids()
+        awards = self._awards_by_line()
         number = sum(len(decided) for decided in awards.values())
         for line in self.lines():
             decided = awards.get(line or "", [])
@@ -124,16 +139,10 @@ class TimeDrivenChanges:
             disqualified = {
                 award.bid_id for award in decided if award.status == AwardStatus.UNSUCCESSFUL
             }
-            offers = [
-                (bid, offer)
-                for bid in bids
-                if bid.pk not in disqualified
-                for offer in [bid.offer_for(line)]
-                if offer is not None
-            ]
-            if not offers:
+            best = self.best_bid_for(line, leaving_out=disqualified)
+            if best is None:
                 continue
-            bid, offer = min(offers, key=lambda pair: pair[0].rank_of(pair[1], line))
+            bid, offer = best
             number += 1
             award = self.awards.create(
                 id=new_id(),

@@ -1,6 +1,6 @@
 """The tender's pages, one module per page or part of it."""
 
-from .bids import bid_documents, bid_place
+from .bids import bid_documents, bid_place, bid_reprice, bid_withdraw
 from .classifiers import cpv_options
 from .new_tender import tender_new
 from .owner import (
@@ -30,6 +30,8 @@ __all__ = [
     "bid_actor",
     "bid_documents",
     "bid_place",
+    "bid_reprice",
+    "bid_withdraw",
     "contract_sign",
     "cpv_options",
     "current_tender",

@@ -2,16 +2,20 @@
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from docservice import client
 from portal.core.actors import Role, portal_actor
 from portal.core.errors import PermissionDenied
-from portal.core.forms import DocumentsForm
-from tenders.forms import BidForm
+from portal.core.forms import DocumentsForm, OnceForm
+from portal.core.reviews import Review, not_now
+from portal.core.words import moment
+from tenders.forms import BidForm, BidPriceForm
 
-from .page import _act
+from .page import _act, about_tender
 
 
 @require_POST
@@ -57,4 +61,68 @@ def bid_documents(request, tender_id, bid_id):
         change,
         at=f"bid-documents:{bid_id}",
         find=lambda tender: bid_of(tender, bid_id),
+    )
+
+
+@require_POST
+@login_required
+def bid_reprice(request, tender_id, bid_id):
+    """New prices for the organization's bid while bids are taken (2.3's PATCH of the bid)."""
+
+    def change(tender, _owner, form):
+        bid = bid_of(tender, bid_id)
+        bid.patch(by=portal_actor(request.user, (Role.BID_OWNER, bid)), data=form.as_patch())
+        return _("Your bid's price is changed. It stays sealed until bidding closes.")
+
+    return _act(
+        request,
+        tender_id,
+        BidPriceForm,
+        change,
+        at=f"bid-price:{bid_id}",
+        find=lambda tender: bid_of(tender, bid_id),
+        form_kwargs=lambda tender: {"bid": bid_of(tender, bid_id)},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def bid_withdraw(request, tender_id, bid_id):
+    """Read, the review of withdrawing the organization's bid; sent, the withdrawal (2.3's
+    DELETE of the bid)."""
+
+    def change(tender, _owner, _form):
+        bid = bid_of(tender, bid_id)
+        bid.withdraw(by=portal_actor(request.user, (Role.BID_OWNER, bid)))
+        return _("Your bid is withdrawn. You may place a new one while bids are accepted.")
+
+    def review(tender, _owner, form) -> Review:
+        bid = bid_of(tender, bid_id)
+        bidder = portal_actor(request.user, (Role.BID_OWNER, bid))
+        end = {"end": moment(tender.tender_end)}
+        return Review(
+            title=_("Withdraw your bid?"),
+            about=about_tender(tender),
+            happens=[
+                _("Your bid no longer takes part, with its documents; nobody will see it."),
+                _("You may place a new bid until %(end)s.") % end,
+            ],
+            seen_by=_("Nobody: bids are sealed until %(end)s, and a withdrawn bid is never shown.")
+            % end,
+            form=form,
+            url=reverse("bid-withdraw", args=[tender.pk, bid.pk]),
+            confirm=_("Withdraw the bid"),
+            back=reverse("tender", args=[tender.pk]) + "#my-bid-title",
+            danger=True,
+            refusal=not_now(form, lambda: bid.refusal("withdraw", bidder, timezone.now())),
+        )
+
+    return _act(
+        request,
+        tender_id,
+        OnceForm,
+        change,
+        at=f"bid-withdraw:{bid_id}",
+        find=lambda tender: bid_of(tender, bid_id),
+        review=review,
     )

@@ -4,12 +4,17 @@ the contract."""
 from functools import partial
 
 from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from docservice import client
 from portal.core.errors import NotFound
 from portal.core.forms import DocumentsForm
+from portal.core.reviews import Review, not_now
+from portal.core.words import moment, money
 from tenders.forms import (
     AwardDecisionForm,
     ContractSignForm,
@@ -17,8 +22,9 @@ from tenders.forms import (
     PublishForm,
     TenderCancelForm,
 )
+from tenders.models import Award
 
-from .page import _act, award_of, document_of
+from .page import _act, about_tender, award_of, document_of
 
 DECISION_NOTICES = {
     "activate": _("The bid is chosen as the winner; claims may be filed against the decision."),
@@ -35,19 +41,28 @@ def stored_papers(owner, upload, document_type: str = "") -> tuple[list, list[di
     return stored, [{**item.fields(), "metadata": metadata} for item in stored]
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @login_required
 def award_decision(request, tender_id, award_id):
+    """A decision on an award: read (GET ?action=activate, disqualify or cancel), the review
+    of what it will do; sent, the decision."""
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+    else:
+        action = request.GET.get("action", "")
+        if action not in Award.DECISIONS:
+            raise Http404
+
     def change(tender, owner, form):
-        action = form.cleaned_data["action"]
         award = award_of(tender, award_id)
         award.check_party(owner)  # before anything is stored
-        stored, documents = stored_papers(owner, form.cleaned_data["protocol"], "evaluationReports")
+        protocol = form.cleaned_data.get("protocol")
+        stored, documents = stored_papers(owner, protocol, "evaluationReports")
         with client.discarded_on_refusal(stored):
             award.decide(
                 by=owner,
                 action=action,
-                description=form.cleaned_data["reason"].strip() if action == "disqualify" else "",
+                description=form.cleaned_data.get("reason", "").strip(),
                 documents=documents,
             )
         return DECISION_NOTICES[action]
@@ -59,18 +74,113 @@ def award_decision(request, tender_id, award_id):
         change,
         at=f"award:{award_id}",
         find=lambda tender: award_of(tender, award_id),
+        form_kwargs=lambda _tender: {"action": action},
+        # (an unknown decision is refused on the tender's page: there is nothing to review)
+        review=(
+            lambda tender, owner, form: _decision_review(
+                tender, owner, form, award_of(tender, award_id), action
+            )
+        )
+        if action in Award.DECISIONS
+        else None,
     )
 
 
-@require_POST
+def _decision_review(tender, owner, form, award, action: str) -> Review:
+    now = timezone.now()
+    words = {
+        "supplier": (award.suppliers or [{}])[0].get("name", ""),
+        "price": money(award.value),
+        "end": moment(award.claims_end_if_decided_at(now)),
+    }
+    if action == "activate":
+        title = _("Choose %(supplier)s as the winner?")
+        happens = [
+            _("The bid of %(supplier)s, %(price)s, becomes the winner; its contract is drawn up.")
+            % words,
+            _(
+                "Every bidder is told by e-mail. Claims against the decision may be filed "
+                "until %(end)s."
+            )
+            % words,
+            _("The contract may be signed once that time is over, if no claim is left open."),
+            _("Should you change your mind, you take the decision back, in public."),
+        ]
+        seen_by = _("Everyone: the decision and its protocol are published on the tender's page.")
+        confirm = _("Choose as the winner")
+    elif action == "disqualify":
+        title = _("Disqualify the bid of %(supplier)s?")
+        following = award.next_if_disqualified()
+        if following is None:
+            next_step = _("No other bid is left: the tender (or this lot) ends without a winner.")
+        else:
+            bid, offer = following
+            next_step = _("The next bid to consider is that of %(next)s, %(next_price)s.") % {
+                "next": (bid.tenderers or [{}])[0].get("name", ""),
+                "next_price": money(offer["value"]),
+            }
+        happens = [
+            _("The bid of %(supplier)s, %(price)s, leaves the competition for the reason you give.")
+            % words,
+            next_step,
+            _(
+                "Every bidder is told by e-mail, with the reason. Claims against the "
+                "decision may be filed until %(end)s."
+            )
+            % words,
+        ]
+        seen_by = _("Everyone: the reason and the protocol are published on the tender's page.")
+        confirm = _("Disqualify")
+    else:
+        title = _("Take back the decision on %(supplier)s?")
+        if award.status == "active":
+            undone = _(
+                "The bid of %(supplier)s is no longer the winner, and the contract drawn up "
+                "for it is cancelled."
+            )
+        else:
+            undone = _(
+                "The disqualification of %(supplier)s is taken back, with every decision "
+                "taken after it."
+            )
+        happens = [
+            undone % words,
+            _("Claims still open against it close with it, unanswered."),
+            _("Qualification starts over from the best bid still in the competition."),
+        ]
+        seen_by = _("Everyone: the decision stays on the tender's page, marked as taken back.")
+        confirm = _("Take the decision back")
+    return Review(
+        title=title % words,
+        about=about_tender(tender, award.lot_id),
+        happens=happens,
+        seen_by=seen_by,
+        form=form,
+        url=reverse("award-decision", args=[tender.pk, award.pk]),
+        confirm=confirm,
+        back=reverse("tender", args=[tender.pk]) + f"#award-{award.pk}",
+        danger=action != "activate",
+        refusal=not_now(form, lambda: award.refusal(action, owner, now)),
+    )
+
+
+def _contract_of(tender, award):
+    """The contract drawn up for `award`, knowing both."""
+    contract = next((c for c in tender.contracts.all() if c.award_id == award.pk), None)
+    if contract is None:
+        raise NotFound("contract_id")
+    contract.tender, contract.award = tender, award
+    return contract
+
+
+@require_http_methods(["GET", "POST"])
 @login_required
 def contract_sign(request, tender_id, award_id):
+    """Read, the review of signing the award's contract; sent, the signature."""
+
     def change(tender, owner, form):
         award = award_of(tender, award_id)
-        contract = next((c for c in tender.contracts.all() if c.award_id == award.pk), None)
-        if contract is None:
-            raise NotFound("contract_id")
-        contract.tender, contract.award = tender, award
+        contract = _contract_of(tender, award)
         contract.check_party(owner)  # before anything is stored
         stored, documents = stored_papers(owner, form.cleaned_data["contract"], "contractSigned")
         with client.discarded_on_refusal(stored):
@@ -85,23 +195,86 @@ def contract_sign(request, tender_id, award_id):
         ContractSignForm,
         change,
         at=f"award:{award_id}",
-        find=lambda tender: award_of(tender, award_id),
+        find=lambda tender: _contract_of(tender, award_of(tender, award_id)),
+        review=lambda tender, owner, form: _signing_review(
+            tender, owner, form, award_of(tender, award_id)
+        ),
     )
 
 
-@require_POST
+def _signing_review(tender, owner, form, award) -> Review:
+    contract = _contract_of(tender, award)
+    words = {
+        "id": contract.contract_id,
+        "supplier": (award.suppliers or [{}])[0].get("name", ""),
+        "price": money(award.value),
+    }
+    return Review(
+        title=_("Sign contract %(id)s with %(supplier)s?") % words,
+        about=about_tender(tender, award.lot_id),
+        happens=[
+            _("The contract with %(supplier)s for %(price)s is signed: it can't be unsigned.")
+            % words,
+            _("The lot is complete: no more decisions or claims on it.")
+            if award.lot_id
+            else _("The tender is complete: no more decisions or claims on it."),
+        ],
+        seen_by=_(
+            "Everyone: the contract and the file you attach are published on the tender's page."
+        ),
+        form=form,
+        url=reverse("contract-sign", args=[tender.pk, award.pk]),
+        confirm=_("Sign the contract"),
+        back=reverse("tender", args=[tender.pk]) + f"#award-{award.pk}",
+        refusal=not_now(form, lambda: contract.refusal("sign", owner, timezone.now())),
+    )
+
+
+@require_http_methods(["GET", "POST"])
 @login_required
 def tender_publish(request, tender_id):
+    """Read, the review of publishing the draft; sent, the publication."""
+
     def change(tender, owner, _form):
         tender.publish(by=owner)
         return _("The tender is published: questions are taken from now on.")
 
-    return _act(request, tender_id, PublishForm, change, at="publish")
+    return _act(request, tender_id, PublishForm, change, at="publish", review=_publishing_review)
 
 
-@require_POST
+def _publishing_review(tender, owner, form) -> Review:
+    words = {
+        "enquiry_end": moment(tender.enquiry_end),
+        "start": moment(tender.tender_start),
+        "end": moment(tender.tender_end),
+    }
+    return Review(
+        title=_("Publish «%(title)s»?") % {"title": tender.title},
+        about=about_tender(tender),
+        happens=[
+            _(
+                "Anyone can read the tender and its documents, without signing in; it appears "
+                "in search and in the feeds brokers read."
+            ),
+            _("Questions are taken until %(enquiry_end)s; bids from %(start)s until %(end)s.")
+            % words,
+            _("It can't become a draft again: to stop it, you cancel it, in public."),
+        ],
+        seen_by=_("Everyone."),
+        form=form,
+        url=reverse("tender-publish", args=[tender.pk]),
+        confirm=_("Publish the tender"),
+        back=reverse("tender", args=[tender.pk]),
+        refusal=not_now(form, lambda: tender.refusal("publish", owner, timezone.now())),
+    )
+
+
+@require_http_methods(["GET", "POST"])
 @login_required
 def tender_cancel(request, tender_id):
+    """Read, the review of cancelling the tender or one of its lots; sent, the
+    cancellation."""
+
     def change(tender, owner, form):
         tender.check_party(owner)  # before anything is stored
         # (2.3 knows no type for a cancellation's protocol)
@@ -120,6 +293,32 @@ def tender_cancel(request, tender_id):
         change,
         at="cancel",
         form_kwargs=lambda tender: {"tender": tender},
+        review=_cancelling_review,
+    )
+
+
+def _cancelling_review(tender, owner, form) -> Review:
+    lots = bool(tender.open_lots())
+    return Review(
+        title=_("Cancel a lot or the whole tender?") if lots else _("Cancel the tender?"),
+        about=about_tender(tender),
+        happens=[
+            _(
+                "What you cancel ends for good: it can't be reopened, bids placed for it no "
+                "longer take part, and no contract is signed for it."
+            ),
+            _("The reason and the protocol you give are published with it."),
+        ],
+        seen_by=_(
+            "Everyone: the cancellation, its reason and protocol are published on the tender's "
+            "page."
+        ),
+        form=form,
+        url=reverse("tender-cancel", args=[tender.pk]),
+        confirm=_("Cancel") if lots else _("Cancel the tender"),
+        back=reverse("tender", args=[tender.pk]),
+        danger=True,
+        refusal=not_now(form, lambda: tender.refusal("cancel", owner, timezone.now())),
     )
 
 

@@ -16,16 +16,14 @@ from portal.core.errors import DomainError, NotFound, offered
 from portal.core.forms import DocumentsForm, made_from
 from portal.core.fragments import fragment_key, kept_fragment
 from portal.core.htmx import changed, render_page_or_partial
+from portal.core.reviews import render_review
 from tenders.documents import latest_versions
 from tenders.forms import (
-    AwardDecisionForm,
     BidForm,
-    ContractSignForm,
+    BidPriceForm,
     NewVersionForm,
-    PublishForm,
     QuestionAnswerForm,
     QuestionForm,
-    TenderCancelForm,
 )
 from tenders.models import CancellationStatus, LotStatus, Tender, TenderStatus
 
@@ -121,29 +119,13 @@ def _tender_context(request, tender, refused=None) -> dict:
         "actions": tender.available_actions(owner, now),
         # The page tells the owner why its draft can't be published.
         "stale_draft": owner.subject is not None and tender.is_stale_draft,
-        "publish_form": refused.get("publish") or PublishForm(),
-        "cancel_form": with_ids(refused.get("cancel") or TenderCancelForm(tender=tender), "cancel"),
         "documents_form": refused.get("documents") or DocumentsForm(),
-        "my_bids": [
-            {
-                **_bid_entry(bid, lots),
-                "documents_form": with_ids(
-                    refused.get(f"bid-documents:{bid.pk}") or DocumentsForm(), f"bid-{bid.pk}"
-                ),
-                "takes_documents": offered(
-                    bid.check_document_change,
-                    portal_actor(request.user, (Role.BID_OWNER, bid)),
-                    "add",
-                ),
-            }
-            for bid in tender.active_bids()
-            if bid.is_owned_by_organization(owner.organization)
-        ],
-        # Papers refused for a bid that is not the visitor's: told where its bid would be.
-        "bid_documents_refused": [
+        "my_bids": _my_bid_entries(request.user, tender, owner, now, refused, lots),
+        # A change refused for a bid that is not the visitor's: told where its bid would be.
+        "bid_refused": [
             form
             for at, form in refused.items()
-            if at.startswith("bid-documents:")
+            if at.startswith(("bid-documents:", "bid-price:"))
             and not any(
                 bid.pk == at.partition(":")[2] and bid.is_owned_by_organization(owner.organization)
                 for bid in tender.active_bids()
@@ -176,7 +158,7 @@ def _tender_context(request, tender, refused=None) -> dict:
             if tender.bids_are_public
             else None
         ),
-        "awards": _award_entries(request.user, tender, owner, now, refused, lots),
+        "awards": _award_entries(request.user, tender, owner, now, lots),
         "is_owner": owner.subject is not None,
         "questions": _question_entries(request.user, tender, owner, now, refused, lots),
         "question_form": _question_form(request.user, tender, now, refused),
@@ -274,6 +256,32 @@ def _bid_entry(bid, lots: dict) -> dict:
     }
 
 
+def _my_bid_entries(user, tender, owner, now, refused, lots: dict) -> list[dict]:
+    """The visitor's organization's bids, each with what its bidder may do with it now: add
+    papers, change the price (a refused change stays in its form), withdraw it."""
+    entries = []
+    for bid in tender.active_bids():
+        if not bid.is_owned_by_organization(owner.organization):
+            continue
+        bidder = portal_actor(user, (Role.BID_OWNER, bid))
+        repriced = refused.get(f"bid-price:{bid.pk}")
+        changeable = repriced is not None or bid.can("edit", bidder, now)
+        entries.append(
+            {
+                **_bid_entry(bid, lots),
+                "documents_form": with_ids(
+                    refused.get(f"bid-documents:{bid.pk}") or DocumentsForm(), f"bid-{bid.pk}"
+                ),
+                "takes_documents": offered(bid.check_document_change, bidder, "add"),
+                "price_form": with_ids(repriced or BidPriceForm(bid=bid), f"price-{bid.pk}")
+                if changeable
+                else None,
+                "withdrawable": bid.can("withdraw", bidder, now),
+            }
+        )
+    return entries
+
+
 def _cancellation_entries(tender, lots: dict) -> list[dict]:
     return [
         {
@@ -304,19 +312,13 @@ def with_ids(form, prefix: str):
     return form
 
 
-def refusal_in_place(refusal, decisions: list[str]) -> bool:
-    """Is `refusal` a decision shown in its own form (one the owner may still make)?"""
-    return isinstance(refusal, AwardDecisionForm) and refusal.data.get("action") in decisions
-
-
-def _award_entries(user, tender, owner, now, refused, lots: dict) -> list[dict]:
+def _award_entries(user, tender, owner, now, lots: dict) -> list[dict]:
     """Each award with its decisions, its contract and its claims, as `user` may see them."""
     viewer, bidder = Viewer.of_user(user), bid_actor(user, tender)
     contracts = {contract.award_id: contract for contract in tender.contracts.all()}
     entries = []
     for award in tender.awards.all():
         award.tender = tender
-        refusal = refused.get(f"award:{award.pk}")
         decisions = award.decisions(owner, now) if owner.subject else []
         contract = contracts.get(award.pk)
         if contract is not None:
@@ -332,21 +334,6 @@ def _award_entries(user, tender, owner, now, refused, lots: dict) -> list[dict]:
                 "signing_refusal": (
                     contract.refusal("sign", owner, now) if contract is not None else None
                 ),
-                # A refused decision the owner may still make stays in its form, its errors by
-                # its fields; any other refusal is told at the award.
-                "errors": form_errors(None if refusal_in_place(refusal, decisions) else refusal),
-                # One form per decision, its fields' ids its own.
-                "decision_forms": [
-                    (
-                        action,
-                        with_ids(
-                            refusal if refusal_in_place(refusal, [action]) else AwardDecisionForm(),
-                            f"{award.pk}-{action}",
-                        ),
-                    )
-                    for action in decisions
-                ],
-                "sign_form": with_ids(ContractSignForm(), f"{award.pk}-sign"),
                 "claims": _shown_claims(award.complaints.all(), tender, viewer),
                 "can_file": award.can_be_claimed_by(bidder, now),
                 # The decision's papers (its protocol): what a claim against it argues from.
@@ -391,24 +378,37 @@ def _public_tender_page(request, tender_id):
     return response
 
 
-def form_errors(form) -> list[str]:
-    """Every message of a refused form whose only inputs are buttons."""
-    if form is None:
-        return []
-    return [message for messages in form.errors.values() for message in messages]
+def about_tender(tender, lot_id: str = "") -> str:
+    """What a review is about: the tender, and its lot when the act concerns one."""
+    lot = next((lot["title"] for lot in tender.lots if lot["id"] == lot_id), "") if lot_id else ""
+    if lot:
+        return _("«%(tender)s» (%(id)s), lot «%(lot)s»") % {
+            "tender": tender.title,
+            "id": tender.tender_id,
+            "lot": lot,
+        }
+    return _("«%(tender)s» (%(id)s)") % {"tender": tender.title, "id": tender.tender_id}
 
 
-def _act(request, tender_id, form_class, change, *, at: str, find=None, form_kwargs=None):
+def _act(
+    request, tender_id, form_class, change, *, at: str, find=None, form_kwargs=None, review=None
+):
     """The frame of every change made from the tender page: the form's token is spent with
     the change; a refusal keeps the form `at` its place with the model's words (422), success
     is shown on the fresh page (htmx: the fragment it targets, and a `tender-changed` event).
     `find(tender)` looks up what the URL names first: an unknown one is a 404 page;
-    `form_kwargs(tender)`: what the form is made with besides the request's data."""
+    `form_kwargs(tender)`: what the form is made with besides the request's data.
+
+    An act that can't be undone has a `review(tender, owner, form)` (portal/core/reviews.py):
+    its address read (GET) is the review, with the form; a refusal comes back to it."""
     tender = current_tender(tender_id, request.user)
     if find is not None:
         find(tender)
     owner = portal_actor(request.user, (Role.TENDER_OWNER, tender))
-    form = form_class(request.POST, request.FILES, **(form_kwargs(tender) if form_kwargs else {}))
+    kwargs = form_kwargs(tender) if form_kwargs else {}
+    if request.method == "GET":
+        return render_review(request, review(tender, owner, form_class(**kwargs)))
+    form = form_class(request.POST, request.FILES, **kwargs)
     notice = form.is_valid() and made_from(form, request.user, lambda: change(tender, owner, form))
     if notice:
         return changed(
@@ -418,6 +418,8 @@ def _act(request, tender_id, form_class, change, *, at: str, find=None, form_kwa
             fresh=lambda: _tender_page(request, current_tender(tender_id, request.user)),
             event="tender-changed",
         )
+    if review is not None:
+        return render_review(request, review(tender, owner, form), status=422)
     return _tender_page(request, tender, refused={at: form}, status=422)
 
 

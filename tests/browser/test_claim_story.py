@@ -62,8 +62,9 @@ def walk_the_story(people, world, tmp_path, *, javascript: bool, check=lambda pa
 
     # The bidder rejects the answer.
     bidder.goto(f"/claims/{complaint.pk}/")
-    bidder.get_by_label("Я не погоджуюся з відповіддю").check()
-    bidder.get_by_role("button", name="Надіслати моє рішення").click()
+    bidder.get_by_role("link", name="Не погодитися з відповіддю…").click()
+    bidder.get_by_text("Антимонопольного комітету України").wait_for()  # its review says
+    bidder.get_by_role("button", name="Не погодитися з відповіддю").click()
     bidder.locator("#claim-panel .badge", has_text="закрита: скаржник не погодився").wait_for()
     complaint.refresh_from_db()
     assert (complaint.status, complaint.satisfied) == ("resolved", False)

@@ -64,6 +64,7 @@ def walk_the_story(people, clock, tmp_path, *, javascript: bool, check=lambda pa
     buyer.get_by_role("link", name=CONDITIONS_V2[0]).wait_for()
     assert "Попередні версії" in buyer.locator("#documents").inner_text()
     check(buyer)
+    buyer.get_by_role("link", name="Оголосити закупівлю…").click()
     buyer.get_by_role("button", name="Оголосити закупівлю").click()
     buyer.locator(".page-head .badge", has_text="період уточнень").wait_for()
     tender.refresh_from_db()
@@ -99,9 +100,9 @@ def walk_the_story(people, clock, tmp_path, *, javascript: bool, check=lambda pa
     # Bidding closes; the buyer chooses the bid, and signs once the complaint period is over.
     clock.move_to(tender.tender_end + timedelta(minutes=1))
     buyer.goto(f"/tenders/{tender.pk}/")
-    # The decision opens first (it may carry its protocol), then is made.
-    buyer.locator("#awards summary", has_text="Визначити переможцем").click()
-    buyer.locator("#awards details[open]").get_by_label("Протокол рішення").set_input_files(
+    # The decision is reviewed first (with its protocol), then made.
+    buyer.get_by_role("link", name="Визначити переможцем…").click()
+    buyer.get_by_label("Протокол рішення").set_input_files(
         files=[{"name": "протокол.pdf", "mimeType": "application/pdf", "buffer": b"%PDF-1.4 p"}]
     )
     buyer.get_by_role("button", name="Визначити переможцем").click()
@@ -114,6 +115,7 @@ def walk_the_story(people, clock, tmp_path, *, javascript: bool, check=lambda pa
     buyer = people(javascript=javascript)
     sign_in(buyer, buyer_user)
     buyer.goto(f"/tenders/{tender.pk}/")
+    buyer.get_by_role("link", name="Укласти договір…").click()
     buyer.get_by_role("button", name="Укласти договір").click()
     buyer.locator("#awards .badge", has_text="договір укладено").wait_for()
     assert [d.title for d in award.documents.all()] == ["протокол.pdf"]

@@ -35,7 +35,7 @@ def walk(people, brokers, clock, live_server, *, javascript: bool, screenshot=No
         screenshot(buyer, "uk-dashboard-buyer")
     buyer.locator("table.queue").get_by_role("link", name=world.tender.title).click()
     buyer.wait_for_url(re.compile(rf"/tenders/{world.tender.pk}/"))
-    buyer.get_by_text("Визначити переможцем").first.click()  # the decision's summary
+    buyer.get_by_role("link", name="Визначити переможцем…").click()  # its review
     buyer.get_by_role("button", name="Визначити переможцем").click()
     buyer.get_by_text("переможець", exact=True).first.wait_for()
 
@@ -71,6 +71,7 @@ def walk(people, brokers, clock, live_server, *, javascript: bool, screenshot=No
     world.refresh()
     clock.move_to(world.award.complaint_period_end + timedelta(minutes=1))
     buyer.goto(f"/tenders/{world.tender.pk}/")
+    buyer.get_by_role("link", name="Укласти договір…").click()
     buyer.get_by_role("button", name="Укласти договір").click()
     buyer.locator("#awards .badge", has_text="договір укладено").wait_for()
     buyer.goto("/dashboard/")

@@ -248,8 +248,12 @@ CLAIM_FORMS = {
 
 
 def forms_on(page: str, complaint) -> set[str]:
+    """The acts the page offers: by their form, or by a link to their review."""
     return {
-        name for name in CLAIM_FORMS if f'action="{reverse(name, args=[complaint.pk])}"' in page
+        name
+        for name in CLAIM_FORMS
+        for url in [reverse(name, args=[complaint.pk])]
+        if f'action="{url}"' in page or f'href="{url}"' in page or f'href="{url}?' in page
     }
 
 
@@ -290,11 +294,30 @@ def test_forms_shown_are_the_available_actions(world, as_user):
 def test_the_same_form_sent_twice_changes_nothing_the_second_time(world, as_user):
     client = as_user(world.bidder)
     file_claim(client, world, once="1" * 32)
-    again = file_claim(client, world, once="1" * 32)
+    data = {**claim_form(once="1" * 32, title="Інша тема"), "submit": "1"}
+    again = client.post(new_claim_url(world), data)
 
     assert again.status_code == 422
     assert "already been sent" in again.content.decode()
     assert Complaint.objects.count() == 1
+
+
+@pytest.mark.parametrize("once", ["1" * 32, "2" * 32], ids=["same-form", "form-read-again"])
+def test_the_same_claim_sent_again_leads_to_the_one_filed(world, as_user, once):
+    """Back, then send: whether the browser kept the form (its token spent) or read it again
+    (a new token), the claim is filed once and the second sending lands on it."""
+    client = as_user(world.bidder)
+    file_claim(client, world, once="1" * 32)
+    first = Complaint.objects.get()
+
+    again = file_claim(client, world, once=once)
+
+    assert again.status_code == 302 and again["Location"] == reverse("claim", args=[first.pk])
+    assert "This claim is already filed" in client.get(again["Location"]).content.decode()
+    assert Complaint.objects.count() == 1
+    # Another organization's claim in the same words is its own.
+    file_claim(as_user(world.other_bidder), world, once="3" * 32)
+    assert Complaint.objects.count() == 2
 
 
 def test_refused_filing_keeps_no_attachment(world, as_user, clock):

@@ -232,8 +232,8 @@ def test_nobody_else_attaches_papers_to_a_bid(client, tender, bidder, buyer, clo
 
 def test_the_buyer_cancels_one_lot_with_its_protocol(client, tender, buyer, clock):
     client.force_login(buyer)
-    page = client.get(reverse("tender", args=[tender.pk]))
-    what = page.context["cancel_form"].fields["what"]
+    review = client.get(reverse("tender-cancel", args=[tender.pk]))
+    what = review.context["review"].form.fields["what"]
     assert [label for _value, label in what.choices] == [
         "The whole tender",
         "Lot «Папір»",

@@ -177,6 +177,17 @@ def file_tender_claim(client, world, once="c" * 32, submit=True, **fields):
     return client.post(reverse("tender-claim-new", args=[world.tender.pk]), data)
 
 
+def test_a_claim_about_the_conditions_sent_again_leads_to_the_one_filed(world, as_user):
+    client = as_user(world.bidder)
+    file_tender_claim(client, world, once="1" * 32)
+    first = Complaint.objects.get()
+
+    again = file_tender_claim(client, world, once="2" * 32)
+
+    assert again["Location"] == reverse("claim", args=[first.pk])
+    assert Complaint.objects.count() == 1
+
+
 def test_a_claim_about_the_conditions_through_every_step(
     world, as_user, django_capture_on_commit_callbacks
 ):
@@ -283,7 +294,12 @@ def test_the_page_and_the_dashboards_cost_the_same_with_more_questions_and_claim
     def add(n):
         for k in range(n):
             ask(as_user(world.bidder), world, once=f"{k}{n}".ljust(32, "a"))
-            file_tender_claim(as_user(world.bidder), world, once=f"{k}{n}".ljust(32, "b"))
+            file_tender_claim(
+                as_user(world.bidder),
+                world,
+                once=f"{k}{n}".ljust(32, "b"),
+                title=f"Вимога {k}{n}",  # (the same words again would land on the first)
+            )
 
     add(1)
     page, dashboard = reverse("tender", args=[world.tender.pk]), reverse("dashboard")
@@ -307,7 +323,7 @@ def test_questions_and_claims_of_one_organization_are_limited(world, as_user, se
     sent.append(file_tender_claim(client, world, once="2".ljust(32, "x")))
     refused = [
         ask(client, world, once="3".ljust(32, "x")),
-        file_tender_claim(client, world, once="4".ljust(32, "x")),
+        file_tender_claim(client, world, once="4".ljust(32, "x"), title="Друга вимога"),
     ]
     assert [response.status_code for response in sent] == [302, 302, 302]
     assert [response.status_code for response in refused] == [422, 422]

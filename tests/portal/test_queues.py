@@ -13,7 +13,7 @@ from portal import queues
 from portal.core.actors import Actor, Role
 from tenders.models import Tender
 from tests.factories import RESOLUTION, portal_world
-from tests.helpers import organization, tender_data
+from tests.helpers import tender_data
 
 pytestmark = pytest.mark.django_db
 
@@ -97,14 +97,7 @@ def test_a_claim_waits_for_the_buyers_answer_then_for_the_claimants_decision(
     brokers, clock, as_user
 ):
     world = portal_world(brokers, clock)
-    bid = world.tender.bids.get(organization=world.bidder.organization)
-    claim, _ = Complaint.objects.file(
-        award=world.award,
-        by=Actor(Role.BID_OWNER, user=world.bidder, subject=bid),
-        title="Переможця визначено неправильно",
-        author=organization(),
-        submit=True,
-    )
+    claim = world.claim()
     assert kinds(world.buyer.organization, clock) == ["claim", "contract"]
     page = dashboard(as_user(world.buyer))
     assert "Answer the claim" in page

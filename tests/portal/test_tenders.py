@@ -361,7 +361,7 @@ def test_a_cancellation_needs_a_reason_and_the_owner(client, buyer, bidder, cloc
 
     tender.refresh_from_db()
     assert without_reason.status_code == 422
-    assert without_reason.context["cancel_form"].errors["reason"]
+    assert without_reason.context["review"].form.errors["reason"]
     assert url not in page
     assert forged.status_code == 422
     assert "Forbidden" in forged.content.decode()
