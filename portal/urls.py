@@ -26,6 +26,7 @@ register_converter(PartConverter, "part")
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("search.atom", views.search_feed, name="search-feed"),
     path("tenders/new/", tenders.tender_new, name="tender-new"),
     path("classifiers/cpv/", tenders.cpv_options, name="cpv-options"),
     path("tenders/<str:tender_id>/", tenders.tender_detail, name="tender"),

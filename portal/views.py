@@ -8,12 +8,15 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import DatabaseError
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.feedgenerator import Atom1Feed
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -27,12 +30,15 @@ from portal.core.fragments import fragment_key, kept_fragment
 from portal.core.htmx import partial_asked
 from portal.core.middleware import is_machine_face
 from portal.core.paging import ListPage
+from portal.core.words import moment, money
 from portal.forms import SearchForm
 from portal.models import Organization
 from tenders.models import Question, Tender
 from tenders.search import understand
 
 TENDERS_PER_PAGE = 20
+# A search's feed carries its newest tenders, as feeds of news do.
+FEED_ENTRIES = 50
 
 
 @require_GET
@@ -61,6 +67,65 @@ def home(request):
         response = TemplateResponse(request, "portal/home.html", {"public_body": body})
     patch_vary_headers(response, ["HX-Request", "HX-Target"])
     return response
+
+
+@require_GET
+def search_feed(request):
+    """A search as an Atom feed, for people who would rather not have an account: the tenders
+    it finds, the newest change first. It is the same for everyone, so it is kept as the
+    search's page is; a search the form refuses is a 400 saying why."""
+    form = SearchForm(request.GET)
+    if not form.is_valid():
+        refused = "; ".join(
+            f"{form.fields[name].label if name in form.fields else name}: {' '.join(errors)}"
+            for name, errors in form.errors.items()
+        )
+        return HttpResponseBadRequest(
+            _("This search can't be followed: %(errors)s") % {"errors": refused},
+            content_type="text/plain; charset=utf-8",
+        )
+    asked = _asked(request)
+    stamp = Tender.objects.registry_stamp()
+    key = fragment_key("search-feed", hashlib.sha256(asked.encode()).hexdigest()[:32], stamp)
+    body = kept_fragment(key, lambda: _atom(asked, form), _search_kept_for(stamp))
+    return HttpResponse(body, content_type="application/atom+xml; charset=utf-8")
+
+
+def _asked(request) -> str:
+    """The search's own parameters, in one order (the page of results left out)."""
+    return urlencode(
+        sorted((k, v) for k, values in request.GET.lists() if k != "page" for v in values)
+    )
+
+
+def _atom(asked: str, form) -> str:
+    found = Tender.objects.public().matching(**{**form.cleaned_data, "sort": "newest"})
+    search = settings.SITE_URL + reverse("home") + (f"?{asked}" if asked else "")
+    feed = Atom1Feed(
+        title=_("Tenders found by: %(search)s") % {"search": form.cleaned_data["q"] or asked}
+        if asked
+        else _("Every tender published"),
+        link=search,
+        description="",
+        language=get_language(),
+        feed_url=settings.SITE_URL + reverse("search-feed") + (f"?{asked}" if asked else ""),
+    )
+    for tender in found.listed()[:FEED_ENTRIES]:
+        url = settings.SITE_URL + reverse("tender", args=[tender.pk])
+        feed.add_item(
+            title=f"{tender.title} ({tender.tender_id})",
+            link=url,
+            unique_id=url,
+            updateddate=tender.date_modified,
+            description=_("%(buyer)s · expected value %(value)s · %(status)s · bids until %(end)s")
+            % {
+                "buyer": tender.buyer_name or "",
+                "value": money({"amount": tender.value_amount, "currency": tender.value_currency}),
+                "status": tender.get_status_display(),
+                "end": moment(tender.tender_end),
+            },
+        )
+    return feed.writeString("utf-8")
 
 
 def _search_kept_for(stamp) -> int:
