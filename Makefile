@@ -24,10 +24,11 @@ install: $(INSTALLED)
 run: $(INSTALLED)
 	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
 	$(RUN_ENV) $(BIN)/python manage.py load_demo
-	@echo "Serving on http://127.0.0.1:8000 (the chronograph and the mail worker run beside it; Ctrl-C stops all three)"
+	@echo "Serving on http://127.0.0.1:8000 (the chronograph, the mail worker and the saved searches' alerts run beside it; Ctrl-C stops them all)"
 	@$(RUN_ENV) $(BIN)/python manage.py chronograph --interval 2 & chronograph=$$!; \
 		$(RUN_ENV) $(BIN)/python manage.py db_worker --interval 1 & worker=$$!; \
-		trap 'kill $$chronograph $$worker 2>/dev/null' EXIT INT TERM; \
+		$(RUN_ENV) $(BIN)/python manage.py alerts --interval 10 & alerts=$$!; \
+		trap 'kill $$chronograph $$worker $$alerts 2>/dev/null' EXIT INT TERM; \
 		$(RUN_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 test: $(INSTALLED)

@@ -1,8 +1,13 @@
 """The site's own forms (search); the pieces every app's forms share are in portal.core.forms."""
 
+from urllib.parse import urlencode
+
 from django import forms
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
+from portal.core.forms import OnceForm
+from portal.models import SavedSearch
 from tenders.classifiers import regions
 from tenders.forms import CpvField
 from tenders.models import TenderStatus
@@ -64,4 +69,32 @@ class SearchForm(forms.Form):
         if low is not None and high is not None and low > high:
             self.add_error("value_max", _("The end of the range is before its start."))
         cleaned["sort"] = cleaned.get("sort") or "relevance"
+        return cleaned
+
+
+def search_query(parameters: QueryDict) -> str:
+    """A search's own parameters, URL-encoded in one order, the page of results and empty
+    ones left out: the same search is one address (its feed's, a saved search's)."""
+    return urlencode(
+        sorted((k, v) for k, values in parameters.lists() if k != "page" for v in values if v)
+    )
+
+
+class SavedSearchForm(OnceForm):
+    """Keep a search (its parameters, `query`) under a name, with how often to be told."""
+
+    query = forms.CharField(widget=forms.HiddenInput, max_length=2000, required=False)
+    name = forms.CharField(label=_("Name"), max_length=200)
+    frequency = forms.ChoiceField(
+        label=_("E-mail me the new tenders it finds"),
+        choices=SavedSearch.Frequency.choices,
+        initial=SavedSearch.Frequency.DAILY,
+        widget=forms.RadioSelect,
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        # (said above the form: the query is no field of its own to the person)
+        if not SearchForm(QueryDict(cleaned.get("query", ""))).is_valid():
+            raise forms.ValidationError(_("This search has mistakes: correct it first."))
         return cleaned

@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path, register_converter
 
 from complaints import views as claims
-from portal import accounts, members, views
+from portal import accounts, members, searches, views
 from portal.core.api import views as api_views
 from tenders import views as tenders
 
@@ -27,6 +27,9 @@ register_converter(PartConverter, "part")
 urlpatterns = [
     path("", views.home, name="home"),
     path("search.atom", views.search_feed, name="search-feed"),
+    path("searches/", searches.searches, name="searches"),
+    path("searches/new/", searches.search_save, name="search-save"),
+    path("searches/<int:search_id>/delete/", searches.search_delete, name="search-delete"),
     path("tenders/new/", tenders.tender_new, name="tender-new"),
     path("classifiers/cpv/", tenders.cpv_options, name="cpv-options"),
     path("tenders/<str:tender_id>/", tenders.tender_detail, name="tender"),

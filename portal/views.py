@@ -31,7 +31,7 @@ from portal.core.htmx import partial_asked
 from portal.core.middleware import is_machine_face
 from portal.core.paging import ListPage
 from portal.core.words import moment, money
-from portal.forms import SearchForm
+from portal.forms import SearchForm, search_query
 from portal.models import Organization
 from tenders.models import Question, Tender
 from tenders.search import understand
@@ -84,18 +84,11 @@ def search_feed(request):
             _("This search can't be followed: %(errors)s") % {"errors": refused},
             content_type="text/plain; charset=utf-8",
         )
-    asked = _asked(request)
+    asked = search_query(request.GET)
     stamp = Tender.objects.registry_stamp()
     key = fragment_key("search-feed", hashlib.sha256(asked.encode()).hexdigest()[:32], stamp)
     body = kept_fragment(key, lambda: _atom(asked, form), _search_kept_for(stamp))
     return HttpResponse(body, content_type="application/atom+xml; charset=utf-8")
-
-
-def _asked(request) -> str:
-    """The search's own parameters, in one order (the page of results left out)."""
-    return urlencode(
-        sorted((k, v) for k, values in request.GET.lists() if k != "page" for v in values)
-    )
 
 
 def _atom(asked: str, form) -> str:

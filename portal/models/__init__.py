@@ -1,12 +1,15 @@
 from .accounts import User
+from .alerts import CannotSaveSearch, SavedSearch
 from .membership import Invitation, JoinRequest, Membership
 from .organizations import Organization, OrganizationEvent
 
 __all__ = [
+    "CannotSaveSearch",
     "Invitation",
     "JoinRequest",
     "Membership",
     "Organization",
     "OrganizationEvent",
+    "SavedSearch",
     "User",
 ]

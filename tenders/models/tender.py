@@ -103,6 +103,9 @@ class Tender(
     data = models.JSONField(default=dict)
     date = models.DateTimeField(editable=False)
     date_modified = models.DateTimeField(editable=False)
+    # When it became public (None: a draft), stamped as dateModified is: what the portal's
+    # alerts of saved searches call new.
+    published = models.DateTimeField(null=True, blank=True, editable=False, db_index=True)
     # Derived from the document by _store() for the portal's search (tenders/search.py; the
     # words and codes are in TenderSearch).
     buyer_identifier = models.CharField(max_length=64, blank=True, editable=False)
@@ -405,7 +408,7 @@ class Tender(
             TenderSearch.objects.filter(tender=self).update(**self._search)
 
     def _publish(self, by: Actor, now) -> None:
-        self.apply("publish", by, now)
+        self.apply("publish", by, now, published=now)
         self._touch(now)
 
     def add_cancellation(self, *, by: Actor, data: dict, documents=()):

@@ -260,6 +260,8 @@ class TenderQuerySet(models.QuerySet):
             # Stamped after the day's counter, which parallel creates wait for: dateModified
             # stays close to the commit, as the feed's watermark assumes.
             tender.date_modified = max(now, timezone.now())
+            if status != TenderStatus.DRAFT:
+                tender.published = tender.date_modified
             tender.save(force_insert=True)
             tender._save_search(new=True)
             tender._record(tender, "register", by, now, to_status=status)

@@ -1,0 +1,106 @@
+"""Saved searches: a search a person keeps, and how often it tells them by e-mail of the
+tenders newly published that it finds (portal/alerts.py sends them)."""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import models, transaction
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from portal.core.errors import DomainError
+
+
+class CannotSaveSearch(DomainError):
+    http_status = 409
+    code = "cannot_save_search"
+
+
+class SavedSearchQuerySet(models.QuerySet):
+    def due(self, now):
+        """The searches whose alert is due at `now`: at once, on every look; daily, a day
+        after the last look. Only for confirmed, active accounts: the alert goes to the
+        address."""
+        frequency = SavedSearch.Frequency
+        return self.filter(
+            Q(frequency=frequency.AT_ONCE)
+            | Q(frequency=frequency.DAILY, last_looked__lte=now - timedelta(days=1)),
+            user__is_active=True,
+            user__email_confirmed_at__isnull=False,
+        )
+
+
+class SavedSearch(models.Model):
+    class Frequency(models.TextChoices):
+        AT_ONCE = "at_once", _("at once, as they are published")
+        DAILY = "daily", _("once a day")
+
+    # Searches one person may keep: each is looked at on every pass of the alerts.
+    MAX_PER_PERSON = 20
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="saved_searches"
+    )
+    name = models.CharField(_("name"), max_length=200)
+    # The search's parameters, URL-encoded in one order (portal.views._asked): the search page's
+    # address and its feed's.
+    query = models.CharField(max_length=2000)
+    frequency = models.CharField(
+        _("e-mail"), max_length=10, choices=Frequency.choices, default=Frequency.DAILY
+    )
+    created = models.DateTimeField(editable=False)
+    # When its alert was last looked for, and when one was last sent.
+    last_looked = models.DateTimeField(editable=False)
+    last_sent = models.DateTimeField(null=True, blank=True, editable=False)
+    # Tenders published up to this moment were looked at: the next alert tells of later ones.
+    seen_until = models.DateTimeField(editable=False)
+
+    objects = SavedSearchQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "query"], name="one_saved_search_per_query")
+        ]
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def keep(cls, user, *, query: str, name: str, frequency: str, now) -> "SavedSearch":
+        """Keep `user`'s search (the same search kept again takes the new name and
+        frequency); new tenders are those published from `now`. Refused for an address not
+        confirmed (the alerts go to it) and beyond MAX_PER_PERSON."""
+        if user.email_confirmed_at is None:
+            raise CannotSaveSearch(_("Confirm your e-mail address first: the alerts go to it."))
+        with transaction.atomic():
+            # (the person's row, locked: two saves at once count one another)
+            get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+            kept = cls.objects.filter(user=user, query=query).first()
+            if kept is not None:
+                kept.name, kept.frequency = name, frequency
+                kept.save(update_fields=["name", "frequency"])
+                return kept
+            if cls.objects.filter(user=user).count() >= cls.MAX_PER_PERSON:
+                raise CannotSaveSearch(
+                    _("You keep %(count)s searches already: delete one first.")
+                    % {"count": cls.MAX_PER_PERSON}
+                )
+            return cls.objects.create(
+                user=user,
+                query=query,
+                name=name,
+                frequency=frequency,
+                created=now,
+                last_looked=now,
+                seen_until=now,
+            )
+
+    def looked(self, now, *, until, sent: bool) -> None:
+        """Its alert was looked for at `now`, for tenders published up to `until`; `sent`:
+        one went out."""
+        self.last_looked, self.seen_until = now, until
+        if sent:
+            self.last_sent = now
+        self.save(update_fields=["last_looked", "seen_until", "last_sent"])
