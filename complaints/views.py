@@ -31,6 +31,7 @@ from portal.core.forms import DocumentsForm, add_domain_error, made_from
 from portal.core.fragments import fragment_key, kept_fragment
 from portal.core.htmx import changed, render_page_or_partial
 from portal.core.ids import is_id
+from portal.core.refusals import said
 from portal.core.reviews import Review, not_now, render_review
 from tenders.documents import latest_versions
 from tenders.forms import party_of
@@ -85,7 +86,12 @@ def _filing_page(request, form, refusal, file_claim, context: dict, *, filed_alr
     if request.method == "POST":
         first = form.is_valid() and filed_already()
         if first:
-            messages.info(request, _("This claim is already filed: here it is."))
+            messages.info(
+                request,
+                _("This claim is already saved as a draft: here it is.")
+                if first.status == "draft"
+                else _("This claim is already filed: here it is."),
+            )
             url = reverse("claim", args=[first.pk])
             return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
         if refusal is not None:
@@ -102,7 +108,7 @@ def _filing_page(request, form, refusal, file_claim, context: dict, *, filed_alr
                 )
                 return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
         status = 422
-    context = {**context, "form": form, "refusal": _(refusal.description) if refusal else None}
+    context = {**context, "form": form, "refusal": said(refusal) if refusal else None}
     return render_page_or_partial(
         request, "complaints/claim_new.html", context, partials={"claim-form"}, status=status
     )
@@ -472,7 +478,7 @@ def _verdict_review(complaint, actor, form) -> Review:
         confirm=confirm,
         back=reverse("claim", args=[complaint.pk]),
         danger=not accepts,
-        refusal=not_now(form, lambda: complaint.refusal("resolve", actor, timezone.now())),
+        refusal=not_now(form, lambda: complaint.refused("resolve", actor, timezone.now())),
     )
 
 
@@ -501,7 +507,9 @@ def _withdrawal_review(complaint, actor, form) -> Review:
         title=_("Withdraw your claim?"),
         about=_claim_about(complaint),
         happens=[
-            _(
+            _("The draft is withdrawn for good, with the reason you give.")
+            if complaint.status == "draft"
+            else _(
                 "The claim is withdrawn for good, with the reason you give; the procuring "
                 "entity no longer answers it."
             ),
@@ -514,5 +522,5 @@ def _withdrawal_review(complaint, actor, form) -> Review:
         confirm=_("Withdraw the claim"),
         back=reverse("claim", args=[complaint.pk]),
         danger=True,
-        refusal=not_now(form, lambda: complaint.refusal("cancel", actor, timezone.now())),
+        refusal=not_now(form, lambda: complaint.refused("cancel", actor, timezone.now())),
     )

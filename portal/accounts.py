@@ -19,6 +19,7 @@ from portal.account_forms import InvitedSignUpForm, SignUpForm
 from portal.core import limits
 from portal.core.errors import DomainError, NotFound
 from portal.core.forms import add_domain_error
+from portal.core.refusals import said
 from portal.models import Invitation, User
 from portal.models.accounts import BadConfirmationLink
 
@@ -91,7 +92,7 @@ def confirm_email(request, token):
     try:
         User.confirm_email(token)
     except BadConfirmationLink as error:
-        context = {"refusal": _(error.description)}
+        context = {"refusal": said(error)}
         return render(request, "registration/confirm_email.html", context, status=400)
     messages.success(request, _("Your e-mail address is confirmed."))
     return redirect("dashboard")
@@ -105,7 +106,7 @@ def resend_confirmation(request):
         try:
             user.resend_confirmation()
         except limits.RateLimited as error:
-            messages.error(request, _(error.description))
+            messages.error(request, said(error))
         else:
             messages.success(request, _("We sent a new link to %(email)s.") % {"email": user.email})
     return redirect("dashboard")
@@ -149,7 +150,7 @@ def invitation(request, token):
         "invitation": invitation,
         "token": token,
         "form": form,
-        "refusal": _(refusal.description) if refusal else None,
+        "refusal": said(refusal) if refusal else None,
     }
     status = 422 if request.method == "POST" else 200
     return render(request, "registration/invitation.html", context, status=status)

@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from portal.account_forms import RefusalForm
 from portal.core.errors import DomainError
 from portal.core.models import Broker
+from portal.core.refusals import said
 from portal.models import Membership, Organization, OrganizationEvent, User
 
 
@@ -121,9 +122,7 @@ class OrganizationAdmin(admin.ModelAdmin):
             try:
                 decide(organization)
             except DomainError as error:
-                self.message_user(
-                    request, f"{organization.name}: {_(error.description)}", messages.WARNING
-                )
+                self.message_user(request, f"{organization.name}: {said(error)}", messages.WARNING)
             else:
                 self.message_user(
                     request,

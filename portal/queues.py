@@ -33,10 +33,6 @@ def _tender_url(tender_pk: str, anchor: str = "") -> str:
     return reverse("tender", args=[tender_pk]) + (f"#{anchor}" if anchor else "")
 
 
-def _supplier(award) -> str:
-    return (award.suppliers or [{}])[0].get("name", "")
-
-
 def buyer_tasks(organization, now) -> list[Task]:
     """What the buyer decides, signs, answers and publishes."""
     tasks = []
@@ -44,7 +40,7 @@ def buyer_tasks(organization, now) -> list[Task]:
         tasks.append(
             Task(
                 "award",
-                _("Decide on the bid of %(supplier)s") % {"supplier": _supplier(award)},
+                _("Decide on the bid of %(supplier)s") % {"supplier": award.supplier_name},
                 award.tender.title,
                 award.tender.tender_id,
                 _tender_url(award.tender_id, f"award-{award.pk}"),
@@ -57,7 +53,8 @@ def buyer_tasks(organization, now) -> list[Task]:
         tasks.append(
             Task(
                 "contract",
-                _("Sign the contract with %(supplier)s") % {"supplier": _supplier(contract.award)},
+                _("Sign the contract with %(supplier)s")
+                % {"supplier": contract.award.supplier_name},
                 contract.tender.title,
                 contract.tender.tender_id,
                 _tender_url(contract.tender_id, f"award-{contract.award_id}"),
@@ -123,7 +120,7 @@ def bidder_tasks(organization, now) -> list[Task]:
             _("%(supplier)s chosen as the winner")
             if award.status == "active"
             else _("%(supplier)s disqualified")
-        ) % {"supplier": _supplier(award)}
+        ) % {"supplier": award.supplier_name}
         tasks.append(
             Task(
                 "claim-window",

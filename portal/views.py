@@ -30,6 +30,7 @@ from portal.core.fragments import fragment_key, kept_fragment
 from portal.core.htmx import partial_asked
 from portal.core.middleware import is_machine_face
 from portal.core.paging import ListPage
+from portal.core.refusals import said
 from portal.core.words import moment, money
 from portal.forms import SearchForm, search_query
 from portal.models import Organization
@@ -250,7 +251,7 @@ def withdraw_request(request):
         try:
             join_request.withdraw(by=request.user)
         except DomainError as refusal:  # answered by an administrator a moment before
-            messages.error(request, _(refusal.description))
+            messages.error(request, said(refusal))
         else:
             messages.success(request, _("Your request is withdrawn."))
     return redirect("dashboard")

@@ -82,11 +82,11 @@ class PricesChecked(forms.Form):
     price_in_doubt = False
 
     def expected_values(self) -> dict:
-        """The expected amount of each price field's line (the tender's, or its lot's)."""
+        """The expected value of each price field's line (the tender's, or its lot's)."""
         tender = self.tender
         if not tender.lots:
-            return {"amount": tender.data.get("value", {}).get("amount")}
-        return {f"lot_{lot['id']}": lot.get("value", {}).get("amount") for lot in tender.lots}
+            return {"amount": tender.expected_value(None)}
+        return {f"lot_{lot['id']}": tender.expected_value(lot["id"]) for lot in tender.lots}
 
     def clean(self):
         cleaned = super().clean()
@@ -94,8 +94,8 @@ class PricesChecked(forms.Form):
         if self.price_in_doubt:
             return cleaned
         for name, expected in self.expected_values().items():
-            price = cleaned.get(name)
-            if price is None or not expected or price >= Decimal(str(expected)) * LOW_PRICE_SHARE:
+            price, amount = cleaned.get(name), expected.get("amount")
+            if price is None or not amount or price >= Decimal(str(amount)) * LOW_PRICE_SHARE:
                 continue
             self.price_in_doubt = True
             self.add_error(
@@ -106,9 +106,7 @@ class PricesChecked(forms.Form):
                 )
                 % {
                     "share": int(LOW_PRICE_SHARE * 100),
-                    "expected": money(
-                        {"amount": expected, "currency": self.tender.data["value"]["currency"]}
-                    ),
+                    "expected": money(expected),
                 },
             )
         return cleaned

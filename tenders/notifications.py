@@ -20,7 +20,7 @@ def award_decided(award) -> None:
             {
                 "award": award,
                 "tender": tender,
-                "supplier": (award.suppliers or [{}])[0].get("name", ""),
+                "supplier": award.supplier_name,
                 "yours": bid.pk == award.bid_id,
                 "link": notices.link("tender", tender.pk) + f"#award-{award.pk}",
                 "claim_link": notices.link("claim-new", tender.pk, award.pk),

@@ -21,7 +21,15 @@ from django.utils.translation import gettext_lazy as _
 
 from complaints import notifications
 from portal.core.actors import Actor, Role, Viewer
-from portal.core.errors import InvalidData, NotAllowed, PermissionDenied, RoleNotAllowed, offered
+from portal.core.errors import (
+    InvalidData,
+    NotAllowed,
+    PermissionDenied,
+    RoleNotAllowed,
+    in_own_status,
+    in_tender_status,
+    offered,
+)
 from portal.core.transactions import atomic_change
 from portal.core.transitions import StatusMachine
 from tenders.documents import DocumentVersion, HasDocuments
@@ -170,12 +178,18 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         tender = award.tender
         cls.check_filer(by, tender)
         if tender.status not in TenderStatus.deciding():
-            raise NotAllowed(f"Can't add complaint in current ({tender.status}) tender status")
+            raise in_tender_status("add complaint", tender)
         tender.check_lot_active(award.lot_id, "add complaint")
         if award.status == AwardStatus.PENDING:
-            raise NotAllowed("Claim submission is not allowed on pending award")
+            raise NotAllowed(
+                "Claim submission is not allowed on pending award", code="award_pending"
+            )
         if not award.in_complaint_period(now):
-            raise NotAllowed("Can add complaint only in complaintPeriod")
+            raise NotAllowed(
+                "Can add complaint only in complaintPeriod",
+                code="claims_period",
+                params={"start": award.complaint_period_start, "end": award.complaint_period_end},
+            )
         by.check_standing(in_public=submit)
 
     @classmethod
@@ -201,7 +215,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         if related_lot and lot_of(tender.data, related_lot) is None:
             raise InvalidData.field("relatedLot", "relatedLot should be one of lots")
         if tender.status not in AGAINST_TENDER.filed_in:
-            raise NotAllowed(f"Can't add complaint in current ({tender.status}) tender status")
+            raise in_tender_status("add complaint", tender)
         if related_lot:
             tender.check_lot_active(related_lot, "add complaint")
         by.check_standing(in_public=submit)
@@ -223,22 +237,20 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         if by.role is Role.SYSTEM:
             return
         if self.tender.status not in self.kind.changed_in:
-            raise NotAllowed(
-                f"Can't update complaint in current ({self.tender.status}) tender status"
-            )
+            raise in_tender_status("update complaint", self.tender)
         if self.status not in OPEN:
-            raise NotAllowed(f"Can't update complaint in current ({self.status}) status")
+            raise in_own_status("update complaint", self)
         if self.kind.follows_its_lot:
             self.tender.check_lot_active(self.related_lot, "update complaint")
 
     def status_refusal(self, action: str) -> NotAllowed:
-        return NotAllowed("Can't update complaint")
+        return NotAllowed("Can't update complaint", code="claim_closed")
 
     def check_rules(self, action: str, by: Actor, now) -> None:
         if by.role is Role.SYSTEM:
             return
         if action in WITHIN_COMPLAINT_PERIOD and not self._in_filing_time(now):
-            raise NotAllowed(self.kind.late_draft)
+            raise NotAllowed(self.kind.late_draft, code="claims_time_over")
         by.check_standing(in_public=self._in_public(action))
 
     def _in_filing_time(self, now) -> bool:
@@ -284,9 +296,10 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         return self.status in RECONSIDERING
 
     def shown_to(self, viewer: Viewer | None) -> bool:
-        """A draft is shown to its author alone (2.3 listed drafts to everyone); `viewer` None:
-        the system."""
-        return self.status != S.DRAFT or viewer is None or viewer.owns(self)
+        """A claim never submitted (a draft, or a draft withdrawn) is shown to its author alone
+        (2.3 listed drafts to everyone); `viewer` None: the system."""
+        submitted = self.status != S.DRAFT and self.date_submitted is not None
+        return submitted or viewer is None or viewer.owns(self)
 
     @property
     def author_shown(self) -> bool:
@@ -333,7 +346,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         )
         if not may_patch:
             raise RoleNotAllowed()
-        raise NotAllowed("Can't update complaint")
+        raise NotAllowed("Can't update complaint", code="claim_closed")
 
     # --- the frame of every change --------------------------------------------------------
 
@@ -430,7 +443,10 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
                 raise InvalidData.field("resolutionType", "This field is required.")
             if len(resolution.strip()) < MIN_RESOLUTION_LENGTH:
                 raise NotAllowed(
-                    self.kind.short_answer, code="resolution_too_short", field="resolution"
+                    self.kind.short_answer,
+                    code="resolution_too_short",
+                    field="resolution",
+                    params={"count": MIN_RESOLUTION_LENGTH},
                 )
             fields = {
                 "resolution": resolution,
@@ -452,9 +468,13 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         role = self.check_party(by)
         tender = self.tender
         if tender.status not in self.kind.changed_in:
-            raise NotAllowed(f"Can't {verb} document in current ({tender.status}) tender status")
+            raise in_tender_status(f"{verb} document", tender)
         if self.status not in DOCUMENT_STATUSES[role]:
-            raise NotAllowed(f"Can't {verb} document in current ({self.status}) complaint status")
+            raise NotAllowed(
+                f"Can't {verb} document in current ({self.status}) complaint status",
+                code="own_status",
+                params={"status": self.get_status_display()},
+            )
         if self.kind.follows_its_lot:
             tender.check_lot_active(self.related_lot, f"{verb} document")
         if document_id:

@@ -12,7 +12,7 @@ from portal.core.ids import is_id
 from portal.core.transactions import atomic_change
 from tenders.models import Counter, Tender, new_id
 
-from .table import S
+from .table import OPEN, S
 
 if TYPE_CHECKING:
     from .complaint import Complaint
@@ -41,14 +41,15 @@ class ComplaintQuerySet(models.QuerySet):
         which every change of the claim moves: one small query, none for a malformed id."""
         if not is_id(pk):
             return None
-        fields = ("id", "complaint_id", "title", "status", "broker_id", "organization_id")
+        fields = ("id", "complaint_id", "title", "status", "date_submitted", "broker_id",
+                  "organization_id")  # fmt: skip
         tender_fields = ("tender__id", "tender__status", "tender__date_modified")
         found = self.select_related("tender").only(*fields, *tender_fields, "tender__next_check")
         return found.filter(pk=pk).first()
 
     def filed_already(self, *, tender, award, organization, title: str, description: str,
                       related_lot: str = ""):  # fmt: skip
-        """`organization`'s claim, not withdrawn, that says the same about the same decision
+        """`organization`'s open claim (a draft too) that says the same about the same decision
         (`award`; None: the tender's conditions, or its lot's): what a form sent a second
         time (Back, then send) filed the first time. None if there is none."""
         if organization is None:
@@ -59,7 +60,7 @@ class ComplaintQuerySet(models.QuerySet):
         )  # fmt: skip
         if award is None:
             same = same.filter(related_lot=related_lot)
-        return same.exclude(status=S.CANCELLED).order_by("number").first()
+        return same.filter(status__in=OPEN).order_by("number").first()
 
     def answered(self):
         return self.filter(status=S.ANSWERED)

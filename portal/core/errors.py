@@ -17,9 +17,21 @@ class DomainError(Exception):
     # The model method's keyword argument (= the portal form's field) the error is about.
     field = None
 
-    def __init__(self, description="Forbidden", *, code=None, location=None, name=None, field=None):
+    def __init__(
+        self,
+        description="Forbidden",
+        *,
+        code=None,
+        location=None,
+        name=None,
+        field=None,
+        params=None,
+    ):
         super().__init__(description)
         self.description = description
+        # What the portal's words for `code` name (portal/core/refusals.py): a status in words,
+        # a moment; the API sends the 2.3 description alone.
+        self.params = params or {}
         if code is not None:
             self.code = code
         if location is not None:
@@ -46,6 +58,24 @@ class NotAllowed(Refused):
     """A business rule refuses the change: 403 with a "Can't ..." description."""
 
     code = "not_allowed"
+
+
+def in_tender_status(doing: str, tender) -> NotAllowed:
+    """2.3's refusal of `doing` ("update award") while the tender is in its status."""
+    return NotAllowed(
+        f"Can't {doing} in current ({tender.status}) tender status",
+        code="tender_status",
+        params={"status": tender.get_status_display()},
+    )
+
+
+def in_own_status(doing: str, subject) -> NotAllowed:
+    """2.3's refusal of `doing` ("update award") while `subject` is in its status."""
+    return NotAllowed(
+        f"Can't {doing} in current ({subject.status}) status",
+        code="own_status",
+        params={"status": subject.get_status_display()},
+    )
 
 
 class PermissionDenied(Refused):
@@ -157,6 +187,15 @@ def offered(check, *args) -> bool:
     except Refused:
         return False
     return True
+
+
+def error_of(check, *args) -> Refused | None:
+    """The refusal `check(*args)` raises, or None if it passes."""
+    try:
+        check(*args)
+    except Refused as refused:
+        return refused
+    return None
 
 
 def refusal_of(check, *args) -> str | None:

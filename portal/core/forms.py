@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from portal.core.errors import DomainError, InvalidData
 from portal.core.ids import new_id
 from portal.core.models import FormSubmission
+from portal.core.refusals import said
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -99,28 +100,19 @@ class AlreadySent(DomainError):
         super().__init__(_("This form has already been sent; the page shows what it did."))
 
 
-# The 2.3 descriptions people meet in the portal, marked for the translators (the API sends them
-# untranslated; add_domain_error translates what the catalog has).
+# The 2.3 descriptions people meet in the portal without a code of their own (refusals with one
+# are said in portal/core/refusals.py's words), marked for the translators: the API sends them
+# untranslated; add_domain_error translates what the catalog has.
 REFUSALS_TO_TRANSLATE = (
     gettext_noop("Forbidden"),
-    gettext_noop("Can't update complaint"),
-    gettext_noop("Can add complaint only in complaintPeriod"),
-    gettext_noop("Can update complaint only in complaintPeriod"),
-    gettext_noop("Claim submission is not allowed on pending award"),
     gettext_noop("Only users of a procuring entity can publish tenders"),
     gettext_noop("value should be less than value of tender"),
     gettext_noop("value should be less than value of lot"),
-    gettext_noop("Can add bid only in active lot status"),
     gettext_noop("enquiryPeriod should end in the future"),
     gettext_noop("period should begin after enquiryPeriod"),
     gettext_noop("period should begin before its end"),
     gettext_noop("CPV group of items be identical"),
     gettext_noop("date value out of range"),
-    gettext_noop("Can add question only in enquiryPeriod"),
-    gettext_noop("Can add question only in active lot status"),
-    gettext_noop("Can update question only in active lot status"),
-    gettext_noop("Can't update complaint: resolution too short"),
-    gettext_noop("Can add complaint only in active lot status"),
     gettext_noop("relatedItem should be one of lots"),
     gettext_noop("relatedItem should be one of items"),
     gettext_noop("relatedLot should be one of lots"),
@@ -136,7 +128,7 @@ def add_domain_error(form, error: DomainError) -> None:
             for message in flat_messages(messages):
                 form.add_error(field if field in form.fields else None, gettext(message))
         return
-    form.add_error(error.field if error.field in form.fields else None, gettext(error.description))
+    form.add_error(error.field if error.field in form.fields else None, said(error))
 
 
 def flat_messages(messages) -> list[str]:

@@ -6,11 +6,12 @@ JavaScript, and what the act needs (a reason, a protocol to upload) is asked on 
 to be carried from one request to the next. A refused act comes back to it, with the model's
 words by the fields."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.forms import Form
 from django.template.response import TemplateResponse
-from django.utils.translation import gettext
+
+from .refusals import said
 
 
 @dataclass
@@ -31,20 +32,19 @@ class Review:
     # Where "back" leads: the page the act was offered on.
     back: str
     danger: bool = False
-    # Why the act can't be done now (then the form is left out).
+    # Why the act can't be done now (then only this is said).
     refusal: str = ""
-    notes: list[str] = field(default_factory=list)
 
 
 def render_review(request, review: Review, *, status: int = 200) -> TemplateResponse:
     return TemplateResponse(request, "forms/review.html", {"review": review}, status=status)
 
 
-def not_now(form: Form, refusal) -> str:
-    """Why an act offered for review can't be done: `refusal()`, the model's 2.3 words (None:
-    it can), translated where the portal has them. Asked before the form is sent: a sent one
-    shows its own errors."""
+def not_now(form: Form, refused) -> str:
+    """Why an act offered for review can't be done: `refused()`, the model's refusal (None: it
+    can), in the portal's words. Asked before the form is sent: a sent one shows its own
+    errors."""
     if form.is_bound:
         return ""
-    words = refusal()
-    return gettext(words) if words else ""
+    refusal = refused()
+    return said(refusal) if refusal else ""

@@ -21,7 +21,8 @@ The model says what the table cannot:
 
 Every rule, in the frame or beside it, speaks one vocabulary: `check_*` raises a `Refused`
 (carrying the 2.3 description); `can(...)` and `can_*` are the booleans derived from a check
-by `offered`; `refusal(...)` and `refusal_of(check, ...)` say why, or None. `check_party(by)`
+by `offered`; `refusal(...)` and `refusal_of(check, ...)` say why, or None (`refused(...)`
+and `error_of(check, ...)`: the refusal itself, for the portal's words). `check_party(by)`
 is the guard's first step alone: who `by` is here, or 403.
 """
 
@@ -30,7 +31,14 @@ from typing import ClassVar, NamedTuple
 from django.utils import timezone
 
 from portal.core.actors import Actor, Role
-from portal.core.errors import PermissionDenied, Refused, RoleNotAllowed, offered, refusal_of
+from portal.core.errors import (
+    PermissionDenied,
+    Refused,
+    RoleNotAllowed,
+    error_of,
+    offered,
+    refusal_of,
+)
 
 
 class Transition(NamedTuple):
@@ -106,6 +114,10 @@ class StatusMachine:
 
     def can(self, action: str, by: Actor, now=None) -> bool:
         return offered(self.guard, action, by, now or timezone.now())
+
+    def refused(self, action: str, by: Actor, now) -> Refused | None:
+        """The refusal `by` would meet performing `action` now, or None if it may."""
+        return error_of(self.guard, action, by, now)
 
     def refusal(self, action: str, by: Actor, now) -> str | None:
         """Why `by` may not perform `action` now (the 2.3 description), or None if it may."""

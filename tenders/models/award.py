@@ -1,7 +1,7 @@
 from django.db import models
 
 from portal.core.actors import Actor, Role
-from portal.core.errors import NotAllowed
+from portal.core.errors import NotAllowed, in_own_status, in_tender_status
 from portal.core.schema import validate
 from portal.core.transactions import atomic_change
 from portal.core.transitions import StatusMachine, transition
@@ -100,6 +100,11 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
         tender reaches it through the relation, never by importing it."""
         return self.complaints.model.can_file(self, by, now)
 
+    @property
+    def supplier_name(self) -> str:
+        """Whose bid it is, by name."""
+        return (self.suppliers or [{}])[0].get("name", "")
+
     def claims_end_if_decided_at(self, moment):
         """When claims against a decision taken at `moment` may no longer be filed: the
         stand-still period, in working days."""
@@ -126,11 +131,11 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
     def check_context(self, action: str, by: Actor, now) -> None:
         tender = self.tender
         if tender.status not in TenderStatus.deciding():
-            raise NotAllowed(f"Can't update award in current ({tender.status}) tender status")
+            raise in_tender_status("update award", tender)
         tender.check_lot_active(self.lot_id, "update award")
 
     def status_refusal(self, action: str) -> NotAllowed:
-        return NotAllowed(f"Can't update award in current ({self.status}) status")
+        return in_own_status("update award", self)
 
     def check_rules(self, action: str, by: Actor, now) -> None:
         # A disqualification is reopened only to remedy a claim against it.
@@ -150,7 +155,7 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
         with it, not rewritten once the award stands."""
         tender = self.tender
         if tender.status != TenderStatus.QUALIFICATION:
-            raise NotAllowed(f"Can't {verb} document in current ({tender.status}) tender status")
+            raise in_tender_status(f"{verb} document", tender)
         tender.check_lot_active(self.lot_id, f"{verb} document")
 
     # --- the owner's changes --------------------------------------------------------------

@@ -1,7 +1,7 @@
 from django.db import models
 
 from portal.core.actors import Actor, Role
-from portal.core.errors import NotAllowed, NotFound
+from portal.core.errors import NotAllowed, NotFound, in_own_status, in_tender_status
 from portal.core.schema import merge_patch, parse_iso, to_json, validate
 from portal.core.transactions import atomic_change
 from portal.core.transitions import StatusMachine, transition
@@ -62,6 +62,10 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
             wire["parameters"] = self.parameters
         return wire
 
+    @property
+    def tenderer_name(self) -> str:
+        return (self.tenderers or [{}])[0].get("name", "")
+
     def offer_for(self, lot_id: str | None) -> dict | None:
         """What this bid offers for the lot (None: for the tender without lots), or None."""
         if lot_id is None:
@@ -93,15 +97,22 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
         """The bidder's, while tendering is open, and in qualification while its award is
         pending (2.3: to answer the buyer's questions about the bid); never a withdrawn bid's."""
         if self.status not in self.LIVE:
-            raise NotAllowed(f"Can't {verb} document at '{self.status}' bid status")
+            raise NotAllowed(
+                f"Can't {verb} document at '{self.status}' bid status",
+                code="own_status",
+                params={"status": self.get_status_display()},
+            )
         tender = self.tender
         if tender.status not in (TenderStatus.TENDERING, TenderStatus.QUALIFICATION):
-            raise NotAllowed(f"Can't {verb} document in current ({tender.status}) tender status")
+            raise in_tender_status(f"{verb} document", tender)
         if tender.status == TenderStatus.QUALIFICATION and not any(
             award.bid_id == self.pk and award.status == AwardStatus.PENDING
             for award in tender.awards.all()
         ):
-            raise NotAllowed(f"Can't {verb} document because award of bid is not in pending state")
+            raise NotAllowed(
+                f"Can't {verb} document because award of bid is not in pending state",
+                code="bid_not_considered",
+            )
 
     # --- the frame's questions ------------------------------------------------------------
 
@@ -137,7 +148,7 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
         }[decisions[-1].status]
 
     def status_refusal(self, action: str) -> NotAllowed:
-        return NotAllowed(f"Can't {self.VERBS[action]} bid in current ({self.status}) status")
+        return in_own_status(f"{self.VERBS[action]} bid", self)
 
     def check_rules(self, action: str, by: Actor, now) -> None:
         by.check_standing()

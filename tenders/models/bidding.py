@@ -3,7 +3,7 @@
 from fractions import Fraction
 
 from portal.core.actors import Actor, Role
-from portal.core.errors import InvalidData, NotAllowed, PermissionDenied
+from portal.core.errors import InvalidData, NotAllowed, PermissionDenied, in_tender_status
 from portal.core.schema import iso, to_json, validate
 from portal.core.transactions import atomic_change
 from tenders.schema import BidSchema, features_of, most_weight, party_key
@@ -38,11 +38,15 @@ class Bidding:
         """Bids are placed, changed and withdrawn only while tendering is open (what
         Tender.objects.taking_bids finds among many)."""
         if self.status != TenderStatus.TENDERING:
-            raise NotAllowed(f"Can't {verb} bid in current ({self.status}) tender status")
+            raise in_tender_status(f"{verb} bid", self)
         if not self.tender_start <= now <= self.tender_end:
             past = {"add": "added", "update": "updated", "delete": "deleted"}[verb]
             period = f"from ({iso(self.tender_start)}) to ({iso(self.tender_end)})"
-            raise NotAllowed(f"Bid can be {past} only during the tendering period: {period}.")
+            raise NotAllowed(
+                f"Bid can be {past} only during the tendering period: {period}.",
+                code="tendering_period",
+                params={"start": self.tender_start, "end": self.tender_end},
+            )
 
     def check_bid_offer(self, fields: dict, verb: str, before: list[dict] = ()) -> None:
         """What a bid offers, against the tender: a `value` without lots; with lots, an offer
@@ -157,6 +161,7 @@ class Bidding:
         if party_key(self.data["procuringEntity"]) in mine:
             raise NotAllowed(
                 f"Can't {verb} bid: the procuring entity can't bid on its own tender",
+                code="own_tender",
                 location="body",
                 name="tenderers",
             )
@@ -166,6 +171,7 @@ class Bidding:
         if any(mine & {party_key(t) for t in other.tenderers} for other in others):
             raise NotAllowed(
                 f"Can't {verb} bid: the tenderer already has an active bid on this tender",
+                code="one_bid",
                 location="body",
                 name="tenderers",
             )

@@ -1,7 +1,7 @@
 from django.db import models
 
 from portal.core.actors import Actor, Role
-from portal.core.errors import NotAllowed
+from portal.core.errors import NotAllowed, in_own_status, in_tender_status
 from portal.core.schema import merge_patch, validate
 from portal.core.transactions import atomic_change
 from portal.core.transitions import StatusMachine, transition
@@ -44,7 +44,7 @@ class Cancellation(StatusMachine, PartOfTender, PartDocuments):
         """Until the tender has ended (2.3)."""
         tender = self.tender
         if tender.status in TenderStatus.terminal():
-            raise NotAllowed(f"Can't {verb} document in current ({tender.status}) tender status")
+            raise in_tender_status(f"{verb} document", tender)
 
     # --- the frame's questions ------------------------------------------------------------
 
@@ -54,9 +54,7 @@ class Cancellation(StatusMachine, PartOfTender, PartDocuments):
     def check_context(self, action: str, by: Actor, now) -> None:
         tender = self.tender
         if tender.status in TenderStatus.terminal():
-            raise NotAllowed(
-                f"Can't update cancellation in current ({tender.status}) tender status"
-            )
+            raise in_tender_status("update cancellation", tender)
         tender.check_lot_active(self.related_lot, "update cancellation")
 
     @property
@@ -66,7 +64,7 @@ class Cancellation(StatusMachine, PartOfTender, PartDocuments):
         return self.data.get("relatedLot")
 
     def status_refusal(self, action: str) -> NotAllowed:
-        return NotAllowed(f"Can't update cancellation in current ({self.status}) status")
+        return in_own_status("update cancellation", self)
 
     def check_rules(self, action: str, by: Actor, now) -> None:
         by.check_standing(in_public=self.tender.status != TenderStatus.DRAFT)

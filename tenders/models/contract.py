@@ -1,7 +1,7 @@
 from django.db import models
 
 from portal.core.actors import Actor, Role
-from portal.core.errors import InvalidData, NotAllowed
+from portal.core.errors import InvalidData, NotAllowed, in_own_status, in_tender_status
 from portal.core.schema import iso, to_json, validate
 from portal.core.transactions import atomic_change
 from portal.core.transitions import StatusMachine, transition
@@ -61,11 +61,11 @@ class Contract(StatusMachine, PartOfTender, PartDocuments):
         if by.role is Role.SYSTEM:
             return
         if tender.status not in TenderStatus.deciding():
-            raise NotAllowed(f"Can't update contract in current ({tender.status}) tender status")
+            raise in_tender_status("update contract", tender)
         tender.check_lot_active(self.award.lot_id, "update contract")
 
     def status_refusal(self, action: str) -> NotAllowed:
-        return NotAllowed(f"Can't update contract in current ({self.status}) status")
+        return in_own_status("update contract", self)
 
     def check_rules(self, action: str, by: Actor, now) -> None:
         if by.role is not Role.SYSTEM:
@@ -81,9 +81,13 @@ class Contract(StatusMachine, PartOfTender, PartDocuments):
     def check_documents_open(self, verb: str) -> None:
         tender = self.tender
         if tender.status not in self.DOCUMENTS_OPEN_IN:
-            raise NotAllowed(f"Can't {verb} document in current ({tender.status}) tender status")
+            raise in_tender_status(f"{verb} document", tender)
         if self.status not in (ContractStatus.PENDING, ContractStatus.ACTIVE):
-            raise NotAllowed(f"Can't {verb} document in current contract status")
+            raise NotAllowed(
+                f"Can't {verb} document in current contract status",
+                code="own_status",
+                params={"status": self.get_status_display()},
+            )
         tender.check_lot_active(self.award.lot_id, f"{verb} document")
 
     def patch(self, *, by: Actor, data: dict) -> None:
@@ -141,10 +145,18 @@ class Contract(StatusMachine, PartOfTender, PartDocuments):
     def _check_signing(self, now) -> None:
         award = self.award
         if award.status != AwardStatus.ACTIVE:
-            raise NotAllowed(f"Can't update contract in current ({award.status}) award status")
+            raise NotAllowed(
+                f"Can't update contract in current ({award.status}) award status",
+                code="award_status",
+                params={"status": award.get_status_display()},
+            )
         end = award.complaint_period_end
         if end and end > now:
-            raise NotAllowed(f"Can't sign contract before stand-still period end ({iso(end)})")
+            raise NotAllowed(
+                f"Can't sign contract before stand-still period end ({iso(end)})",
+                code="stand_still",
+                params={"end": end},
+            )
         # Claims against any decision on the same lot (or, without lots, the tender), and
         # against the conditions of the lot or the whole tender, hold the contract until their
         # claimants have said whether the answer satisfies them (2.3).
@@ -152,7 +164,9 @@ class Contract(StatusMachine, PartOfTender, PartDocuments):
             claim.is_answered and claim.concerns_line(award.lot_id)
             for claim in self.tender.claims()
         ):
-            raise NotAllowed("Can't sign contract before reviewing all complaints")
+            raise NotAllowed(
+                "Can't sign contract before reviewing all complaints", code="claims_answered"
+            )
 
     def awaits_signing_by(self, by: Actor) -> bool:
         """Is this a contract `by` is to sign (now or once the rules allow)?"""

@@ -78,13 +78,19 @@ class Lots:
         "add complaint", "update award"..."""
         status = self.lot_status(lot_id) if self.has_lots else None
         if status is not None and status != LotStatus.ACTIVE:
-            raise NotAllowed(f"Can {doing} only in active lot status")
+            raise NotAllowed(f"Can {doing} only in active lot status", code="lot_not_active")
 
     def lines(self) -> list[str | None]:
         """What is awarded on its own: each active lot, or (no lots) the tender (None)."""
         if not self.has_lots:  # (without reading `data`, which some changes leave unread)
             return [None]
         return [lot["id"] for lot in self.open_lots()]
+
+    def expected_value(self, lot_id: str | None) -> dict:
+        """The expected value ({"amount", "currency"...}) of the tender (None) or of its lot."""
+        if lot_id is None:
+            return self.data.get("value", {})
+        return (lot_of(self.data, lot_id) or {}).get("value", {})
 
     def open_lots(self) -> list[dict]:
         """The lots still active: bid for, decided, cancelled on their own."""

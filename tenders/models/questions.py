@@ -122,7 +122,11 @@ class Questions:
         if not (
             self.status == TenderStatus.ENQUIRIES and self.enquiry_start <= now < self.enquiry_end
         ):
-            raise NotAllowed("Can add question only in enquiryPeriod")
+            raise NotAllowed(
+                "Can add question only in enquiryPeriod",
+                code="questions_period",
+                params={"start": self.enquiry_start, "end": self.enquiry_end},
+            )
 
     def can_ask(self, by: Actor, now) -> bool:
         return offered(self.check_asking, by, now)
@@ -143,7 +147,9 @@ class Questions:
         if lot_id:
             status = self.lot_status(lot_id)
             if status is not None and status != LotStatus.ACTIVE:
-                raise NotAllowed(f"Can {verb} question only in active lot status")
+                raise NotAllowed(
+                    f"Can {verb} question only in active lot status", code="lot_not_active"
+                )
 
     def ask(self, *, by: Actor, data: dict) -> Question:
         """POST /tenders/{id}/questions."""

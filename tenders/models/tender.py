@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from portal.core.actors import Actor, Role, Viewer
 from portal.core.compiled import Compiled
-from portal.core.errors import InvalidData, NotAllowed
+from portal.core.errors import InvalidData, NotAllowed, in_own_status, in_tender_status
 from portal.core.schema import KYIV, merge_patch, validate
 from portal.core.transactions import atomic_change
 from portal.core.transitions import StatusMachine, transition
@@ -169,7 +169,7 @@ class Tender(
 
     def check_bids_visible(self, noun: str = "bids") -> None:
         if not self.bids_are_public:
-            raise NotAllowed(f"Can't view {noun} in current ({self.status}) tender status")
+            raise in_tender_status(f"view {noun}", self)
 
     @property
     def owner_name(self) -> str:
@@ -294,12 +294,12 @@ class Tender(
 
     def status_refusal(self, action: str) -> NotAllowed:
         if action == "cancel":
-            return NotAllowed(f"Can't add cancellation in current ({self.status}) tender status")
+            return in_tender_status("add cancellation", self)
         for noun in ("document", "lot", "question"):
             if action.endswith(f"_{noun}"):
                 verb = action.removesuffix(f"_{noun}")
-                return NotAllowed(f"Can't {verb} {noun} in current ({self.status}) tender status")
-        return NotAllowed(f"Can't update tender in current ({self.status}) status")
+                return in_tender_status(f"{verb} {noun}", self)
+        return in_own_status("update tender", self)
 
     def check_rules(self, action: str, by: Actor, now) -> None:
         if by.role is Role.SYSTEM:

@@ -64,13 +64,22 @@ def bid_documents(request, tender_id, bid_id):
     )
 
 
+def own_bid_of(tender, bid_id: str, user):
+    """One of the tender's bids that take part, if the user's organization placed it; else a
+    404 page (a sealed bid is not even said to exist to anyone else)."""
+    bid = bid_of(tender, bid_id)
+    if not bid.is_owned_by_organization(user.organization):
+        raise Http404
+    return bid
+
+
 @require_POST
 @login_required
 def bid_reprice(request, tender_id, bid_id):
     """New prices for the organization's bid while bids are taken (2.3's PATCH of the bid)."""
 
     def change(tender, _owner, form):
-        bid = bid_of(tender, bid_id)
+        bid = own_bid_of(tender, bid_id, request.user)
         bid.patch(by=portal_actor(request.user, (Role.BID_OWNER, bid)), data=form.as_patch())
         return _("Your bid's price is changed. It stays sealed until bidding closes.")
 
@@ -80,8 +89,8 @@ def bid_reprice(request, tender_id, bid_id):
         BidPriceForm,
         change,
         at=f"bid-price:{bid_id}",
-        find=lambda tender: bid_of(tender, bid_id),
-        form_kwargs=lambda tender: {"bid": bid_of(tender, bid_id)},
+        find=lambda tender: own_bid_of(tender, bid_id, request.user),
+        form_kwargs=lambda tender: {"bid": own_bid_of(tender, bid_id, request.user)},
     )
 
 
@@ -92,12 +101,12 @@ def bid_withdraw(request, tender_id, bid_id):
     DELETE of the bid)."""
 
     def change(tender, _owner, _form):
-        bid = bid_of(tender, bid_id)
+        bid = own_bid_of(tender, bid_id, request.user)
         bid.withdraw(by=portal_actor(request.user, (Role.BID_OWNER, bid)))
         return _("Your bid is withdrawn. You may place a new one while bids are accepted.")
 
     def review(tender, _owner, form) -> Review:
-        bid = bid_of(tender, bid_id)
+        bid = own_bid_of(tender, bid_id, request.user)
         bidder = portal_actor(request.user, (Role.BID_OWNER, bid))
         end = {"end": moment(tender.tender_end)}
         return Review(
@@ -114,7 +123,7 @@ def bid_withdraw(request, tender_id, bid_id):
             confirm=_("Withdraw the bid"),
             back=reverse("tender", args=[tender.pk]) + "#my-bid-title",
             danger=True,
-            refusal=not_now(form, lambda: bid.refusal("withdraw", bidder, timezone.now())),
+            refusal=not_now(form, lambda: bid.refused("withdraw", bidder, timezone.now())),
         )
 
     return _act(
@@ -123,6 +132,6 @@ def bid_withdraw(request, tender_id, bid_id):
         OnceForm,
         change,
         at=f"bid-withdraw:{bid_id}",
-        find=lambda tender: bid_of(tender, bid_id),
+        find=lambda tender: own_bid_of(tender, bid_id, request.user),
         review=review,
     )

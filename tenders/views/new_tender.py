@@ -4,7 +4,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
@@ -13,6 +12,7 @@ from portal.core.actors import portal_actor
 from portal.core.errors import DomainError
 from portal.core.forms import made_from
 from portal.core.htmx import render_page_or_partial
+from portal.core.refusals import said
 from tenders.forms import (
     ItemFormSet,
     LotFormSet,
@@ -36,7 +36,7 @@ def tender_new(request):
         return render_page_or_partial(
             request,
             "tenders/tender_new.html",
-            {"refusal": gettext(error.description)},
+            {"refusal": said(error)},
             partials={"tender-form"},
             status=200 if request.method == "GET" else 422,
         )

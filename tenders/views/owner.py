@@ -11,7 +11,6 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from docservice import client
-from portal.core.errors import NotFound
 from portal.core.forms import DocumentsForm
 from portal.core.reviews import Review, not_now
 from portal.core.words import moment, money
@@ -46,12 +45,9 @@ def stored_papers(owner, upload, document_type: str = "") -> tuple[list, list[di
 def award_decision(request, tender_id, award_id):
     """A decision on an award: read (GET ?action=activate, disqualify or cancel), the review
     of what it will do; sent, the decision."""
-    if request.method == "POST":
-        action = request.POST.get("action", "")
-    else:
-        action = request.GET.get("action", "")
-        if action not in Award.DECISIONS:
-            raise Http404
+    action = (request.POST if request.method == "POST" else request.GET).get("action", "")
+    if action not in Award.DECISIONS:
+        raise Http404  # no such decision
 
     def change(tender, owner, form):
         award = award_of(tender, award_id)
@@ -75,21 +71,15 @@ def award_decision(request, tender_id, award_id):
         at=f"award:{award_id}",
         find=lambda tender: award_of(tender, award_id),
         form_kwargs=lambda _tender: {"action": action},
-        # (an unknown decision is refused on the tender's page: there is nothing to review)
-        review=(
-            lambda tender, owner, form: _decision_review(
-                tender, owner, form, award_of(tender, award_id), action
-            )
-        )
-        if action in Award.DECISIONS
-        else None,
+        review=partial(_decision_review, award_id=award_id, action=action),
     )
 
 
-def _decision_review(tender, owner, form, award, action: str) -> Review:
+def _decision_review(tender, owner, form, *, award_id: str, action: str) -> Review:
+    award = award_of(tender, award_id)
     now = timezone.now()
     words = {
-        "supplier": (award.suppliers or [{}])[0].get("name", ""),
+        "supplier": award.supplier_name,
         "price": money(award.value),
         "end": moment(award.claims_end_if_decided_at(now)),
     }
@@ -99,8 +89,8 @@ def _decision_review(tender, owner, form, award, action: str) -> Review:
             _("The bid of %(supplier)s, %(price)s, becomes the winner; its contract is drawn up.")
             % words,
             _(
-                "Every bidder is told by e-mail. Claims against the decision may be filed "
-                "until %(end)s."
+                "The bidders who bid through this portal are told by e-mail. Claims against the "
+                "decision may be filed until %(end)s."
             )
             % words,
             _("The contract may be signed once that time is over, if no claim is left open."),
@@ -111,12 +101,20 @@ def _decision_review(tender, owner, form, award, action: str) -> Review:
     elif action == "disqualify":
         title = _("Disqualify the bid of %(supplier)s?")
         following = award.next_if_disqualified()
-        if following is None:
-            next_step = _("No other bid is left: the tender (or this lot) ends without a winner.")
+        if following is None and award.lot_id:
+            next_step = _(
+                "No other bid is left: once claims against this decision are closed, the lot "
+                "ends without a winner."
+            )
+        elif following is None:
+            next_step = _(
+                "No other bid is left: once claims against this decision are closed, the "
+                "tender ends without a winner."
+            )
         else:
             bid, offer = following
             next_step = _("The next bid to consider is that of %(next)s, %(next_price)s.") % {
-                "next": (bid.tenderers or [{}])[0].get("name", ""),
+                "next": bid.tenderer_name,
                 "next_price": money(offer["value"]),
             }
         happens = [
@@ -124,8 +122,8 @@ def _decision_review(tender, owner, form, award, action: str) -> Review:
             % words,
             next_step,
             _(
-                "Every bidder is told by e-mail, with the reason. Claims against the "
-                "decision may be filed until %(end)s."
+                "The bidders who bid through this portal are told by e-mail, with the reason. "
+                "Claims against the decision may be filed until %(end)s."
             )
             % words,
         ]
@@ -145,7 +143,7 @@ def _decision_review(tender, owner, form, award, action: str) -> Review:
             )
         happens = [
             undone % words,
-            _("Claims still open against it close with it, unanswered."),
+            _("Claims against it still open, answered or not, close with it."),
             _("Qualification starts over from the best bid still in the competition."),
         ]
         seen_by = _("Everyone: the decision stays on the tender's page, marked as taken back.")
@@ -160,7 +158,7 @@ def _decision_review(tender, owner, form, award, action: str) -> Review:
         confirm=confirm,
         back=reverse("tender", args=[tender.pk]) + f"#award-{award.pk}",
         danger=action != "activate",
-        refusal=not_now(form, lambda: award.refusal(action, owner, now)),
+        refusal=not_now(form, lambda: award.refused(action, owner, now)),
     )
 
 
@@ -168,7 +166,7 @@ def _contract_of(tender, award):
     """The contract drawn up for `award`, knowing both."""
     contract = next((c for c in tender.contracts.all() if c.award_id == award.pk), None)
     if contract is None:
-        raise NotFound("contract_id")
+        raise Http404  # (the award is not, or no longer, the winner)
     contract.tender, contract.award = tender, award
     return contract
 
@@ -206,7 +204,7 @@ def _signing_review(tender, owner, form, award) -> Review:
     contract = _contract_of(tender, award)
     words = {
         "id": contract.contract_id,
-        "supplier": (award.suppliers or [{}])[0].get("name", ""),
+        "supplier": award.supplier_name,
         "price": money(award.value),
     }
     return Review(
@@ -226,7 +224,7 @@ def _signing_review(tender, owner, form, award) -> Review:
         url=reverse("contract-sign", args=[tender.pk, award.pk]),
         confirm=_("Sign the contract"),
         back=reverse("tender", args=[tender.pk]) + f"#award-{award.pk}",
-        refusal=not_now(form, lambda: contract.refusal("sign", owner, timezone.now())),
+        refusal=not_now(form, lambda: contract.refused("sign", owner, timezone.now())),
     )
 
 
@@ -265,7 +263,7 @@ def _publishing_review(tender, owner, form) -> Review:
         url=reverse("tender-publish", args=[tender.pk]),
         confirm=_("Publish the tender"),
         back=reverse("tender", args=[tender.pk]),
-        refusal=not_now(form, lambda: tender.refusal("publish", owner, timezone.now())),
+        refusal=not_now(form, lambda: tender.refused("publish", owner, timezone.now())),
     )
 
 
@@ -318,7 +316,7 @@ def _cancelling_review(tender, owner, form) -> Review:
         confirm=_("Cancel") if lots else _("Cancel the tender"),
         back=reverse("tender", args=[tender.pk]),
         danger=True,
-        refusal=not_now(form, lambda: tender.refusal("cancel", owner, timezone.now())),
+        refusal=not_now(form, lambda: tender.refused("cancel", owner, timezone.now())),
     )
 
 

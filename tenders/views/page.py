@@ -16,6 +16,7 @@ from portal.core.errors import DomainError, NotFound, offered
 from portal.core.forms import DocumentsForm, made_from
 from portal.core.fragments import fragment_key, kept_fragment
 from portal.core.htmx import changed, render_page_or_partial
+from portal.core.refusals import said
 from portal.core.reviews import render_review
 from tenders.documents import latest_versions
 from tenders.forms import (
@@ -26,6 +27,7 @@ from tenders.forms import (
     QuestionForm,
 )
 from tenders.models import CancellationStatus, LotStatus, Tender, TenderStatus
+from tenders.models.lots import lot_of
 
 # What each stage of the tender's lifecycle (Tender.LIFECYCLE) means to a reader.
 STAGE_LABELS = {
@@ -121,11 +123,11 @@ def _tender_context(request, tender, refused=None) -> dict:
         "stale_draft": owner.subject is not None and tender.is_stale_draft,
         "documents_form": refused.get("documents") or DocumentsForm(),
         "my_bids": _my_bid_entries(request.user, tender, owner, now, refused, lots),
-        # A change refused for a bid that is not the visitor's: told where its bid would be.
-        "bid_refused": [
+        # Papers refused for a bid that is not the visitor's: told where its bid would be.
+        "bid_documents_refused": [
             form
             for at, form in refused.items()
-            if at.startswith(("bid-documents:", "bid-price:"))
+            if at.startswith("bid-documents:")
             and not any(
                 bid.pk == at.partition(":")[2] and bid.is_owned_by_organization(owner.organization)
                 for bid in tender.active_bids()
@@ -332,7 +334,9 @@ def _award_entries(user, tender, owner, now, lots: dict) -> list[dict]:
                 # The owner's contract to sign: the form, or why not yet.
                 "awaits_signing": contract is not None and contract.awaits_signing_by(owner),
                 "signing_refusal": (
-                    contract.refusal("sign", owner, now) if contract is not None else None
+                    said(refusal)
+                    if contract is not None and (refusal := contract.refused("sign", owner, now))
+                    else None
                 ),
                 "claims": _shown_claims(award.complaints.all(), tender, viewer),
                 "can_file": award.can_be_claimed_by(bidder, now),
@@ -380,7 +384,7 @@ def _public_tender_page(request, tender_id):
 
 def about_tender(tender, lot_id: str = "") -> str:
     """What a review is about: the tender, and its lot when the act concerns one."""
-    lot = next((lot["title"] for lot in tender.lots if lot["id"] == lot_id), "") if lot_id else ""
+    lot = (lot_of(tender.data, lot_id) or {}).get("title", "") if lot_id else ""
     if lot:
         return _("«%(tender)s» (%(id)s), lot «%(lot)s»") % {
             "tender": tender.title,

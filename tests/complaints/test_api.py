@@ -430,11 +430,13 @@ def test_cancelling_a_winning_award_cancels_its_open_claims(api, api2, clock):
     claim, _ = claims.filed(status="claim")
     draft, _ = claims.filed()
     assert claims.tender.decide("cancelled", index=0).status_code == 200
-    listed = api.get(claims.path).json()["data"]
+    listed = api2.get(claims.path).json()["data"]  # (as their author reads them)
     assert [(c["status"], c["cancellationReason"]) for c in listed] == [
         ("cancelled", "cancelled")
     ] * 2
     assert {c["id"] for c in listed} == {claim["id"], draft["id"]}
+    # The draft was never submitted: cancelled, it stays its author's alone.
+    assert [c["id"] for c in api.get(claims.path).json()["data"]] == [claim["id"]]
 
 
 def test_contract_waits_for_answered_claims_on_earlier_decisions_too(api, api2, clock):

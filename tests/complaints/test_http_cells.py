@@ -75,12 +75,13 @@ UNCHANGED = {
 }
 
 
-# A draft is its author's alone: others (but its own broker, by the key) do not find it.
+# A claim never submitted (a draft, or the cells' "cancelled": a draft withdrawn) is its
+# author's alone: others (but its own broker, by the key) do not find it.
 NOT_FOUND = {"location": "url", "name": "complaint_id", "description": "Not Found"}
 
 
 def expected(status, body, who):
-    if status == "draft" and who in ("tender_owner", "anonymous"):
+    if status in ("draft", "cancelled") and who in ("tender_owner", "anonymous"):
         return 404, NOT_FOUND
     if who in ("other_bidder", "anonymous"):
         return 403, {"location": "url", "name": "permission", "description": "Forbidden"}

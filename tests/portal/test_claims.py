@@ -136,7 +136,7 @@ def test_answer_too_short_is_422_next_to_the_field_and_changes_nothing(world, as
     complaint.refresh_from_db()
     assert response.status_code == 422
     assert "Коротко" in response.content.decode()  # what was typed is kept
-    assert "Can&#x27;t update complaint" in response.content.decode()
+    assert "The answer is too short: write at least 20 characters." in response.content.decode()
     assert complaint.status == "claim"
     assert not FormSubmission.objects.filter(token="d" * 32).exists()
 
@@ -201,29 +201,29 @@ def test_claimant_withdraws_with_a_reason(world, as_user):
     ("who", "view", "data", "message"),
     [
         # The claimant may not answer its own claim, the buyer may not judge its answer: the
-        # same 403 descriptions the API gives.
+        # API's 403s, in the portal's words (portal/core/refusals.py).
         (
             "bidder",
             "claim-answer",
             {"resolution_type": "resolved", "resolution": RESOLUTION, "answer": "1"},
-            "Forbidden",
+            "You may not do this",
         ),
-        ("buyer", "claim-cancel", {"reason": "Не хочу"}, "Forbidden"),
+        ("buyer", "claim-cancel", {"reason": "Не хочу"}, "You may not do this"),
         (
             "stranger",
             "claim-answer",
             {"resolution_type": "resolved", "resolution": RESOLUTION, "answer": "1"},
-            "Forbidden",
+            "You may not do this",
         ),
         (
             "bidder",
             "claim-draft",
             {"title": "x", "description": "y", "submit": "1"},
-            "Can&#x27;t update complaint",
+            "The claim can&#x27;t be changed now.",
         ),
     ],
 )
-def test_forged_post_is_refused_with_the_api_message(world, as_user, who, view, data, message):
+def test_forged_post_is_refused_in_the_portals_words(world, as_user, who, view, data, message):
     file_claim(as_user(world.bidder), world)
     complaint = Complaint.objects.get()
     before = (complaint.status, complaint.date)
@@ -320,13 +320,30 @@ def test_the_same_claim_sent_again_leads_to_the_one_filed(world, as_user, once):
     assert Complaint.objects.count() == 2
 
 
+def test_a_draft_sent_again_leads_to_the_draft_and_a_withdrawn_claim_may_be_filed_anew(
+    world, as_user
+):
+    client = as_user(world.bidder)
+    file_claim(client, world, submit=False, once="1" * 32)
+    draft = Complaint.objects.get()
+
+    again = file_claim(client, world, once="2" * 32)
+    said = client.get(again["Location"]).content.decode()
+    client.post(reverse("claim-cancel", args=[draft.pk]), {"once": "3" * 32, "reason": "Ні"})
+    anew = file_claim(client, world, once="4" * 32)
+
+    assert again["Location"] == reverse("claim", args=[draft.pk])
+    assert "This claim is already saved as a draft" in said
+    assert anew.status_code == 302 and Complaint.objects.count() == 2
+
+
 def test_refused_filing_keeps_no_attachment(world, as_user, clock):
     clock.move_to(world.award.complaint_period_end)  # the period is over
 
     response = file_claim(as_user(world.bidder), world, files=[upload()])
 
     assert response.status_code == 422
-    assert "Can add complaint only in complaintPeriod" in response.content.decode()
+    assert "Claims against this decision are taken only from" in response.content.decode()
     assert not Complaint.objects.exists()
     assert not ComplaintDocument.objects.exists()
     assert not StoredFile.objects.exists()
@@ -358,7 +375,7 @@ def test_only_a_bidder_of_the_tender_sees_the_claim_form(world, as_user):
     assert as_user(None).get(url).status_code == 302  # to sign in
     response = as_user(world.stranger).post(url, claim_form(submit="1"))
     assert response.status_code == 422
-    assert "Forbidden" in response.content.decode()
+    assert "You may not do this" in response.content.decode()
     assert not Complaint.objects.exists()
 
 

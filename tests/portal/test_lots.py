@@ -224,7 +224,7 @@ def test_nobody_else_attaches_papers_to_a_bid(client, tender, bidder, buyer, clo
         {"once": "e" * 32, "documents": [upload("підробка.pdf")]},
     )
 
-    assert response.status_code == 422 and "Forbidden" in response.content.decode()
+    assert response.status_code == 422 and "You may not do this" in response.content.decode()
     assert not bid.documents.exists()
     unknown = reverse("bid-documents", args=[tender.pk, "0" * 32])
     assert client.post(unknown, {"once": "f" * 32}).status_code == 404
@@ -408,3 +408,43 @@ def test_a_lot_s_feature_is_asked_only_of_a_bid_for_that_lot(client, buyer, bidd
     )
     assert unanswered.status_code == 422
     assert "Choose one for the lots you bid for." in unanswered.content.decode()
+
+
+def test_a_lot_bid_is_repriced_lot_by_lot_and_a_far_lower_price_is_asked_about(
+    client, tender, bidder, clock
+):
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(bidder)
+    client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(first="250", second="180"))
+    bid = Bid.objects.get()
+    url = reverse("bid-price", args=[tender.pk, bid.pk])
+    prices = {f"lot_{FIRST}": "240", f"lot_{SECOND}": "50"}
+
+    asked = client.post(url, {"once": "p" * 32, **prices})
+    changed = client.post(url, {"once": "q" * 32, **prices, "price_is_right": "on"})
+
+    # 50 is under 30% of the second lot's 200 UAH (not of the tender's whole value).
+    assert asked.status_code == 422
+    assert "less than 30% of the expected value, 200.00 UAH" in asked.content.decode()
+    assert changed.status_code == 302
+    bid.refresh_from_db()
+    assert [(o["relatedLot"], o["value"]["amount"]) for o in bid.lot_values] == [
+        (FIRST, 240.0),
+        (SECOND, 50.0),
+    ]
+
+
+def test_a_decision_on_a_lot_is_reviewed_with_its_lot(client, tender, buyer, bidder, clock):
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(bidder)
+    client.post(reverse("bid-place", args=[tender.pk]), lot_bid_form(second="180"))
+    clock.move_to(tender.tender_end + timedelta(minutes=1))
+    award = Tender.objects.current(tender.pk, viewer=None).awards.get(lot_id=SECOND)
+    client.force_login(buyer)
+    client.cookies["django_language"] = "en"
+
+    url = reverse("award-decision", args=[tender.pk, award.pk])
+    review = client.get(url, {"action": "disqualify"}).content.decode()
+
+    assert f"«{tender.title}» ({tender.tender_id}), lot «Конверти»" in review
+    assert "the lot ends without a winner" in review

@@ -9,11 +9,12 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
+from complaints.models import Complaint
 from portal.core.actors import Actor, Role
 from portal.core.words import moment
 from tenders.models import Tender
 from tests.factories import RESOLUTION, portal_world
-from tests.helpers import tender_data
+from tests.helpers import organization, tender_data
 
 pytestmark = pytest.mark.django_db
 
@@ -96,7 +97,10 @@ def test_when_no_bid_is_left_the_review_says_the_tender_fails(pending, as_user):
 
     said = text_of(main_of(buyer.get(decision_url(pending, "disqualify"))))
 
-    assert "No other bid is left: the tender (or this lot) ends without a winner." in said
+    assert (
+        "No other bid is left: once claims against this decision are closed, the tender ends "
+        "without a winner." in said
+    )
 
 
 def test_a_refused_decision_comes_back_to_its_review_with_the_reason_asked(pending, as_user):
@@ -115,7 +119,7 @@ def test_a_review_read_by_one_who_may_not_act_says_why_and_offers_no_form(pendin
     response = as_user(pending.bidder).get(decision_url(pending, "activate"))
 
     assert response.status_code == 200
-    assert "This can't be done now: Forbidden" in text_of(main_of(response))
+    assert "This can't be done now: You may not do this" in text_of(main_of(response))
     assert "<form" not in main_of(response)
 
 
@@ -135,7 +139,7 @@ def test_taking_a_decision_back_says_the_contract_goes_with_it(world, as_user):
 
     assert "Take back the decision on ПП «Чисто»?" in said
     assert "is no longer the winner, and the contract drawn up for it is cancelled" in said
-    assert "Claims still open against it close with it, unanswered." in said
+    assert "Claims against it still open, answered or not, close with it." in said
 
 
 def test_signing_is_reviewed_once_it_is_allowed(world, as_user, clock):
@@ -146,7 +150,8 @@ def test_signing_is_reviewed_once_it_is_allowed(world, as_user, clock):
 
     review = buyer.get(url)
 
-    assert "This can't be done now:" in early and "stand-still" in early
+    end = moment(world.award.complaint_period_end)
+    assert f"This can't be done now: Not yet: the contract may be signed from {end}" in early
     said = text_of(main_of(review))
     contract = world.tender.contracts.get()
     assert f"Sign contract {contract.contract_id} with ПП «Чисто»?" in said
@@ -155,6 +160,38 @@ def test_signing_is_reviewed_once_it_is_allowed(world, as_user, clock):
     assert review.context["review"].form.fields["contract"]  # the signed file is asked here
     world.refresh()
     assert world.tender.contracts.get().status == "pending"
+
+
+def test_there_is_no_signing_of_an_award_without_a_contract(pending, as_user):
+    url = reverse("contract-sign", args=[pending.tender.pk, pending.award.pk])
+    buyer = as_user(pending.buyer)
+
+    assert buyer.get(url).status_code == 404
+    assert buyer.post(url, {"once": "s" * 32}).status_code == 404
+
+
+def test_a_withdrawn_draft_stays_its_authors_alone(world, as_user):
+    bid = world.tender.bids.get(organization=world.bidder.organization)
+    draft, _ = Complaint.objects.file(
+        award=world.award,
+        by=Actor(Role.BID_OWNER, user=world.bidder, subject=bid),
+        title="Чернетка, яку не подали",
+        author=organization(),
+    )
+    claimant = as_user(world.bidder)
+    url = reverse("claim-cancel", args=[draft.pk])
+    said = text_of(main_of(claimant.get(url)))
+
+    claimant.post(url, {"once": "w" * 32, "reason": "Передумали"})
+
+    draft.refresh_from_db()
+    assert "The draft is withdrawn for good" in said and "Your organization alone" in said
+    assert draft.status == "cancelled"
+    assert claimant.get(reverse("claim", args=[draft.pk])).status_code == 200
+    others = as_user(world.other_bidder)
+    assert others.get(reverse("claim", args=[draft.pk])).status_code == 404
+    tender_page = others.get(reverse("tender", args=[world.tender.pk])).content.decode()
+    assert "Чернетка, яку не подали" not in tender_page
 
 
 def test_publishing_and_cancelling_are_reviewed(buyer_with_draft, as_user):

@@ -298,9 +298,7 @@ def test_a_published_tender_is_not_published_again(client, buyer, clock):
     response = client.post(reverse("tender-publish", args=[tender.pk]), {"once": "q" * 32})
 
     assert response.status_code == 422
-    assert "Can&#x27;t update tender in current (active.enquiries) status" in (
-        response.content.decode()
-    )
+    assert "Not any more: it is «enquiries» now." in response.content.decode()
 
 
 def test_a_draft_whose_questions_ended_is_not_published(client, buyer, clock):
@@ -364,7 +362,7 @@ def test_a_cancellation_needs_a_reason_and_the_owner(client, buyer, bidder, cloc
     assert without_reason.context["review"].form.errors["reason"]
     assert url not in page
     assert forged.status_code == 422
-    assert "Forbidden" in forged.content.decode()
+    assert "You may not do this" in forged.content.decode()
     assert tender.status == "active.enquiries"
     assert not tender.cancellations.exists()
 
@@ -378,9 +376,7 @@ def test_a_cancelled_tender_is_not_cancelled_again(client, buyer, clock):
     response = client.post(url, {"once": "e" * 32, "reason": "Ще раз"})
 
     assert response.status_code == 422
-    assert "Can&#x27;t add cancellation in current (cancelled) tender status" in (
-        response.content.decode()
-    )
+    assert "Not at this stage of the tender: «cancelled»." in response.content.decode()
     assert Tender.objects.get().cancellations.count() == 1
 
 
@@ -489,12 +485,8 @@ def test_documents_are_fixed_once_bidding_opens(client, buyer, clock):
     )
 
     assert added.status_code == replaced.status_code == 422
-    assert "Can&#x27;t add document in current (active.tendering) tender status" in (
-        added.content.decode()
-    )
-    assert "Can&#x27;t update document in current (active.tendering) tender status" in (
-        replaced.content.decode()
-    )
+    assert "Not at this stage of the tender: «tendering»." in added.content.decode()
+    assert "Not at this stage of the tender: «tendering»." in replaced.content.decode()
     assert "add_document" not in added.context["actions"]
     assert TenderDocument.objects.count() == 1
     assert StoredFile.objects.count() == 1
@@ -512,7 +504,7 @@ def test_others_cannot_add_documents(client, buyer, bidder, clock):
 
     assert reverse("tender-documents", args=[tender.pk]) not in page
     assert response.status_code == 422
-    assert "Forbidden" in response.content.decode()
+    assert "You may not do this" in response.content.decode()
     assert not StoredFile.objects.exists()
 
 

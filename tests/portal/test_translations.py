@@ -7,6 +7,15 @@ from django.conf import settings
 from django.utils import translation
 
 from complaints.models import OUTCOMES, RESOLUTION_MEANING, ComplaintStatus, ResolutionType
+from portal.core.errors import (
+    EmailNotConfirmed,
+    NoOrganization,
+    OrganizationNotVerified,
+    PermissionDenied,
+    RoleNotAllowed,
+)
+from portal.core.forms import AlreadySent
+from portal.core.refusals import WORDS, said
 
 CATALOG = Path(settings.BASE_DIR) / "locale" / "uk" / "LC_MESSAGES" / "django.po"
 
@@ -55,3 +64,43 @@ def test_every_claim_outcome_and_answer_type_is_said_in_ukrainian_and_english():
         assert english and ukrainian and english != ukrainian, english
     assert {status for status, _satisfied in OUTCOMES} == set(ComplaintStatus.values)
     assert set(RESOLUTION_MEANING) == set(ResolutionType.values)
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"%\((\w+)\)s", text))
+
+
+def test_every_refusal_code_has_words_in_ukrainian_and_english():
+    """The portal says a model's refusal by its code (portal/core/refusals.py): every code the
+    models refuse with has words, in both languages, naming the same values."""
+    for code, words in WORDS.items():
+        with translation.override("en"):
+            english = str(words)
+        with translation.override("uk"):
+            ukrainian = str(words)
+        assert english and ukrainian and english != ukrainian, code
+        assert placeholders(english) == placeholders(ukrainian), code
+    sources = [
+        *Path(settings.BASE_DIR, "tenders", "models").glob("*.py"),
+        *Path(settings.BASE_DIR, "complaints", "models").glob("*.py"),
+        Path(settings.BASE_DIR, "portal", "core", "errors.py"),
+    ]
+    raised = {
+        code
+        for source in sources
+        for code in re.findall(r'\bcode="(\w+)"', source.read_text(encoding="utf-8"))
+    }
+    assert raised and raised <= set(WORDS), raised - set(WORDS)
+
+
+def test_the_refusals_without_a_code_of_their_own_are_written_for_people_in_both_languages():
+    """Refusals of the portal's own (the account's standing, a form sent twice...) carry
+    words written for people, translated like any other."""
+    refusals = [PermissionDenied(), RoleNotAllowed(), EmailNotConfirmed(), NoOrganization()]
+    refusals += [OrganizationNotVerified(), AlreadySent()]
+    for refusal in refusals:
+        with translation.override("en"):
+            english = said(refusal)
+        with translation.override("uk"):
+            ukrainian = said(refusal)
+        assert english != ukrainian, refusal.code
