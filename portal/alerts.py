@@ -2,6 +2,7 @@
 told by e-mail at once or once a day (SavedSearch.Frequency). `manage.py alerts` looks for
 them on every pass; several may run at once (each search is taken by one of them)."""
 
+import logging
 from datetime import timedelta
 
 from django.conf import settings
@@ -13,6 +14,8 @@ from portal.core import notices
 from portal.forms import SearchForm
 from portal.models import SavedSearch
 from tenders.models import Tender
+
+log = logging.getLogger(__name__)
 
 # Tenders listed in one alert; the mail links the search for the rest.
 LISTED = 20
@@ -36,8 +39,13 @@ def send_due(now) -> int:
                 .filter(pk=pk)
                 .first()
             )
-            if search is not None:
-                sent += look(search, now)
+            if search is None:
+                continue
+            try:
+                with transaction.atomic():
+                    sent += look(search, now)
+            except Exception:  # one search's failure is logged; the others are looked at
+                log.exception("the alert of saved search %s failed", pk)
     return sent
 
 
@@ -48,7 +56,10 @@ def look(search: SavedSearch, now) -> bool:
     form = SearchForm(QueryDict(search.query))
     found = []
     if form.is_valid():
-        matching = Tender.objects.public().matching(**{**form.cleaned_data, "sort": "newest"})
+        # A tender is told as it is published, whatever the search says of its stage (a new
+        # tender takes questions first, bids later).
+        asked = {**form.cleaned_data, "status": "", "open_for_bids": False, "sort": "newest"}
+        matching = Tender.objects.public().matching(**asked)
         new = matching.filter(published__gt=search.seen_until, published__lte=until)
         found = list(new.listed()[: LISTED + 1])
     if found:

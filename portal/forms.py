@@ -75,15 +75,16 @@ class SearchForm(forms.Form):
 def search_query(parameters: QueryDict) -> str:
     """A search's own parameters, URL-encoded in one order, the page of results and empty
     ones left out: the same search is one address (its feed's, a saved search's)."""
+    # (a parameter sent twice means its last value, as the search's form reads it)
     return urlencode(
-        sorted((k, v) for k, values in parameters.lists() if k != "page" for v in values if v)
+        sorted((k, values[-1]) for k, values in parameters.lists() if k != "page" and values[-1])
     )
 
 
 class SavedSearchForm(OnceForm):
     """Keep a search (its parameters, `query`) under a name, with how often to be told."""
 
-    query = forms.CharField(widget=forms.HiddenInput, max_length=2000, required=False)
+    query = forms.CharField(widget=forms.HiddenInput, required=False)
     name = forms.CharField(label=_("Name"), max_length=200)
     frequency = forms.ChoiceField(
         label=_("E-mail me the new tenders it finds"),
@@ -92,9 +93,16 @@ class SavedSearchForm(OnceForm):
         widget=forms.RadioSelect,
     )
 
+    def clean_name(self):
+        # (one line: it becomes the subject of the mail)
+        return " ".join(self.cleaned_data["name"].split())
+
     def clean(self):
         cleaned = super().clean()
         # (said above the form: the query is no field of its own to the person)
-        if not SearchForm(QueryDict(cleaned.get("query", ""))).is_valid():
+        query = cleaned.get("query", "")
+        if len(query) > SavedSearch._meta.get_field("query").max_length:
+            raise forms.ValidationError(_("This search is too long to save: shorten it."))
+        if not SearchForm(QueryDict(query)).is_valid():
             raise forms.ValidationError(_("This search has mistakes: correct it first."))
         return cleaned

@@ -18,7 +18,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from complaints.models import Complaint
 from portal import queues
@@ -70,7 +70,7 @@ def home(request):
     return response
 
 
-@require_GET
+@require_safe
 def search_feed(request):
     """A search as an Atom feed, for people who would rather not have an account: the tenders
     it finds, the newest change first. It is the same for everyone, so it is kept as the

@@ -15,7 +15,10 @@ WORDS = {
     "permission": _("You may not do this: it is not yours to do."),
     "role": _("You may not do this here."),
     "tender_status": _("Not at this stage of the tender: «%(status)s»."),
-    "own_status": _("Not any more: it is «%(status)s» now."),
+    "own_status": _("Not in its present state: «%(status)s»."),
+    "no_claim_to_remedy": _(
+        "A disqualification is taken back only to remedy a claim against it, and none stands."
+    ),
     "award_status": _("Not while the decision is «%(status)s»."),
     "lot_not_active": _("Not any more: the lot is no longer open."),
     "stand_still": _(

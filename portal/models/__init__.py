@@ -1,5 +1,5 @@
 from .accounts import User
-from .alerts import CannotSaveSearch, SavedSearch
+from .alerts import CannotSaveSearch, Reminder, SavedSearch
 from .membership import Invitation, JoinRequest, Membership
 from .organizations import Organization, OrganizationEvent
 
@@ -10,6 +10,7 @@ __all__ = [
     "Membership",
     "Organization",
     "OrganizationEvent",
+    "Reminder",
     "SavedSearch",
     "User",
 ]

@@ -100,7 +100,25 @@ class SavedSearch(models.Model):
     def looked(self, now, *, until, sent: bool) -> None:
         """Its alert was looked for at `now`, for tenders published up to `until`; `sent`:
         one went out."""
-        self.last_looked, self.seen_until = now, until
+        # (only forward: a look that began earlier than the last one tells nothing again)
+        self.last_looked, self.seen_until = now, max(self.seen_until, until)
         if sent:
             self.last_sent = now
         self.save(update_fields=["last_looked", "seen_until", "last_sent"])
+
+
+class Reminder(models.Model):
+    """A reminder sent: one per thing to do and its deadline (portal/reminders.py), so that
+    every pass of the alerts tells it once."""
+
+    key = models.CharField(max_length=300, unique=True)
+    sent_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return self.key
+
+    @classmethod
+    def first_time(cls, key: str, now) -> bool:
+        """Record that `key` is told now; False if it was told before."""
+        _reminder, created = cls.objects.get_or_create(key=key, defaults={"sent_at": now})
+        return created

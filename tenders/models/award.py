@@ -145,7 +145,9 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
             # (read from the claims already loaded with the tender, when they are)
             and not any(claim.lets_reconsider for claim in self.complaints.all())
         ):
-            raise self.status_refusal(action)
+            refusal = self.status_refusal(action)
+            refusal.code = "no_claim_to_remedy"
+            raise refusal
         by.check_standing()
 
     # --- its documents (the decision's protocol) ----------------------------------------

@@ -119,9 +119,13 @@ class Questions:
             raise PermissionDenied()
         if by.organization is not None and self.is_owned_by_organization(by.organization):
             raise PermissionDenied()  # (a buyer asks itself nothing)
-        if not (
-            self.status == TenderStatus.ENQUIRIES and self.enquiry_start <= now < self.enquiry_end
-        ):
+        if self.status != TenderStatus.ENQUIRIES:
+            raise NotAllowed(
+                "Can add question only in enquiryPeriod",
+                code="tender_status",
+                params={"status": self.get_status_display()},
+            )
+        if not self.enquiry_start <= now < self.enquiry_end:
             raise NotAllowed(
                 "Can add question only in enquiryPeriod",
                 code="questions_period",

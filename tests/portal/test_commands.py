@@ -79,8 +79,12 @@ def test_load_demo_reaches_every_stage_and_runs_twice(capsys):
     assert sorted(Complaint.objects.values_list("status", flat=True)) == ["claim", "resolved"]
     assert User.objects.get(username="buyer").check_password("demo-password")
     count = Tender.objects.count()
+    assert "Demo data is loaded." in capsys.readouterr().out
     call_command("load_demo")
     assert Tender.objects.count() == count
+    again = capsys.readouterr().out
+    assert f"The database holds {count} tender(s) already: no demo tender is added" in again
+    assert "Demo data is loaded." not in again
 
 
 @pytest.mark.django_db

@@ -119,7 +119,7 @@ def test_questions_end_with_the_enquiry_period(world, as_user, clock):
     assert "Ask a question" not in page
     response = ask(as_user(world.other), world, once="s" * 32)
     assert response.status_code == 422
-    assert "Questions are taken only from" in response.content.decode()
+    assert "Not at this stage of the tender: «tendering»." in response.content.decode()
     assert Question.objects.count() == 1
     # Tendering started (the tender's dates make them one moment): no answer any more.
     response = answer(as_user(world.buyer), world, question)

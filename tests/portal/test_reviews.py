@@ -273,3 +273,16 @@ def test_withdrawing_a_claim_is_reviewed_and_asks_the_reason(world, answered, as
     assert without_reason.status_code == 422 and "Withdraw your claim?" in main_of(without_reason)
     answered.refresh_from_db()
     assert answered.status == "answered"
+
+
+def test_taking_back_a_disqualification_nobody_claimed_against_says_why_not(
+    brokers, clock, as_user
+):
+    world = portal_world(brokers, clock, decision="unsuccessful")
+
+    said = text_of(main_of(as_user(world.buyer).get(decision_url(world, "cancel"))))
+
+    assert (
+        "This can't be done now: A disqualification is taken back only to remedy a claim "
+        "against it, and none stands." in said
+    )

@@ -2,6 +2,7 @@
 it finds by e-mail, at once or once a day (portal/alerts.py, `manage.py alerts`)."""
 
 import io
+from datetime import timedelta
 
 import pytest
 from django.conf import settings
@@ -9,6 +10,7 @@ from django.core import mail
 from django.core.management import call_command
 from django.urls import reverse
 
+from portal.alerts import look
 from portal.core.actors import Actor, Role
 from portal.models import SavedSearch, User
 from tenders.models import Tender
@@ -138,8 +140,17 @@ def test_a_daily_search_tells_once_a_day_of_the_days_tenders(
 
 
 def test_the_same_search_saved_again_is_one_search(client, watcher):
-    save(client, name="Папір")
-    save(client, name="Папір і картон", frequency="daily", once="t" * 32)
+    first = client.get(reverse("search-save") + "?region=м. Київ&q=папір&page=3")
+    again = client.get(reverse("search-save") + "?q=книги&q=папір&region=м. Київ")
+    assert first.context["query"] == again.context["query"]  # (the last of a repeated key)
+    save(client, query=first.context["query"], name="Папір")
+    save(
+        client,
+        query=again.context["query"],
+        name="Папір і картон",
+        frequency="daily",
+        once="t" * 32,
+    )
 
     [kept] = SavedSearch.objects.all()
     assert (kept.name, kept.frequency) == ("Папір і картон", "daily")
@@ -180,6 +191,44 @@ def test_a_person_lists_and_deletes_its_own_searches_only(client, watcher):
     assert "Папір" in listed and reverse("search-delete", args=[kept.pk]) in listed
     assert foreign.status_code == 404
     assert deleted.status_code == 302 and not SavedSearch.objects.exists()
+
+
+def test_a_search_of_a_stage_is_told_of_tenders_as_they_are_published(
+    client, watcher, buyer, clock, django_capture_on_commit_callbacks
+):
+    save(client, query="open_for_bids=on&q=папір&status=active.tendering")
+    clock.advance(minutes=1)
+    paper = publish(buyer, clock, "Папір офісний А4")  # taking questions: bids come later
+    settle(clock)
+
+    [told] = alerts(django_capture_on_commit_callbacks)
+
+    assert paper.tender_id in told.body
+
+
+def test_a_look_that_began_before_the_last_one_tells_nothing_again(
+    client, watcher, buyer, clock, django_capture_on_commit_callbacks
+):
+    save(client)
+    clock.advance(minutes=1)
+    publish(buyer, clock, "Папір офісний А4")
+    settle(clock)
+    started = clock.now()
+    [told] = alerts(django_capture_on_commit_callbacks)
+    search = SavedSearch.objects.get()
+
+    look(search, started - timedelta(seconds=30))  # (a second worker, slower to get there)
+
+    search.refresh_from_db()
+    assert search.seen_until >= started - timedelta(seconds=settings.FEED_WATERMARK_SECONDS)
+    assert alerts(django_capture_on_commit_callbacks) == [told]  # nothing more
+
+
+def test_a_search_too_long_to_save_says_so(client, watcher):
+    response = save(client, query="q=" + "%D0%BF" * 400)  # (URL-encoded, as the page sends it)
+
+    assert response.status_code == 422
+    assert "This search is too long to save" in response.content.decode()
 
 
 def test_saving_needs_a_signed_in_person(client):

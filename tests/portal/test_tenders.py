@@ -298,7 +298,7 @@ def test_a_published_tender_is_not_published_again(client, buyer, clock):
     response = client.post(reverse("tender-publish", args=[tender.pk]), {"once": "q" * 32})
 
     assert response.status_code == 422
-    assert "Not any more: it is «enquiries» now." in response.content.decode()
+    assert "Not in its present state: «enquiries»." in response.content.decode()
 
 
 def test_a_draft_whose_questions_ended_is_not_published(client, buyer, clock):

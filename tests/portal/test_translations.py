@@ -88,7 +88,7 @@ def test_every_refusal_code_has_words_in_ukrainian_and_english():
     raised = {
         code
         for source in sources
-        for code in re.findall(r'\bcode="(\w+)"', source.read_text(encoding="utf-8"))
+        for code in re.findall(r'(?:\bcode=|\.code = )"(\w+)"', source.read_text(encoding="utf-8"))
     }
     assert raised and raised <= set(WORDS), raised - set(WORDS)
 

@@ -3,13 +3,18 @@ import time
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from portal.alerts import send_due
+from portal import alerts, reminders
+
+# Deadlines are looked for this often at most (they are told a day ahead; each pass reads every
+# organization with something waiting).
+REMINDERS_EVERY = 600.0
 
 
 class Command(BaseCommand):
     help = (
-        "E-mail the people who saved a search of the tenders newly published that it finds, at "
-        "once or once a day as each asked. Several may run at once."
+        "E-mail the people who saved a search of the tenders newly published that it finds (at "
+        "once or once a day, as each asked), and the organizations of their deadlines a day "
+        "ahead. Several may run at once."
     )
 
     def add_arguments(self, parser):
@@ -17,10 +22,15 @@ class Command(BaseCommand):
         parser.add_argument("--interval", type=float, default=60.0, help="seconds between passes")
 
     def handle(self, *args, once=False, interval=60.0, **options):
+        reminded_at = None
         while True:
-            sent = send_due(timezone.now())
-            if sent or once:
-                self.stdout.write(f"alerts: {sent} mail(s) queued")
+            sent = alerts.send_due(timezone.now())
+            reminded = 0
+            if once or reminded_at is None or time.monotonic() - reminded_at >= REMINDERS_EVERY:
+                reminded_at = time.monotonic()
+                reminded = reminders.send_due(timezone.now())
+            if sent or reminded or once:
+                self.stdout.write(f"alerts: {sent} search mail(s), {reminded} reminder(s) queued")
             if once:
                 return
             time.sleep(interval)

@@ -126,9 +126,10 @@ class Command(BaseCommand):
         # The demo's past needs no e-mail about it.
         with override_settings(MAILERS=QUIET):
             users = self._users()
-            if not Tender.objects.exists():
+            kept = Tender.objects.count()
+            if not kept:
                 self._tenders(brokers, users)
-        self._print()
+        self._print(kept)
 
     def _brokers(self) -> dict[str, Broker]:
         brokers = {}
@@ -192,10 +193,17 @@ class Command(BaseCommand):
         keys = "".join(f"    {name}: {key}\n" for name, key in self.new_keys.items())
         return f"  API brokers' keys (shown once; Basic auth, key as user name):\n{keys}"
 
-    def _print(self) -> None:
+    def _print(self, kept: int = 0) -> None:
+        if kept:
+            done = (
+                f"\nThe database holds {kept} tender(s) already: no demo tender is added, and what"
+                "\nis there is kept (the demo users and brokers are there too). For the demo"
+                "\nafresh, delete db.sqlite3 and run make run again.\n"
+            )
+        else:
+            done = "\nDemo data is loaded.\n"
         self.stdout.write(
-            "\nDemo data is loaded.\n"
-            f"{self._keys_text()}"
+            done + f"{self._keys_text()}"
             f"  Portal users (password {PASSWORD}): "
             f"{', '.join(username for username, *_ in USERS)}; admin for /admin/\n"
             "  Portal: http://127.0.0.1:8000/ (the buyer owns the demo tenders; bidder has a\n"

@@ -1,0 +1,51 @@
+"""Deadlines approaching: a day before a thing in an organization's work queue (portal/queues.py)
+is due, its members are told by e-mail, once: a claim to answer, a question to answer, a draft
+to publish, a claim window closing on a decision the organization may contest, an answer to
+accept or reject. `manage.py alerts` looks for them."""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+
+from portal import queues
+from portal.core import notices
+from portal.models import Organization, Reminder
+
+# How long before its deadline a thing to do is reminded of.
+AHEAD = timedelta(days=1)
+# What has a deadline to remind of (a contract's date is when it may be signed, not a deadline).
+REMINDED = frozenset({"claim", "question", "draft", "claim-window", "answer"})
+
+
+def send_due(now) -> int:
+    """Remind every organization of what is due within AHEAD; returns how many mails were
+    queued. Organizations with nothing waiting cost one small query each."""
+    sent = 0
+    for organization in Organization.objects.filter(memberships__user__is_active=True).distinct():
+        if not queues.count_of(organization, now):
+            continue
+        soon = [
+            task
+            for task in queues.tasks_of(organization, now)
+            if task.kind in REMINDED and task.due is not None and now < task.due <= now + AHEAD
+        ]
+        with transaction.atomic():
+            new = [task for task in soon if Reminder.first_time(_key(organization, task), now)]
+            if new:
+                notices.send_after_commit(
+                    "portal/email/reminder.txt",
+                    {
+                        "tasks": [
+                            {"task": task, "link": settings.SITE_URL + task.url} for task in new
+                        ],
+                        "dashboard": notices.link("dashboard"),
+                    },
+                    organization.emails(),
+                )
+                sent += 1
+    return sent
+
+
+def _key(organization, task) -> str:
+    return f"{organization.pk}:{task.kind}:{task.url}:{task.due.isoformat()}"
