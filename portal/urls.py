@@ -34,6 +34,7 @@ urlpatterns = [
     path("classifiers/cpv/", tenders.cpv_options, name="cpv-options"),
     path("tenders/<str:tender_id>/", tenders.tender_detail, name="tender"),
     path("tenders/<str:tender_id>/publish/", tenders.tender_publish, name="tender-publish"),
+    path("tenders/<str:tender_id>/edit/", tenders.tender_edit, name="tender-edit"),
     path("tenders/<str:tender_id>/cancel/", tenders.tender_cancel, name="tender-cancel"),
     path("tenders/<str:tender_id>/documents/", tenders.tender_documents, name="tender-documents"),
     path(

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from portal.core.forms import OnceForm, check_size
 from portal.core.ids import new_id
-from portal.core.schema import iso
+from portal.core.schema import KYIV, iso
 from portal.core.words import money
 from tenders.classifiers import UNITS, cpv_name, find_cpv, is_cpv, regions
 from tenders.models import Award
@@ -466,6 +466,55 @@ class TenderForm(OnceForm):
             "contact_email": contact.get("email") or user.email,
             "contact_telephone": contact.get("telephone", ""),
         }
+
+    @staticmethod
+    def data_of(tender) -> dict:
+        """The form (with its lots' and items' rows) as a browser would send it for `tender`,
+        a draft: what "edit the draft" starts from."""
+        data = tender.data
+        entity = data.get("procuringEntity", {})
+        address, contact = entity.get("address", {}), entity.get("contactPoint", {})
+
+        def moment(value) -> str:
+            return value.astimezone(KYIV).strftime("%Y-%m-%dT%H:%M")
+
+        form = {
+            "once": new_id(),
+            "title": tender.title,
+            "description": tender.description,
+            "amount": str(data.get("value", {}).get("amount", "")),
+            "minimal_step": str(data.get("minimalStep", {}).get("amount", "")),
+            "enquiry_end": moment(tender.enquiry_end),
+            "tender_end": moment(tender.tender_end),
+            "entity_kind": entity.get("kind", ""),
+            "region": address.get("region", ""),
+            "locality": address.get("locality", ""),
+            "street_address": address.get("streetAddress", ""),
+            "postal_code": address.get("postalCode", ""),
+            "contact_name": contact.get("name", ""),
+            "contact_email": contact.get("email", ""),
+            "contact_telephone": contact.get("telephone", ""),
+        }
+        if data.get("value", {}).get("valueAddedTaxIncluded", True):
+            form["vat_included"] = "on"
+        lots = tender.lots
+        form.update({"lots-TOTAL_FORMS": str(len(lots)), "lots-INITIAL_FORMS": "0"})
+        for n, lot in enumerate(lots):
+            form[f"lots-{n}-title"] = lot["title"]
+            form[f"lots-{n}-amount"] = str(lot["value"]["amount"])
+            form[f"lots-{n}-minimal_step"] = str(lot["minimalStep"]["amount"])
+        items = data.get("items", [])
+        form.update({"items-TOTAL_FORMS": str(len(items)), "items-INITIAL_FORMS": "0"})
+        lot_numbers = {lot["id"]: n for n, lot in enumerate(lots, start=1)}
+        for n, item in enumerate(items):
+            code = item.get("classification", {}).get("id", "")
+            form[f"items-{n}-description"] = item.get("description", "")
+            form[f"items-{n}-cpv"] = f"{code} {cpv_name(code, 'uk') or ''}".strip()
+            form[f"items-{n}-quantity"] = str(item.get("quantity", ""))
+            form[f"items-{n}-unit"] = item.get("unit", {}).get("code", "H87")
+            if item.get("relatedLot") in lot_numbers:
+                form[f"items-{n}-lot"] = str(lot_numbers[item["relatedLot"]])
+        return form
 
     def __init__(self, *args, with_lots: bool = False, **kwargs):
         super().__init__(*args, **kwargs)

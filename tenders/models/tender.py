@@ -45,6 +45,8 @@ TRANSITIONS = {
     # The owner's changes.
     "publish": transition({T.DRAFT}, T.ENQUIRIES, Role.TENDER_OWNER),
     "edit": transition(LIVE - {T.DRAFT}, None, Role.TENDER_OWNER),
+    # The portal's "edit the draft": the whole document written anew.
+    "rewrite_draft": transition({T.DRAFT}, None, Role.TENDER_OWNER),
     "add_document": transition({T.DRAFT, T.ENQUIRIES}, None, Role.TENDER_OWNER),
     "update_document": transition({T.DRAFT, T.ENQUIRIES}, None, Role.TENDER_OWNER),
     "add_lot": transition({T.DRAFT, T.ENQUIRIES}, None, Role.TENDER_OWNER),
@@ -385,6 +387,38 @@ class Tender(
             if not self._rewrite(document, now):
                 return False
             self._record(self, "edit", by, now, fields=sorted(set(data) & allowed))
+            return True
+
+    def rewrite_draft(self, *, by: Actor, data: dict) -> bool:
+        """The owner writes its draft anew, the whole document checked as a new tender's is;
+        it stays a draft. Its lots keep their ids by their place in the list (the draft's
+        documents may name them). True if anything changed."""
+        with atomic_change():
+            now = self.begin("rewrite_draft", by)
+            kept_ids = [lot["id"] for lot in self.lots]
+            lots = [
+                {**lot, "id": kept_ids[n]} if n < len(kept_ids) else lot
+                for n, lot in enumerate(data.get("lots", []))
+            ]
+            if lots:
+                renamed = {
+                    lot["id"]: kept["id"] for lot, kept in zip(data["lots"], lots, strict=True)
+                }
+                data = {
+                    **data,
+                    "lots": lots,
+                    "items": [
+                        {**item, "relatedLot": renamed.get(item.get("relatedLot"), "")}
+                        if "relatedLot" in item
+                        else item
+                        for item in data.get("items", [])
+                    ],
+                }
+            document = validate(TenderSchema, {**data, "status": TenderStatus.DRAFT}, now=now)
+            type(self).objects.check_publishing_kind(document)
+            if not self._rewrite(document, now):
+                return False
+            self._record(self, "rewrite_draft", by, now, fields=sorted(data))
             return True
 
     def _rewrite(self, document: dict, now) -> bool:

@@ -227,13 +227,8 @@ class TenderQuerySet(models.QuerySet):
             raise NotProcuringEntity()
         by.check_standing(in_public=False)
 
-    def register(self, *, by: Actor, data: dict) -> tuple["Tender", str]:
-        """Create a tender (as a draft when data.status is "draft"); returns it and its token."""
-        self.check_registering(by)
-        if data.get("procurementMethodType", "belowThreshold") != "belowThreshold":
-            raise MethodNotImplemented()
-        now = timezone.now()
-        document = validate(TenderSchema, data, now=now)
+    def check_publishing_kind(self, document: dict) -> None:
+        """A procuring entity of a kind that publishes this procedure (2.3)."""
         kind = document["procuringEntity"].get("kind", "")
         if kind not in PUBLISHING_KINDS:
             raise DomainError(
@@ -243,6 +238,15 @@ class TenderQuerySet(models.QuerySet):
                 location="procuringEntity",
                 name="kind",
             )
+
+    def register(self, *, by: Actor, data: dict) -> tuple["Tender", str]:
+        """Create a tender (as a draft when data.status is "draft"); returns it and its token."""
+        self.check_registering(by)
+        if data.get("procurementMethodType", "belowThreshold") != "belowThreshold":
+            raise MethodNotImplemented()
+        now = timezone.now()
+        document = validate(TenderSchema, data, now=now)
+        self.check_publishing_kind(document)
         status = TenderStatus.DRAFT if data.get("status") == "draft" else TenderStatus.ENQUIRIES
         by.check_standing(in_public=status != TenderStatus.DRAFT)
         with atomic_change():

@@ -2,7 +2,7 @@
 
 from .bids import bid_documents, bid_place, bid_reprice, bid_withdraw
 from .classifiers import cpv_options
-from .new_tender import tender_new
+from .new_tender import tender_edit, tender_new
 from .owner import (
     award_decision,
     contract_sign,
@@ -44,6 +44,7 @@ __all__ = [
     "tender_document_download",
     "tender_document_version",
     "tender_documents",
+    "tender_edit",
     "tender_new",
     "tender_publish",
 ]

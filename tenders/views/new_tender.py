@@ -4,11 +4,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
-from portal.core.actors import portal_actor
+from portal.core.actors import Role, portal_actor
 from portal.core.errors import DomainError
 from portal.core.forms import made_from
 from portal.core.htmx import render_page_or_partial
@@ -19,6 +20,8 @@ from tenders.forms import (
     TenderForm,
 )
 from tenders.models import Tender
+
+from .page import current_tender
 
 DRAFT_SAVED = _("The draft is saved. Only your organization sees it: add documents, then publish.")
 
@@ -46,23 +49,7 @@ def tender_new(request):
         return _new_tender_page(
             request, form, LotFormSet(prefix="lots"), ItemFormSet(prefix="items")
         )
-    data = request.POST.copy()
-    if "lots-TOTAL_FORMS" not in data:  # (a form without the lots' part: no lots)
-        data.update({"lots-TOTAL_FORMS": "0", "lots-INITIAL_FORMS": "0"})
-    # "Add an item", "Add a lot", "Remove the last lot": the form comes back with one row
-    # more or less, keeping what was typed and judging nothing yet.
-    resized = False
-    for button, prefix, step, limit in (
-        ("add_item", "items", 1, ItemFormSet.max_num),
-        ("add_lot", "lots", 1, LotFormSet.max_num),
-        ("remove_lot", "lots", -1, LotFormSet.max_num),
-    ):
-        if button in data:
-            data, resized = _with_rows(data, prefix, step, limit), True
-    lots = LotFormSet(data, prefix="lots")
-    lot_count = lots.total_form_count()
-    form = TenderForm(data, with_lots=bool(lot_count))
-    items = ItemFormSet(data, prefix="items", form_kwargs={"lots": lot_count})
+    lots, form, items, resized = _bound(request.POST)
     if resized:
         return _new_tender_page(request, form, lots, items, quiet=True)
     if form.is_valid() and lots.is_valid() and items.is_valid():
@@ -86,6 +73,64 @@ def tender_new(request):
     return _new_tender_page(request, form, lots, items, status=422)
 
 
+@require_http_methods(["GET", "POST"])
+@login_required
+def tender_edit(request, tender_id):
+    """The organization's draft in the form it was written in: saved, it is written anew (and
+    stays a draft; publishing it has its own review)."""
+    tender = current_tender(tender_id, request.user)
+    owner = portal_actor(request.user, (Role.TENDER_OWNER, tender))
+    refusal = tender.refused("rewrite_draft", owner, timezone.now())
+    if refusal is not None:
+        context = {"refusal": said(refusal)}
+        status = 200 if request.method == "GET" else 422
+        return _new_tender_page(request, None, None, None, tender=tender, status=status, **context)
+    if request.method == "GET":
+        lots, form, items, _resized = _bound(TenderForm.data_of(tender))
+        return _new_tender_page(request, form, lots, items, tender=tender, quiet=True)
+    lots, form, items, resized = _bound(request.POST)
+    if resized:
+        return _new_tender_page(request, form, lots, items, tender=tender, quiet=True)
+    if form.is_valid() and lots.is_valid() and items.is_valid():
+        made = lots.lots()
+        data = form.as_tender(
+            request.user.organization,
+            items.items([lot["id"] for lot in made]),
+            draft=True,
+            lots=made,
+        )
+        saved = made_from(
+            form, request.user, lambda: tender.rewrite_draft(by=owner, data=data) or True
+        )
+        if saved:
+            messages.success(request, DRAFT_SAVED)
+            url = reverse("tender", args=[tender.pk])
+            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    return _new_tender_page(request, form, lots, items, tender=tender, status=422)
+
+
+def _bound(sent):
+    """The tender's form, its lots and its items bound to what was `sent`; True when a button
+    asked for a row more or less ("Add an item", "Add a lot", "Remove the last lot"): the
+    form then comes back keeping what was typed and judging nothing yet."""
+    data = sent.copy()
+    if "lots-TOTAL_FORMS" not in data:  # (a form without the lots' part: no lots)
+        data.update({"lots-TOTAL_FORMS": "0", "lots-INITIAL_FORMS": "0"})
+    resized = False
+    for button, prefix, step, limit in (
+        ("add_item", "items", 1, ItemFormSet.max_num),
+        ("add_lot", "lots", 1, LotFormSet.max_num),
+        ("remove_lot", "lots", -1, LotFormSet.max_num),
+    ):
+        if button in data:
+            data, resized = _with_rows(data, prefix, step, limit), True
+    lots = LotFormSet(data, prefix="lots")
+    lot_count = lots.total_form_count()
+    form = TenderForm(data, with_lots=bool(lot_count))
+    items = ItemFormSet(data, prefix="items", form_kwargs={"lots": lot_count})
+    return lots, form, items, resized
+
+
 def _last_entity(organization) -> dict | None:
     """The procuring entity as the organization described itself in its latest tender."""
     if organization is None:
@@ -106,8 +151,16 @@ def _with_rows(data, prefix: str, step: int, limit: int):
     return data
 
 
-def _new_tender_page(request, form, lots, items, *, quiet=False, status=200):
-    context = {"form": form, "lots": lots, "items": items, "quiet": quiet}
+def _new_tender_page(request, form, lots, items, *, quiet=False, status=200, tender=None, **extra):
+    """The tender's form: a new one, or (`tender`) a draft's."""
+    context = {
+        "form": form,
+        "lots": lots,
+        "items": items,
+        "quiet": quiet,
+        "editing": tender,
+        **extra,
+    }
     return render_page_or_partial(
         request, "tenders/tender_new.html", context, partials={"tender-form"}, status=status
     )

@@ -42,7 +42,14 @@ def test_owner_actions_follow_the_status(buyer, clock):
     seen["cancelled"] = tender.available_actions(owner)
 
     assert seen == {
-        "draft": ["publish", "add_document", "update_document", *LOT_CHANGES, "cancel"],
+        "draft": [
+            "publish",
+            "rewrite_draft",
+            "add_document",
+            "update_document",
+            *LOT_CHANGES,
+            "cancel",
+        ],
         "active.enquiries": [
             "edit",
             "add_document",

@@ -50,6 +50,7 @@ LIVE = {s for s in TENDER_STATUSES if s not in ("complete", "unsuccessful", "can
 TENDER_ALLOWED = {
     "publish": ({"draft"}, "owner"),
     "edit": (LIVE - {"draft"}, "owner"),
+    "rewrite_draft": ({"draft"}, "owner"),  # (the portal's "edit the draft")
     "add_document": ({"draft", "active.enquiries"}, "owner"),
     "update_document": ({"draft", "active.enquiries"}, "owner"),
     "add_lot": ({"draft", "active.enquiries"}, "owner"),
