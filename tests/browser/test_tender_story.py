@@ -54,6 +54,19 @@ def walk_the_story(people, clock, tmp_path, *, javascript: bool, check=lambda pa
     assert tender.status == "draft"
     assert [item["quantity"] for item in tender.data["items"]] == [500, 300]
 
+    # A quantity was wrong: the draft is edited in the form it was written in.
+    buyer.get_by_role("link", name="Редагувати чернетку").click()
+    row = buyer.get_by_role("group", name="Позиція 2")
+    assert row.get_by_label("Код CPV").input_value().startswith("33141420-0")
+    row.get_by_label("Кількість").fill("350")
+    buyer.get_by_role("button", name="Зберегти чернетку").click()
+    buyer.wait_for_url(re.compile(rf"/tenders/{tender.pk}/$"))
+    tender.refresh_from_db()
+    assert (tender.status, [item["quantity"] for item in tender.data["items"]]) == (
+        "draft",
+        [500, 350],
+    )
+
     # Its conditions, then a new version of them; then the tender is published.
     buyer.get_by_label("Вкладення").set_input_files(files[CONDITIONS[0]])
     buyer.get_by_role("button", name="Оприлюднити документи").click()
