@@ -7,9 +7,14 @@ from django.db.models.functions import Least
 
 def published_before(apps, schema_editor):
     """Tenders public before the column: their questions' period began when they became public
-    (or, published later than it began, no later than their last change)."""
+    (or, published later than it began, no later than their last change). A draft cancelled
+    before it was published never was public."""
     Tender = apps.get_model("tenders", "Tender")
-    Tender.objects.exclude(status="draft").update(
+    AuditEvent = apps.get_model("tenders", "AuditEvent")
+    drafted = AuditEvent.objects.filter(action="register", to_status="draft")
+    published = AuditEvent.objects.filter(action="publish").values("tender_id")
+    never_public = drafted.exclude(tender_id__in=published).values("tender_id")
+    Tender.objects.exclude(status="draft").exclude(pk__in=never_public).update(
         published=Least(F("enquiry_start"), F("date_modified"))
     )
 

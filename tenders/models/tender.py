@@ -156,8 +156,9 @@ class Tender(
         return self.status != TenderStatus.CANCELLED or self.award_period_start is not None
 
     def shown_to(self, viewer: Viewer | None) -> bool:
-        """A draft is shown to its owner alone (`viewer` None: the system)."""
-        return self.status != TenderStatus.DRAFT or viewer is None or viewer.owns(self)
+        """A tender never made public (a draft, or a draft cancelled) is shown to its owner
+        alone (`viewer` None: the system)."""
+        return self.published is not None or viewer is None or viewer.owns(self)
 
     def is_due(self, now) -> bool:
         """Has a time-driven change become due (which the next read or the chronograph

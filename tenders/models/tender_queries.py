@@ -47,8 +47,8 @@ def _tenders():
 # The reads asked most, compiled once (portal.core.compiled).
 _KEPT = Compiled(
     lambda pk: _tenders()
-    .only("id", "status", "broker_id", "organization_id", "token_digest", "next_check",
-          "public_text", "others_see_more")
+    .only("id", "status", "published", "broker_id", "organization_id", "token_digest",
+          "next_check", "public_text", "others_see_more")
     .filter(pk=pk)[:1]
 )  # fmt: skip
 _LOCKED = {
@@ -92,7 +92,9 @@ class TenderQuerySet(models.QuerySet):
         return self.select_related("broker").defer("public_text").prefetch_related(*self.RELATED)
 
     def published(self):
-        return self.exclude(status=TenderStatus.DRAFT)
+        """The tenders ever made public (a draft cancelled before it was published never
+        was: it stays its organization's, as a draft is)."""
+        return self.filter(published__isnull=False)
 
     def public(self):
         """What the portal lists: published, not test tenders (without the columns kept for
@@ -353,7 +355,7 @@ class TenderQuerySet(models.QuerySet):
         id."""
         if not is_id(pk):
             return None
-        fields = ("id", "tender_id", "title", "status", "date_modified", "next_check")
+        fields = ("id", "tender_id", "title", "status", "published", "date_modified", "next_check")
         return self.only(*fields).filter(pk=pk).first()
 
     def current(self, pk: str, *, viewer: Viewer | None) -> "Tender":

@@ -363,7 +363,7 @@ def _public_tender_page(request, tender_id):
     page read again is one small query; a tender with a change due is brought up to date
     first."""
     stamp = Tender.objects.stamp(tender_id)
-    if stamp is None or stamp.status == TenderStatus.DRAFT:
+    if stamp is None or stamp.published is None:
         raise Http404
     tender = None
     if stamp.is_due(timezone.now()):

@@ -72,6 +72,25 @@ def test_a_draft_tender_is_in_no_feed(api, api2, anonymous, draft, clock):
             assert tender.id not in {item["id"] for item in listed}
 
 
+def test_a_draft_cancelled_before_it_was_published_stays_its_brokers(
+    api, api2, anonymous, draft, clock
+):
+    tender, _document = draft
+    cancelled = api.post(
+        f"{tender.path}/cancellations",
+        {"reason": "Передумали", "status": "active"},
+        token=tender.token,
+    )
+    assert cancelled.status_code == 201, cancelled.content
+    clock.advance(minutes=1)
+
+    assert api.get(tender.path).json()["data"]["status"] == "cancelled"
+    for reader in (api2, anonymous):
+        assert not_found(reader.get(tender.path))
+        listed = reader.get("/tenders", {"mode": "_all_"}).json()["data"]
+        assert tender.id not in {item["id"] for item in listed}
+
+
 def test_a_published_tender_is_found_by_everyone(api, api2, anonymous, draft, clock):
     tender, _document = draft
 

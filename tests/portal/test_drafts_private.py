@@ -100,3 +100,20 @@ def test_an_answer_saved_but_not_sent_is_the_tender_owners_alone(world, as_user)
     for user in (world.bidder, world.other_bidder, None):
         assert saved not in as_user(user).get(url).content.decode()
         assert saved not in as_user(user).get(tender_url).content.decode()
+
+
+def test_a_draft_cancelled_before_it_was_published_stays_its_organizations(as_user, draft_tender):
+    buyer, tender = draft_tender
+    tender.add_cancellation(
+        by=Actor(Role.TENDER_OWNER, user=buyer, subject=tender),
+        data={"reason": "Передумали", "status": "active"},
+    )
+    other = make_user("other", "Інша лікарня", "01993914", "procuring")
+
+    for user in (None, other):
+        client = as_user(user)
+        assert client.get(reverse("tender", args=[tender.pk])).status_code == 404
+        found = client.get(reverse("home"), {"q": "Секретна"}).content.decode()
+        assert tender.title not in found
+        assert tender.title not in client.get(reverse("search-feed")).content.decode()
+    assert as_user(buyer).get(reverse("tender", args=[tender.pk])).status_code == 200
