@@ -13,7 +13,7 @@ from django.urls import reverse
 from portal.core import notices
 from portal.forms import SearchForm
 from portal.models import SavedSearch
-from tenders.models import Tender
+from tenders.models import Tender, TenderStatus
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +56,12 @@ def look(search: SavedSearch, now) -> bool:
     form = SearchForm(QueryDict(search.query))
     found = []
     if form.is_valid():
-        # A tender is told as it is published, whatever the search says of its stage (a new
-        # tender takes questions first, bids later).
-        asked = {**form.cleaned_data, "status": "", "open_for_bids": False, "sort": "newest"}
+        # A tender is told as it is published, whatever the search says of the stages it
+        # passes then (it takes questions first, bids later); one asking for a later stage
+        # finds no tender as it is published.
+        asked = {**form.cleaned_data, "open_for_bids": False, "sort": "newest"}
+        if asked["status"] in (TenderStatus.ENQUIRIES, TenderStatus.TENDERING):
+            asked["status"] = ""
         matching = Tender.objects.public().matching(**asked)
         new = matching.filter(published__gt=search.seen_until, published__lte=until)
         found = list(new.listed()[: LISTED + 1])

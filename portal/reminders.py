@@ -3,6 +3,7 @@ is due, its members are told by e-mail, once: a claim to answer, a question to a
 to publish, a claim window closing on a decision the organization may contest, an answer to
 accept or reject. `manage.py alerts` looks for them."""
 
+import logging
 from datetime import timedelta
 
 from django.conf import settings
@@ -11,6 +12,8 @@ from django.db import transaction
 from portal import queues
 from portal.core import notices
 from portal.models import Organization, Reminder
+
+log = logging.getLogger(__name__)
 
 # How long before its deadline a thing to do is reminded of.
 AHEAD = timedelta(days=1)
@@ -23,28 +26,38 @@ def send_due(now) -> int:
     queued. Organizations with nothing waiting cost one small query each."""
     sent = 0
     for organization in Organization.objects.filter(memberships__user__is_active=True).distinct():
-        if not queues.count_of(organization, now):
-            continue
-        soon = [
-            task
-            for task in queues.tasks_of(organization, now)
-            if task.kind in REMINDED and task.due is not None and now < task.due <= now + AHEAD
-        ]
-        with transaction.atomic():
-            new = [task for task in soon if Reminder.first_time(_key(organization, task), now)]
-            if new:
-                notices.send_after_commit(
-                    "portal/email/reminder.txt",
-                    {
-                        "tasks": [
-                            {"task": task, "link": settings.SITE_URL + task.url} for task in new
-                        ],
-                        "dashboard": notices.link("dashboard"),
-                    },
-                    organization.emails(),
-                )
-                sent += 1
+        try:
+            sent += remind(organization, now)
+        except Exception:  # one organization's failure is logged; the others are reminded
+            log.exception("reminding organization %s failed", organization.pk)
     return sent
+
+
+def remind(organization, now) -> bool:
+    """Tell `organization`'s members of what is due within AHEAD and was not told yet; True
+    if a mail is queued."""
+    if not queues.count_of(organization, now):
+        return False
+    soon = [
+        task
+        for task in queues.tasks_of(organization, now)
+        if task.kind in REMINDED and task.due is not None and now < task.due <= now + AHEAD
+    ]
+    emails = organization.emails() if soon else []
+    if not emails:
+        return False
+    with transaction.atomic():
+        new = [task for task in soon if Reminder.first_time(_key(organization, task), now)]
+        if new:
+            notices.send_after_commit(
+                "portal/email/reminder.txt",
+                {
+                    "tasks": [{"task": task, "link": settings.SITE_URL + task.url} for task in new],
+                    "dashboard": notices.link("dashboard"),
+                },
+                emails,
+            )
+    return bool(new)
 
 
 def _key(organization, task) -> str:

@@ -38,6 +38,9 @@ WORDS = {
     "claim_closed": _("The claim can't be changed now."),
     "resolution_too_short": _("The answer is too short: write at least %(count)s characters."),
     "bid_not_considered": _("Papers are added to a bid only while it is being considered."),
+    "draft_lot_cancelled": _(
+        "A draft with a cancelled lot is not edited: cancel it and write the tender anew."
+    ),
     "procuring_entity_kind": _(
         "A procuring entity of this kind does not publish tenders of this procedure."
     ),

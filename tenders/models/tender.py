@@ -309,6 +309,11 @@ class Tender(
             return
         if action == "publish" and self.is_stale_draft:
             raise StaleDraft()
+        if action == "rewrite_draft" and len(self.open_lots()) != len(self.lots):
+            # (its lots keep their ids by place: a cancelled one would pass to another)
+            raise NotAllowed(
+                "Can't rewrite a draft with a cancelled lot", code="draft_lot_cancelled"
+            )
         by.check_standing(in_public=action == "publish" or self.status != TenderStatus.DRAFT)
 
     def lock_for_change(self):

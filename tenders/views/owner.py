@@ -307,7 +307,9 @@ def _cancelling_review(tender, owner, form) -> Review:
             ),
             _("The reason and the protocol you give are published with it."),
         ],
-        seen_by=_(
+        seen_by=_("Your organization alone: the draft was never published.")
+        if tender.status == "draft"
+        else _(
             "Everyone: the cancellation, its reason and protocol are published on the tender's "
             "page."
         ),

@@ -112,7 +112,44 @@ def test_nobody_else_edits_a_draft_and_a_published_tender_is_not_edited_so(clien
     client.cookies["django_language"] = "en"
     published = client.get(url)
 
+    sent["once"] = "p" * 32
+    posted = client.post(url, sent)
+
     assert foreign.status_code == 404  # a draft is its organization's alone
     assert "Not in its present state: «enquiries»." in published.content.decode()
+    assert posted.status_code == 422
     draft.refresh_from_db()
     assert draft.title == "Папір офісний А4"
+
+
+def test_a_draft_with_a_cancelled_lot_is_not_rewritten(client, buyer, clock):
+    """Its lots keep their ids by place: a lot cancelled would pass its state to another."""
+    client.force_login(buyer)
+    draft = written(
+        client,
+        clock,
+        **{
+            "lots-TOTAL_FORMS": "2",
+            "lots-INITIAL_FORMS": "0",
+            "lots-0-title": "Папір",
+            "lots-0-amount": "300",
+            "lots-0-minimal_step": "10",
+            "lots-1-title": "Конверти",
+            "lots-1-amount": "200",
+            "lots-1-minimal_step": "10",
+            "items-0-lot": "1",
+            "items-1-lot": "1",
+        },
+    )
+    draft.add_cancellation(
+        by=Actor(Role.TENDER_OWNER, user=buyer, subject=draft),
+        data={"reason": "Не треба", "status": "active", "cancellationOf": "lot",
+              "relatedLot": draft.lots[1]["id"]},
+    )  # fmt: skip
+    url = reverse("tender-edit", args=[draft.pk])
+
+    page = client.get(reverse("tender", args=[draft.pk])).content.decode()
+    refused = client.get(url).content.decode()
+
+    assert f'href="{url}"' not in page
+    assert "A draft with a cancelled lot is not edited" in refused

@@ -241,3 +241,14 @@ def test_the_results_offer_to_save_the_search(client):
     page = client.get(reverse("home"), {"q": "папір"}).content.decode()
 
     assert f'href="{reverse("search-save")}?q=%D0%BF%D0%B0%D0%BF%D1%96%D1%80"' in page
+
+
+def test_a_search_of_a_later_stage_finds_no_tender_as_it_is_published(
+    client, watcher, buyer, clock, django_capture_on_commit_callbacks
+):
+    save(client, query="q=папір&status=complete")
+    clock.advance(minutes=1)
+    publish(buyer, clock, "Папір офісний А4")
+    settle(clock)
+
+    assert alerts(django_capture_on_commit_callbacks) == []
