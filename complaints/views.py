@@ -77,14 +77,21 @@ def _attach(complaint, actor, stored) -> None:
 # --- filing ------------------------------------------------------------------------------
 
 
-def _filing_page(request, form, refusal, file_claim, context: dict, *, filed_already):
+def _filing_page(request, form, refusal, file_claim, context: dict):
     """The frame of both filing pages: a refusal of filing itself is told in place of the
     form; a POST files (the form's token spent with it) and leads to the claim, or comes back
     with the model's words next to the form (422). The same claim sent again (Back, then
-    send: `filed_already()` finds it) leads to the one filed the first time."""
+    send) leads to the one filed the first time."""
     status = 200
     if request.method == "POST":
-        first = form.is_valid() and filed_already()
+        first = form.is_valid() and Complaint.objects.filed_already(
+            tender=context["tender"],
+            award=context["award"],
+            organization=request.user.organization,
+            title=form.cleaned_data["title"],
+            description=form.cleaned_data["description"],
+            related_lot=form.cleaned_data.get("lot", ""),
+        )
         if first:
             messages.info(
                 request,
@@ -140,13 +147,6 @@ def claim_new(request, tender_id, award_id):
         refusal,
         lambda: _file(request.user, award, bidder, form),
         context,
-        filed_already=lambda: Complaint.objects.filed_already(
-            tender=tender,
-            award=award,
-            organization=request.user.organization,
-            title=form.cleaned_data["title"],
-            description=form.cleaned_data["description"],
-        ),
     )
 
 
@@ -173,14 +173,6 @@ def tender_claim_new(request, tender_id):
         refusal,
         lambda: _file_against_tender(request.user, tender, form),
         context,
-        filed_already=lambda: Complaint.objects.filed_already(
-            tender=tender,
-            award=None,
-            organization=request.user.organization,
-            title=form.cleaned_data["title"],
-            description=form.cleaned_data["description"],
-            related_lot=form.cleaned_data.get("lot", ""),
-        ),
     )
 
 

@@ -23,6 +23,19 @@ def buyer(db):
     return make_user("buyer", "Лікарня №3", "01993913", "procuring")
 
 
+# The new-tender form's part for two lots, paper and envelopes.
+TWO_LOTS = {
+    "lots-TOTAL_FORMS": "2",
+    "lots-INITIAL_FORMS": "0",
+    "lots-0-title": "Папір",
+    "lots-0-amount": "300",
+    "lots-0-minimal_step": "10",
+    "lots-1-title": "Конверти",
+    "lots-1-amount": "200",
+    "lots-1-minimal_step": "10",
+}
+
+
 def written(client, clock, **fields) -> Tender:
     assert client.post(reverse("tender-new"), tender_form(clock, **fields)).status_code == 302
     return Tender.objects.get()
@@ -57,14 +70,7 @@ def test_a_draft_in_lots_keeps_its_lots_ids(client, buyer, clock):
         client,
         clock,
         **{
-            "lots-TOTAL_FORMS": "2",
-            "lots-INITIAL_FORMS": "0",
-            "lots-0-title": "Папір",
-            "lots-0-amount": "300",
-            "lots-0-minimal_step": "10",
-            "lots-1-title": "Конверти",
-            "lots-1-amount": "200",
-            "lots-1-minimal_step": "10",
+            **TWO_LOTS,
             "items-0-lot": "2",
             "items-1-lot": "1",
         },
@@ -129,14 +135,7 @@ def test_a_draft_with_a_cancelled_lot_is_not_rewritten(client, buyer, clock):
         client,
         clock,
         **{
-            "lots-TOTAL_FORMS": "2",
-            "lots-INITIAL_FORMS": "0",
-            "lots-0-title": "Папір",
-            "lots-0-amount": "300",
-            "lots-0-minimal_step": "10",
-            "lots-1-title": "Конверти",
-            "lots-1-amount": "200",
-            "lots-1-minimal_step": "10",
+            **TWO_LOTS,
             "items-0-lot": "1",
             "items-1-lot": "1",
         },
