@@ -344,13 +344,23 @@ def lot_statuses(data: dict) -> dict:
     return {item["id"]: item["status"] for item in data["lots"]}
 
 
-def past_stand_still(tender, clock) -> None:
-    ends = [
+def stand_still_end(tender):
+    return max(
         parse_iso(award["complaintPeriod"]["endDate"])
         for award in tender.read()["awards"]
         if "endDate" in award["complaintPeriod"]
-    ]
-    clock.move_to(max(ends) + timedelta(minutes=1))
+    )
+
+
+def past_stand_still(tender, clock) -> None:
+    clock.move_to(stand_still_end(tender) + timedelta(minutes=1))
+
+
+def shortly_before_stand_still_ends(tender, clock) -> None:
+    """An hour before the last claim window closes: an answer given now is still open when it
+    closes, whatever weekend the window spans (it counts working days; an answer closes by
+    itself three calendar days on)."""
+    clock.move_to(stand_still_end(tender) - timedelta(hours=1))
 
 
 def sign(api, tender, award_id: str):

@@ -369,10 +369,12 @@ def test_claim_changes_move_the_tender_in_the_feed(claims, anonymous):
 def test_contract_waits_for_answered_claims(api, api2, clock):
     claims = Claims(api, api2, clock, decision="active")
     claim, token = claims.filed(status="claim")
-    claims.owner_patch(claim, ANSWER)
+    stand_still_end = parse_iso(claims.award["complaintPeriod"]["endDate"])
+    clock.move_to(stand_still_end - timedelta(hours=1))
+    claims.owner_patch(claim, ANSWER)  # (still open when the window closes, whatever the weekday)
     contract = claims.tender.read()["contracts"][0]
     path = f"{claims.tender.path}/contracts/{contract['id']}"
-    clock.move_to(parse_iso(claims.award["complaintPeriod"]["endDate"]) + timedelta(seconds=1))
+    clock.move_to(stand_still_end + timedelta(seconds=1))
     response = api.patch(path, {"status": "active"}, token=claims.tender.token)
     assert (
         single_error(response, 403)["description"]

@@ -24,6 +24,7 @@ from tests.helpers import (
     open_two_lots,
     past_stand_still,
     place_bid,
+    shortly_before_stand_still_ends,
     sign,
     single_error,
     two_lots,
@@ -331,8 +332,9 @@ def test_an_answered_claim_keeps_a_failing_tender_open_until_it_closes(api, api2
     place_bid(api2, tender, 400)
     answered, token = claims.filed(status="claim")
     close_tendering(tender, clock)
-    claims.owner_patch(answered, ANSWER)
     assert tender.decide("unsuccessful").status_code == 200
+    shortly_before_stand_still_ends(tender, clock)
+    claims.owner_patch(answered, ANSWER)
     past_stand_still(tender, clock)
     assert tender.read()["status"] == "active.awarded"
     claims.patch(answered, {"status": "resolved", "satisfied": False}, token)
@@ -380,6 +382,7 @@ def test_an_answered_claim_against_the_whole_tender_keeps_every_lot_from_failing
     awards = awards_by_lot(close_tendering(tender, clock))
     for lot_id in (FIRST, SECOND):
         assert decide(api, tender, awards[lot_id][0]["id"], "unsuccessful").status_code == 200
+    shortly_before_stand_still_ends(tender, clock)
     claims.owner_patch(whole, ANSWER)
     past_stand_still(tender, clock)
     read = tender.read()

@@ -106,6 +106,8 @@ def test_contract_waits_for_answered_claims(world, as_user, clock):
         award=world.award, by=Actor(Role.BID_OWNER, user=world.bidder, subject=bid),
         title="t", author={"name": "n"}, submit=True,
     )  # fmt: skip
+    # Answered late enough to be still open when the window closes, whatever the weekday.
+    clock.move_to(world.award.complaint_period_end - timedelta(hours=1))
     complaint.answer(by=world.owner(), resolution=RESOLUTION, resolution_type="declined")
     clock.move_to(world.award.complaint_period_end + timedelta(minutes=1))
 
