@@ -14,6 +14,17 @@ class ContentRefused(DomainError):
         super().__init__(description, name="file")
 
 
+class UploadOvertaken(ContentRefused):
+    """Another upload of the same document (a client's retry of an upload still in flight)
+    stored its content first: this one changed nothing."""
+
+    http_status = 409
+    code = "upload_overtaken"
+
+    def __init__(self):
+        super().__init__("Content already uploaded")
+
+
 class StoredFile(models.Model):
     """A document's content: registered with its MD5 (then uploaded once), or uploaded
     straight away. Stored under its id, never under a name a client chose."""
@@ -58,7 +69,10 @@ class StoredFile(models.Model):
         self._write(upload, title, content_type)
 
     def _write(self, upload, title: str, content_type: str) -> None:
-        name = storage.save(self.id, upload)
+        """Store the content under a name of this attempt's own, then claim the row for it: of
+        two uploads racing to one document, one claims it and the other removes only its own
+        copy (a shared name would let the loser replace, then delete, the winner's file)."""
+        name = storage.save(storage.name_for_attempt(self.id), upload)
         try:
             with transaction.atomic():
                 if self._state.adding:
@@ -72,15 +86,17 @@ class StoredFile(models.Model):
                     uploaded_at=timezone.now(),
                 )
                 if not claimed:
-                    raise ContentRefused("Content already uploaded")
+                    raise UploadOvertaken()
         except BaseException:
-            if name != self.storage_name:
-                storage.delete(name)
+            storage.delete(name)
             raise
         self.refresh_from_db()
 
     def discard(self) -> None:
-        """Forget content that turned out not to be wanted (its attachment was refused)."""
-        if self.storage_name:
-            storage.delete(self.storage_name)
+        """Forget content that turned out not to be wanted (its attachment was refused): the
+        row first, so that no row is left pointing at a file that is gone. (The row was made by
+        the same request, in its transaction or before it: never one another request reads.)"""
+        name = self.storage_name
         self.delete()
+        if name:
+            storage.delete(name)

@@ -134,7 +134,11 @@ UPLOAD_REGISTERED = {
         "summary": "Upload the content of a registered document, at its signed URL",
         "parameters": [DOC_ID, KEY_ID, SIGNATURE],
         "requestBody": FILE_BODY,
-        "responses": {"200": _json(UPLOADED, "Stored"), **UPLOAD_ERRORS},
+        "responses": {
+            "200": _json(UPLOADED, "Stored"),
+            **UPLOAD_ERRORS,
+            "409": _error("Another upload of this document stored its content first"),
+        },
     }
 }
 
@@ -164,6 +168,7 @@ DOWNLOAD = {
             "403": _error("The signature does not match, or the URL expired"),
             "404": _error("No such document, no content yet, or no signature"),
             "405": _error("Method not allowed"),
+            "410": _error("The document store has lost the content: it will not come back"),
         },
     }
 }

@@ -1,17 +1,20 @@
 """Where file content is kept, and what a failing store means.
 
 A file is written whole or not at all: a full or read-only disk (or an unreachable bucket)
-leaves no partial file behind, and answers 503 with Retry-After rather than 500.
+leaves no partial file behind, and answers 503 with Retry-After rather than 500. Each upload
+writes under a name of its own, so no write ever replaces another's file. A file the store has
+lost (its row says it was stored) is 410, not a 503 to retry: it will not come back.
 """
 
 import contextlib
 import logging
 import os
+import secrets
 import tempfile
 
 from django.core.files.storage import FileSystemStorage, storages
 
-from portal.core.errors import Unavailable
+from portal.core.errors import DomainError, Unavailable
 
 logger = logging.getLogger(__name__)
 
@@ -30,6 +33,20 @@ def documents_storage():
 class StorageUnavailable(Unavailable):
     def __init__(self):
         super().__init__("storage")
+
+
+class ContentLost(DomainError):
+    http_status = 410
+    code = "content_lost"
+    location = "url"
+
+    def __init__(self):
+        super().__init__("The document's content is missing from the document store", name="doc_id")
+
+
+def name_for_attempt(document_id: str) -> str:
+    """A name no other upload writes to: the document's id and a random suffix."""
+    return f"{document_id}.{secrets.token_hex(8)}"
 
 
 class AtomicFileSystemStorage(FileSystemStorage):
@@ -73,6 +90,9 @@ def save(name: str, content) -> str:
 def open_file(name: str):
     try:
         return documents_storage().open(name, "rb")
+    except FileNotFoundError:
+        logger.error("document store has lost %s, which a row says it stored", name)
+        raise ContentLost() from None
     except STORAGE_ERRORS as error:
         logger.error("document store refused a read: %r", error)
         raise StorageUnavailable() from error

@@ -2,82 +2,31 @@
 Requests race from many threads, so every worker answers some of them; the limit is kept
 exactly, and the access log shows owner tokens masked."""
 
-import os
-import socket
-import subprocess
-import sys
 import time
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
-from pathlib import Path
 from urllib.error import HTTPError
 from urllib.request import Request, urlopen
 
 import pytest
-from django.conf import settings
 
 from tests.helpers import basic
+from tests.served import gunicorn
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
 LIMIT_ANONYMOUS, LIMIT_BROKER = 10, 25
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def database_url() -> str:
-    db = settings.DATABASES["default"]
-    user = db.get("USER") or "postgres"
-    return (
-        f"postgres://{user}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
-    )
 
 
 @pytest.fixture
 def served(redis, brokers, tmp_path):
     """gunicorn serving this test's database with three workers; yields (base URL, log path)."""
-    port, log = free_port(), tmp_path / "access.log"
-    environment = {
-        **os.environ,
-        "DATABASE_URL": database_url(),
-        "REDIS_URL": redis,
-        # Each run counts apart from any other on the same Redis.
-        "CACHE_KEY_PREFIX": f"test-{uuid.uuid4().hex}",
-        "SECRET_KEY": "a-test-secret-key-long-enough-to-be-a-real-one-0123456789",
-        "ALLOWED_HOSTS": "127.0.0.1",
+    limits = {
         "API_RATE_ANONYMOUS_READS": f"{LIMIT_ANONYMOUS}/day",
         "API_RATE_BROKER_READS": f"{LIMIT_BROKER}/day",
     }
-    environment.pop("DEBUG", None)
-    server = subprocess.Popen(
-        [
-            sys.executable, "-m", "gunicorn", "portal.wsgi",
-            "--workers", "3", "--bind", f"127.0.0.1:{port}",
-            "--access-logfile", str(log), "--error-logfile", str(tmp_path / "error.log"),
-        ],
-        cwd=ROOT, env=environment,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.2)
-        else:
-            pytest.fail("gunicorn did not start: " + (tmp_path / "error.log").read_text())
-        yield base, log
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    with gunicorn(tmp_path, workers=3, redis=redis, **limits) as base:
+        yield base, tmp_path / "access.log"
 
 
 def fetch(url: str, **headers) -> tuple[int, dict]:

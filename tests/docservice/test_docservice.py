@@ -6,11 +6,14 @@ import time
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from django.core.files.storage import storages
+from django.core.files.uploadedfile import SimpleUploadedFile
 from nacl.encoding import HexEncoder
 from nacl.signing import SigningKey
 
 from docservice import links
-from docservice.models import StoredFile
+from docservice.models import StoredFile, UploadOvertaken
+from docservice.uploads import hash_file
 from tests.docservice.helpers import (
     CONTENT,
     NAME,
@@ -94,7 +97,9 @@ def test_upload_then_get_returns_the_same_bytes_and_name(ds, store):
         )
     stored = StoredFile.objects.get()
     assert stored.sha256 == hashlib.sha256(CONTENT).hexdigest() and stored.size == len(CONTENT)
-    assert stored_names() == [stored.id]  # stored under its id, never its name
+    # stored under its id (and a suffix of the upload's own), never its name
+    assert stored_names() == [stored.storage_name]
+    assert stored.storage_name.startswith(f"{stored.id}.")
 
 
 def test_upload_with_another_md5_is_refused_and_nothing_kept(ds, store):
@@ -242,7 +247,8 @@ def test_path_tricks_in_file_names_stay_names(ds, name):
         and "\\" not in body["data"]["title"]
         and "\x00" not in body["data"]["title"]
     )
-    assert stored_names() == [stored.id]
+    assert stored_names() == [stored.storage_name]
+    assert stored.storage_name.startswith(f"{stored.id}.")
     assert body_of(ds.get(body["data"]["url"])) == CONTENT
 
 
@@ -290,3 +296,41 @@ def test_standalone_deployment_serves_at_the_root(client, brokers, settings):
     got = client.get(registered["data"]["url"].replace("http://testserver", ""))
     assert body_of(got) == CONTENT
     assert client.get("/api/2.3/tenders").status_code == 404
+
+
+def received(content: bytes):
+    upload = SimpleUploadedFile(NAME, content, "application/pdf")
+    hash_file(upload)
+    return upload
+
+
+def test_an_upload_that_lost_the_race_changes_nothing_and_keeps_the_winners_file(ds, store):
+    """Two uploads that both found the document without content (a retry of an upload still in
+    flight): the one that claims it second is refused with 409 and removes only its own copy."""
+    registered = ds.register().json()
+    document_id = registered["data"]["url"].split("/get/")[1].split("?")[0]
+    first, second = StoredFile.objects.get(pk=document_id), StoredFile.objects.get(pk=document_id)
+    first.accept(upload=received(CONTENT), title=NAME, content_type="application/pdf")
+
+    with pytest.raises(UploadOvertaken) as lost:
+        second.accept(upload=received(CONTENT), title=NAME, content_type="application/pdf")
+
+    assert lost.value.http_status == 409
+    assert lost.value.description == "Content already uploaded"
+    assert stored_names() == [StoredFile.objects.get().storage_name]
+    assert fetched(ds, registered["data"]["url"])[0] == CONTENT
+
+
+def test_content_the_store_has_lost_is_gone_not_a_retry(ds):
+    registered = ds.register().json()
+    assert ds.upload(registered["upload_url"]).status_code == 200
+    storages["documents"].delete(StoredFile.objects.get().storage_name)
+
+    response = ds.get(registered["data"]["url"])
+
+    assert single_error(response, 410) == {
+        "location": "url",
+        "name": "doc_id",
+        "description": "The document's content is missing from the document store",
+    }
+    assert "Retry-After" not in response

@@ -1,0 +1,87 @@
+"""The application served as deployed, for tests that need several processes: gunicorn on
+loopback over the test's own PostgreSQL database (a test using it is marked
+`django_db(transaction=True)`, so that what it writes is committed and the workers see it)."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.error import HTTPError
+from urllib.request import Request, urlopen
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parents[1]
+SECRET = "a-test-secret-key-long-enough-to-be-a-real-one-0123456789"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def database_url() -> str:
+    db = settings.DATABASES["default"]
+    user = db.get("USER") or "postgres"
+    return (
+        f"postgres://{user}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+    )
+
+
+@contextmanager
+def gunicorn(folder: Path, *, workers: int, redis: str | None = None, **environment):
+    """gunicorn serving this test's database with `workers` processes (and the settings in
+    `environment`); yields its base URL. Its logs are `folder`/access.log and error.log."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "SECRET_KEY": SECRET,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        **({"REDIS_URL": redis, "CACHE_KEY_PREFIX": f"test-{uuid.uuid4().hex}"} if redis else {}),
+        **environment,
+    }
+    env.pop("DEBUG", None)
+    error_log = folder / "error.log"
+    server = subprocess.Popen(
+        [
+            sys.executable, "-m", "gunicorn", "portal.wsgi",
+            "--workers", str(workers), "--bind", f"127.0.0.1:{port}",
+            "--access-logfile", str(folder / "access.log"), "--error-logfile", str(error_log),
+        ],
+        cwd=ROOT, env=env,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                if server.poll() is not None:
+                    break
+                time.sleep(0.2)
+        else:
+            pytest.fail("gunicorn did not start: " + error_log.read_text())
+        if server.poll() is not None:
+            pytest.fail("gunicorn stopped: " + error_log.read_text())
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def call(url: str, *, method: str = "GET", body: bytes | None = None, **headers):
+    """(status, headers, body) of one request; an error status is an answer, not a failure."""
+    request = Request(url, data=body, method=method, headers=headers)
+    try:
+        with urlopen(request, timeout=60) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except HTTPError as refused:
+        return refused.code, dict(refused.headers), refused.read()
