@@ -1,10 +1,26 @@
 """Sign-in lockout: django-axes, counting failures in the cache per account name and per address
-(LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES; the settings name this handler)."""
+(LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES; the settings name this handler).
+
+An attempt is counted before its password is hashed, not after: each attempt takes its place in
+the counts first (one atomic increment per count), and only an attempt whose place is within the
+limit has its password checked. Attempts sent at the same moment therefore cannot buy more
+password hashes than the limit, however many workers take them. A successful sign-in gives its
+place back."""
+
+import contextlib
 
 from axes.handlers.cache import AxesCacheHandler
-from axes.helpers import get_client_username, get_credentials, make_cache_key_list
+from axes.helpers import (
+    get_cache_timeout,
+    get_client_cache_keys,
+    get_client_username,
+    get_credentials,
+    get_failure_limit,
+    make_cache_key_list,
+)
+from axes.signals import user_locked_out
 
-from portal.core.limits import cache_unavailable
+from portal.core.limits import cache_unavailable, count_knock
 
 
 def account_name(request, credentials) -> str:
@@ -21,10 +37,29 @@ def _marked(name: str) -> str:
 
 
 class LockoutHandler(AxesCacheHandler):
-    """Axes' cache handler, with two changes. A cache that does not answer lets sign-in through
-    (never a 500). A successful sign-in forgets the failures of its account name only: the
-    address keeps its count, so signing in to one's own account between guesses at others'
-    passwords does not reset the address's count."""
+    """Axes' cache handler, counting each attempt before its password is checked (above). A
+    cache that does not answer lets sign-in through (never a 500). A successful sign-in
+    forgets the failures of its account name only: the address keeps its count, so signing in
+    to one's own account between guesses at others' passwords does not reset it."""
+
+    def is_locked(self, request, credentials=None) -> bool:
+        """Take this attempt's place in every count; locked if any count is past the limit.
+        Axes asks this once per attempt, before the password backends run."""
+        try:
+            places = self._take_places(request, credentials)
+        except Exception as error:
+            cache_unavailable("the sign-in lockout", error)
+            return False
+        request.axes_places = places
+        return max(places, default=0) > get_failure_limit(request, credentials)
+
+    def _take_places(self, request, credentials) -> list[int]:
+        timeout = get_cache_timeout(request)
+        places = []
+        for key in get_client_cache_keys(request, credentials):
+            places.append(count_knock(key, timeout))
+            self.cache.touch(key, timeout=timeout)  # (the lockout lasts from the last attempt)
+        return places
 
     def get_failures(self, request, credentials=None) -> int:
         try:
@@ -34,10 +69,19 @@ class LockoutHandler(AxesCacheHandler):
             return 0
 
     def user_login_failed(self, sender, credentials, request=None, **kwargs):
-        try:
-            super().user_login_failed(sender, credentials, request, **kwargs)
-        except Exception as error:
-            cache_unavailable("the sign-in lockout", error)
+        """The failure was counted when the attempt took its place: nothing is added here.
+        The attempt that reaches the limit is answered with the lockout page."""
+        if request is None or not hasattr(request, "axes_places"):
+            return
+        if max(request.axes_places, default=0) >= get_failure_limit(request, credentials):
+            request.axes_locked_out = True
+            request.axes_credentials = credentials
+            user_locked_out.send(
+                "axes",
+                request=request,
+                username=get_client_username(request, credentials),
+                ip_address=request.axes_ip_address,
+            )
 
     def reset_attempts(self, *, ip_address=None, username=None, ip_or_username=False) -> int:
         """axes' reset commands (`axes_reset_username NAME`) name the account plainly."""
@@ -49,8 +93,16 @@ class LockoutHandler(AxesCacheHandler):
 
     def user_logged_in(self, sender, request, user, **kwargs):
         name = get_client_username(request, get_credentials(user.get_username()))
-        [key] = make_cache_key_list([{"username": name}])
+        [account_key] = make_cache_key_list([{"username": name}])
         try:
-            self.cache.delete(key)
+            self.cache.delete(account_key)
+            if hasattr(request, "axes_places"):
+                for key in get_client_cache_keys(request, get_credentials(user.get_username())):
+                    if key != account_key:
+                        self._give_back(key)
         except Exception as error:
             cache_unavailable("the sign-in lockout", error)
+
+    def _give_back(self, key: str) -> None:
+        with contextlib.suppress(ValueError):  # (the count has expired meanwhile)
+            self.cache.decr(key)

@@ -105,7 +105,7 @@ def hit(scope: str, ident: str, rate: Rate, description=None, *, field=None) -> 
     window = int(now // rate.seconds)
     key = _key(scope, ident, rate, window)
     try:
-        count = _count_knock(key, rate.seconds + 1)
+        count = count_knock(key, rate.seconds + 1)
     except Exception as error:
         cache_unavailable(f"rate limit {scope}", error)
         return
@@ -114,7 +114,7 @@ def hit(scope: str, ident: str, rate: Rate, description=None, *, field=None) -> 
         raise RateLimited(retry_after, description, field=field)
 
 
-def _count_knock(key: str, seconds: int) -> int:
+def count_knock(key: str, seconds: int) -> int:
     """One more knock in the window `key`, which lives `seconds`; the window's count."""
     shared = caches[DEFAULT_CACHE_ALIAS]
     if isinstance(shared, SharedRedisCache):
