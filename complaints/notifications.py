@@ -1,5 +1,5 @@
 """E-mail about claims: the tender owner's users learn of a submitted claim, the claimant's of an
-answer. Sent by the kernel's mailer once the change commits."""
+answer. Queued by the kernel's mailer with the change that causes it."""
 
 from portal.core import notices
 
@@ -18,7 +18,7 @@ def notify(complaint) -> None:
     organization = (complaint.tender if whose == "tender" else complaint).organization
     if organization is None:
         return
-    notices.send_after_commit(
+    notices.send(
         template,
         {
             "complaint": complaint,

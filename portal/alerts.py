@@ -67,7 +67,7 @@ def look(search: SavedSearch, now) -> bool:
         found = list(new.listed()[: LISTED + 1])
     if found:
         query = f"?{search.query}" if search.query else ""
-        notices.send_after_commit(
+        notices.send(
             "portal/email/saved_search.txt",
             {
                 "search": search,

@@ -49,7 +49,7 @@ def remind(organization, now) -> bool:
     with transaction.atomic():
         new = [task for task in soon if Reminder.first_time(_key(organization, task), now)]
         if new:
-            notices.send_after_commit(
+            notices.send(
                 "portal/email/reminder.txt",
                 {
                     "tasks": [{"task": task, "link": settings.SITE_URL + task.url} for task in new],

@@ -1,6 +1,6 @@
 """E-mail about a tender's decisions: every bidder (an organization of the portal) learns of a
 decision on an award in its competition, with the claim window's end and where to file a
-claim. Sent by the kernel's mailer once the change commits."""
+claim. Queued by the kernel's mailer with the change that decides it."""
 
 from portal.core import notices
 
@@ -15,7 +15,7 @@ def award_decided(award) -> None:
     for bid in bids.select_related("organization"):
         if award.lot_id and bid.offer_for(award.lot_id) is None:
             continue
-        notices.send_after_commit(
+        notices.send(
             "tenders/email/award_decided.txt",
             {
                 "award": award,

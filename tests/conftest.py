@@ -40,7 +40,8 @@ def _test_settings(settings, tmp_path):
     settings.SEARCH_RESULTS_SECONDS = 0
     settings.SANDBOX_MODE = False
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    # Mail is sent as its change commits (tests/core/test_notices.py runs the queue's worker).
+    # Mail is sent as its change commits (tests/portal/test_mail_queue.py queues it in the
+    # database, as in production, and runs the worker).
     settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
     # Tests do not run collectstatic, which the manifest storage needs.
     settings.STORAGES = {

@@ -1,12 +1,14 @@
 """E-mail from the registry. Each notice is rendered from a template whose first line is the
-subject, once the change that caused it commits, and handed to the tasks framework: a worker
-(`manage.py db_worker`) sends it outside the request, so a slow mail server never slows a page,
-and a mail the server refused is tried again later, a few times."""
+subject and queued in the database in the transaction of the change that caused it: the change
+commits with its mail queued, or neither happens (a crash just after the commit loses no mail).
+A worker (`manage.py db_worker`) sends it outside the request, so a slow mail server never
+slows a page, and a mail the server refused is tried again later, a few times."""
 
 import logging
 import smtplib
 import textwrap
 from datetime import timedelta
+from functools import partial
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -18,6 +20,7 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.html import escape
+from django_tasks_db.backend import DatabaseBackend
 
 log = logging.getLogger(__name__)
 
@@ -77,17 +80,18 @@ def rendered(template: str, context: dict) -> tuple[str, str, str]:
     return subject.strip(), text, wrapped(html) + "\n"
 
 
-def send_after_commit(template: str, context: dict, to: list[str]) -> None:
-    """Once the change commits, render the notice and give it to the worker to send."""
+def send(template: str, context: dict, to: list[str]) -> None:
+    """Render the notice as the change stands now and queue it in the change's transaction.
+    (A queue that keeps no rows in this database, as the tests' immediate one, is handed the
+    notice once the change commits instead, so that a change rolled back sends nothing.)"""
     to = [address for address in to if address]
     if not to:
         return
-
-    def enqueue():
-        subject, text, html = rendered(template, context)
+    subject, text, html = rendered(template, context)
+    if isinstance(deliver.get_backend(), DatabaseBackend):
         deliver.enqueue(subject, text, html, to)
-
-    transaction.on_commit(enqueue, robust=True)
+    else:
+        transaction.on_commit(partial(deliver.enqueue, subject, text, html, to), robust=True)
 
 
 @task()

@@ -102,7 +102,7 @@ class User(AbstractUser):
         self.send_confirmation()
 
     def send_confirmation(self) -> None:
-        notices.send_after_commit(
+        notices.send(
             "portal/email/confirm_email.txt",
             {"user": self, "link": notices.link("confirm-email", self.confirmation_token())},
             [self.email],

@@ -143,7 +143,7 @@ class JoinRequest(StatusMachine, models.Model):
             self._decide("withdraw", by)
 
     def _tell_the_person(self) -> None:
-        notices.send_after_commit(
+        notices.send(
             f"portal/email/join_{self.status}.txt",
             {"request": self, "organization": self.organization, "link": notices.link("dashboard")},
             [self.user.email],

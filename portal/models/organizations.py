@@ -62,7 +62,7 @@ class OrganizationQuerySet(models.QuerySet):
             organization.lock()
             request = JoinRequest.objects.create(user=user, organization=organization)
             organization.record("request", by=user, member=user)
-            notices.send_after_commit(
+            notices.send(
                 "portal/email/join_requested.txt",
                 {"request": request, "organization": organization, "link": notices.link("members")},
                 organization.emails(admins=True),
@@ -235,7 +235,7 @@ class Organization(StatusMachine, models.Model):
         with transaction.atomic():
             now = self.begin(action, by)
             self.apply(action, by, now, refusal_reason=reason)
-            notices.send_after_commit(
+            notices.send(
                 f"portal/email/organization_{self.verification}.txt",
                 {"organization": self, "link": notices.link("dashboard")},
                 self.emails(),
@@ -283,7 +283,7 @@ class Organization(StatusMachine, models.Model):
                 expires_at=now + timedelta(days=settings.INVITATION_DAYS),
             )
             self.record("invite", by=by, email=email)
-            notices.send_after_commit(
+            notices.send(
                 "portal/email/invitation.txt",
                 {
                     "invitation": invitation,

@@ -94,7 +94,7 @@ class Question(Owned):
 
 def _notify_buyer(question, tender) -> None:
     if tender.organization is not None:
-        notices.send_after_commit(
+        notices.send(
             "tenders/email/question_asked.txt",
             {"question": question, "tender": tender, "link": notices.link("tender", tender.pk)},
             tender.organization.emails(),
@@ -103,7 +103,7 @@ def _notify_buyer(question, tender) -> None:
 
 def _notify_asker(question, tender) -> None:
     if question.organization is not None:
-        notices.send_after_commit(
+        notices.send(
             "tenders/email/question_answered.txt",
             {"question": question, "tender": tender, "link": notices.link("tender", tender.pk)},
             question.organization.emails(),

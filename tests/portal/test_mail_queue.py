@@ -34,7 +34,7 @@ def work() -> None:
 
 
 def notice(world_claim) -> None:
-    notices.send_after_commit(TEMPLATE, world_claim, ["buyer@example.org"])
+    notices.send(TEMPLATE, world_claim, ["buyer@example.org"])
 
 
 @pytest.fixture

@@ -1,0 +1,92 @@
+"""A committed change always has its mail queued: the notice is written in the change's own
+transaction. A process killed right after the commit (before anything else it would have done)
+loses no mail: the worker sends it. A change rolled back queues nothing."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from django.core import mail
+from django.core.management import call_command
+from django.db import transaction
+from django_tasks_db.models import DBTaskResult
+
+from portal.core import notices
+from tenders.models import Award
+from tests.factories import portal_world
+from tests.served import ROOT, SECRET, database_url
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+# Run in a process of its own: decide the award, and die the moment the decision commits
+# (a hook registered before the change runs first among those run after the commit).
+DECIDE_AND_DIE = """
+import os, sys
+sys.path.insert(0, os.getcwd())
+import django
+django.setup()
+import time_machine
+from django.db import transaction
+from portal.core.actors import Actor, Role
+from portal.models import User
+from tenders.models import Award
+
+with time_machine.travel(sys.argv[1], tick=False):
+    award = Award.objects.select_related("tender").get(pk=sys.argv[2])
+    buyer = User.objects.get(username="buyer")
+    with transaction.atomic():
+        transaction.on_commit(lambda: os._exit(9))
+        award.activate(by=Actor(Role.TENDER_OWNER, user=buyer, subject=award.tender))
+"""
+
+
+def work() -> None:
+    call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
+
+
+@pytest.fixture
+def queued(settings):
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+
+def test_a_process_killed_right_after_the_commit_loses_no_mail(brokers, clock, queued, tmp_path):
+    world = portal_world(brokers, clock, decision="pending")
+    work()  # (the mail of the world's making)
+    mail.outbox.clear()
+    script = tmp_path / "decide_and_die.py"
+    script.write_text(DECIDE_AND_DIE)
+    environment = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "SECRET_KEY": SECRET,
+        "TASKS_BACKEND": "django_tasks_db.DatabaseBackend",
+        "DJANGO_SETTINGS_MODULE": "portal.settings",
+    }
+    died = subprocess.run(
+        [sys.executable, str(script), clock.now().isoformat(), world.award.pk],
+        cwd=ROOT, env=environment, capture_output=True, text=True,
+    )  # fmt: skip
+
+    assert died.returncode == 9, died.stderr
+    assert Award.objects.get(pk=world.award.pk).status == "active"  # the decision committed
+    work()
+
+    told = sorted(address for sent in mail.outbox for address in sent.to)
+    assert told == sorted(
+        [*world.bidder.organization.emails(), *world.other_bidder.organization.emails()]
+    )
+    assert all(world.tender.tender_id in sent.body for sent in mail.outbox)
+
+
+def test_a_change_rolled_back_queues_no_mail(queued):
+    with pytest.raises(RuntimeError), transaction.atomic():
+        notices.send(
+            "portal/email/confirm_email.txt",
+            {"user": {"username": "olena"}, "link": "http://x/"},
+            ["olena@example.org"],
+        )
+        assert DBTaskResult.objects.count() == 1  # queued with the change, not after it
+        raise RuntimeError("the change fails after its notice")
+
+    assert not DBTaskResult.objects.exists()
