@@ -2,6 +2,7 @@
 answers 404 naming its segment (tender_id, award_id...), as 2.3 does."""
 
 from django.conf import settings
+from django.http import HttpResponse
 from django.urls import path
 from django.utils.csp import CSP
 from django.views.decorators.cache import cache_page
@@ -38,9 +39,18 @@ DOCUMENT = {"get": "retrieve", "put": "update", "patch": "partial_update"}
 # a minute per address).
 description = cache_page(60 * 60)(SpectacularJSONAPIView.as_view())
 
+
+class ReferencePage(SpectacularSwaggerSplitView):
+    """The page itself: GET and HEAD. OPTIONS says so (a page has no description of its own to
+    render: DRF's answer to OPTIONS needed a template it has none of, a 500)."""
+
+    def options(self, request, *args, **kwargs):
+        return HttpResponse(headers={"Allow": "GET, HEAD, OPTIONS"})
+
+
 # Swagger UI sets inline styles as it lays the page out: this page alone allows them.
 reference_page = csp_override({**settings.SECURE_CSP, "style-src": [CSP.SELF, CSP.UNSAFE_INLINE]})(
-    SpectacularSwaggerSplitView.as_view(url_name="api:openapi")
+    ReferencePage.as_view(url_name="api:openapi")
 )
 
 app_name = "api"

@@ -66,6 +66,13 @@ def test_the_reference_page_is_served_from_here(client):
     assert not re.search(r"""(src|href)=["']https?://""", html)  # nothing from elsewhere
 
 
+def test_the_reference_page_answers_options_with_what_it_allows(client):
+    answer = client.options("/api/2.3/docs/")
+    assert answer.status_code == 200
+    assert answer["Allow"] == "GET, HEAD, OPTIONS"
+    assert client.head("/api/2.3/docs/").status_code == 200
+
+
 def test_the_description_is_generated_once_not_per_request(client, monkeypatch):
     generated = []
     original = SchemaGenerator.get_schema
