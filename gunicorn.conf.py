@@ -1,11 +1,15 @@
 """gunicorn's settings for this project, read from the working directory by `gunicorn
 portal.wsgi`. Secrets never reach its logs: owner tokens (`acc_token=...`) are masked in the
 access log and the error log, and the access log leaves out the Basic-auth user name, which in
-the 2.3 API is the broker's key. Each access line ends with the worker that answered."""
+the 2.3 API is the broker's key. Each access line ends with the worker that answered. A
+request gunicorn refuses itself, before the application sees it (a request line or a header
+past its limits, a request it cannot parse), is answered in the 2.3 error envelope too."""
 
+import json
 import os
 import sys
 
+from gunicorn import util
 from gunicorn.glogging import Logger
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -30,6 +34,34 @@ class TokenMaskingLogger(Logger):
 
 
 logger_class = TokenMaskingLogger
+
+# What each refusal of gunicorn's own is about, in the envelope's terms.
+REFUSED_PARTS = {
+    414: ("url", "url", "Request line is too long"),
+    431: ("header", "headers", "Request header fields are too large"),
+    500: ("request", "server", "Internal Server Error"),
+    501: ("header", "Transfer-Encoding", "Not Implemented"),
+}
+
+
+def write_envelope(sock, status_int, reason, mesg):
+    """gunicorn's answer to a request it refuses before the application: the 2.3 envelope
+    instead of an HTML page (gunicorn writes it with this function; set below)."""
+    location, name, description = REFUSED_PARTS.get(status_int, ("request", "request", reason))
+    body = json.dumps(
+        {
+            "status": "error",
+            "errors": [{"location": location, "name": name, "description": description}],
+        }
+    ).encode()
+    head = (
+        f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    util.write_nonblock(sock, head.encode("latin-1") + body)
+
+
+util.write_error = write_envelope
 access_log_format = '%(h)s %(l)s - %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(L)s %(p)s'
 
 
