@@ -16,8 +16,18 @@ from docservice.signing import SignatureError, keyring, permanent_message
 from portal.core.compiled import Compiled
 from portal.core.errors import DomainError, InvalidData, NotFound, Refused
 from portal.core.ids import new_id
-from portal.core.schema import Choice, LongText, Schema, Text, md5_digest, to_json, validate
+from portal.core.schema import (
+    Choice,
+    LongText,
+    Schema,
+    Text,
+    md5_digest,
+    to_json,
+    too_many,
+    validate,
+)
 from portal.core.transactions import atomic_change
+from tenders.schema import MAX_DOCUMENTS
 
 DOCUMENT_TYPES = [
     "tenderNotice", "awardNotice", "contractNotice", "notice", "biddingDocuments",
@@ -272,6 +282,8 @@ class HasDocuments:
 
     def _store_version(self, now, previous, author: str, metadata: dict, content: dict):
         self._check_related_item(metadata)
+        if self.documents.count() >= MAX_DOCUMENTS:
+            raise too_many("documents", MAX_DOCUMENTS)
         return self.documents.create(
             document_id=previous.document_id if previous else new_id(),
             version=previous.version + 1 if previous else 1,

@@ -22,6 +22,18 @@ from portal.core.schema import (
 )
 from tenders.classifiers import cpv_names, is_cpv
 
+# How much one tender may hold (2.3 bounds none): each list past its bound is refused with the
+# 2.3 schemas' own words for a list too long, "Please provide no more than N items.", before a
+# member of it is read. They bound the work of one request (README, "Limits").
+MAX_ITEMS = 1_000
+MAX_LOTS = 100
+MAX_FEATURES = 100
+MAX_FEATURE_VALUES = 20
+MAX_CLASSIFICATIONS = 20  # an item's additional classifications, a party's identifiers
+MAX_BIDS = 100  # bids placed on one tender (withdrawn ones too)
+MAX_DOCUMENTS = 1_000  # documents of one tender, bid, award, contract, cancellation or claim,
+# every version counted
+
 PROCURING_ENTITY_KINDS = ["general", "special", "defense", "other", "social", "authority"]
 # The kinds that may publish a belowThreshold procedure.
 PUBLISHING_KINDS = ["general", "special", "defense", "other"]
@@ -88,7 +100,7 @@ class Organization(Schema):
     name_en = Text()
     name_ru = Text()
     identifier = Identifier(required=True)
-    additionalIdentifiers = Identifier(many=True, required=False)
+    additionalIdentifiers = Identifier(many=True, required=False, max_length=MAX_CLASSIFICATIONS)
     address = Address(required=True)
     contactPoint = ContactPoint(required=True)
 
@@ -171,7 +183,9 @@ class Item(Schema):
     description_en = Text()
     description_ru = Text()
     classification = CPVClassification(required=True)
-    additionalClassifications = Classification(many=True, required=False)
+    additionalClassifications = Classification(
+        many=True, required=False, max_length=MAX_CLASSIFICATIONS
+    )
     unit = Unit(required=False)
     quantity = Number(as_float=False)
     deliveryDate = Period(required=False)
@@ -239,7 +253,7 @@ class Feature(Schema):
     description = LongText()
     description_en = LongText()
     description_ru = LongText()
-    enum = FeatureValue(many=True, required=True, allow_empty=False)
+    enum = FeatureValue(many=True, required=True, allow_empty=False, max_length=MAX_FEATURE_VALUES)
 
     def validate(self, attrs):
         attrs.setdefault("code", new_id())
@@ -254,17 +268,28 @@ class Feature(Schema):
 def features_of(document: dict, lot_id: str | None) -> list[dict]:
     """The features a bid for the lot (None: the tender without lots) is weighed by: the
     tenderer's, the lot's and its items' (2.3)."""
-    features = document.get("features", [])
     if lot_id is None:
-        return features
-    items = {item["id"] for item in document["items"] if item.get("relatedLot") == lot_id}
-    return [
-        feature
-        for feature in features
-        if feature["featureOf"] == "tenderer"
-        or (feature["featureOf"] == "lot" and feature.get("relatedItem") == lot_id)
-        or (feature["featureOf"] == "item" and feature.get("relatedItem") in items)
-    ]
+        return document.get("features", [])
+    return features_by_lot(document, [lot_id])[lot_id]
+
+
+def features_by_lot(document: dict, lot_ids) -> dict[str, list[dict]]:
+    """`features_of` each of the lots, in one pass over the items and the features."""
+    by_lot = {lot_id: [] for lot_id in lot_ids}
+    features = document.get("features", [])
+    if not features:
+        return by_lot
+    lot_of_item = {item["id"]: item.get("relatedLot") for item in document["items"]}
+    for feature in features:
+        if feature["featureOf"] == "tenderer":
+            for weighed in by_lot.values():
+                weighed.append(feature)
+            continue
+        related = feature.get("relatedItem")
+        lot_id = related if feature["featureOf"] == "lot" else lot_of_item.get(related)
+        if lot_id in by_lot:
+            by_lot[lot_id].append(feature)
+    return by_lot
 
 
 def most_weight(features: list[dict]) -> float:
@@ -323,9 +348,9 @@ class TenderSchema(Schema):
     guarantee = Guarantee(required=False)
     enquiryPeriod = PeriodEndRequired(required=True)
     tenderPeriod = PeriodEndRequired(required=True)
-    items = Item(many=True, required=True, allow_empty=False)
-    lots = Lot(many=True, required=False)
-    features = Feature(many=True, required=False)
+    items = Item(many=True, required=True, allow_empty=False, max_length=MAX_ITEMS)
+    lots = Lot(many=True, required=False, max_length=MAX_LOTS)
+    features = Feature(many=True, required=False, max_length=MAX_FEATURES)
 
     def validate(self, attrs):
         errors = {}
@@ -352,8 +377,8 @@ class TenderSchema(Schema):
             errors["tenderPeriod"] = {"startDate": ["period should begin before its end"]}
 
         items, lots = attrs["items"], attrs.get("lots", [])
-        lot_ids = [lot["id"] for lot in lots]
-        if len(set(lot_ids)) != len(lot_ids):
+        lot_ids = {lot["id"] for lot in lots}
+        if len(lot_ids) != len(lots):
             errors["lots"] = ["Lot id should be uniq for all lots"]
         elif len({lot["guarantee"]["currency"] for lot in lots if "guarantee" in lot}) > 1:
             errors["lots"] = [
@@ -377,7 +402,7 @@ class TenderSchema(Schema):
         return attrs
 
     @staticmethod
-    def _features_errors(attrs, lot_ids: list[str]) -> dict:
+    def _features_errors(attrs, lot_ids: set[str]) -> dict:
         features = attrs.get("features", [])
         if not features:
             return {}
@@ -396,7 +421,8 @@ class TenderSchema(Schema):
             return {"features": strays}
         # (rounded as 2.3 rounds it: 0.1 + 0.2 is not over 0.3)
         if lot_ids and any(
-            round(most_weight(features_of(attrs, lot_id)), 15) > 0.3 for lot_id in lot_ids
+            round(most_weight(features), 15) > 0.3
+            for features in features_by_lot(attrs, lot_ids).values()
         ):
             return {
                 "features": ["Sum of max value of all features for lot should be less then or "
@@ -439,8 +465,8 @@ class BidSchema(Schema):
 
     tenderers = Organization(many=True, required=True, allow_empty=False, max_length=1)
     value = Value(required=False)  # (required on a tender without lots: context "lots" False)
-    lotValues = LotValue(many=True, required=False)
-    parameters = Parameter(many=True, required=False)
+    lotValues = LotValue(many=True, required=False, max_length=MAX_LOTS)
+    parameters = Parameter(many=True, required=False, max_length=MAX_FEATURES)
     status = Choice(["draft", "active"], default="active")
 
     def __init__(self, *args, **kwargs):

@@ -120,6 +120,13 @@ def validate(schema: type[serializers.Serializer], data, **context) -> dict:
         raise InvalidData(plain(exc.detail)) from None
 
 
+def too_many(name: str, most: int) -> InvalidData:
+    """The refusal of a list that would grow past `most` members, in the words a schema's list
+    says it with (StrictListSerializer)."""
+    message = StrictListSerializer.default_error_messages["max_length"]
+    return InvalidData.field(name, message.format(max_length=most))
+
+
 class StrictListSerializer(serializers.ListSerializer):
     """A list of 2.3 models: list-level errors are a list of strings, item errors a list with
     one entry per item ({} for the valid ones)."""

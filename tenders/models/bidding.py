@@ -4,9 +4,16 @@ from fractions import Fraction
 
 from portal.core.actors import Actor, Role
 from portal.core.errors import InvalidData, NotAllowed, PermissionDenied, in_tender_status
-from portal.core.schema import iso, to_json, validate
+from portal.core.schema import iso, to_json, too_many, validate
 from portal.core.transactions import atomic_change
-from tenders.schema import BidSchema, features_of, most_weight, party_key
+from tenders.schema import (
+    MAX_BIDS,
+    BidSchema,
+    features_by_lot,
+    features_of,
+    most_weight,
+    party_key,
+)
 
 from .base import new_id
 from .statuses import BidStatus, TenderStatus
@@ -122,14 +129,16 @@ class Bidding:
     def weighed_by(self, lines) -> set[str]:
         """The codes of the features a bid for `lines` (lot ids; [None] without lots) names a
         value for."""
-        return {feature["code"] for line in lines for feature in features_of(self.data, line)}
+        if None in lines:
+            return {feature["code"] for feature in features_of(self.data, None)}
+        weighed = features_by_lot(self.data, lines)
+        return {feature["code"] for features in weighed.values() for feature in features}
 
-    def weighted(self, bid, offer: dict, lot_id: str | None) -> Fraction:
+    def weighted(self, bid, offer: dict, features: list[dict]) -> Fraction:
         """The price a bid is ranked by: its amount, lowered by the values it names for the
-        features it is weighed by, as 2.3 weighs them (amount / (1 + Σ values / (1 − Σ the
-        features' greatest values)))."""
+        `features` it is weighed by (`features_of` its line), as 2.3 weighs them
+        (amount / (1 + Σ values / (1 − Σ the features' greatest values)))."""
         amount = Fraction(offer["value"]["amount"])
-        features = features_of(self.data, lot_id) if self.data.get("features") else []
         if not features:
             return amount
         codes = {feature["code"] for feature in features}
@@ -197,9 +206,12 @@ class Bidding:
                 "add", fields["tenderers"], active=fields["status"] == BidStatus.ACTIVE
             )
             by.check_standing()
+            placed = self.bids.count()
+            if placed >= MAX_BIDS:
+                raise too_many("bids", MAX_BIDS)
             bid = self.bids.model(
                 id=new_id(),
-                number=self.bids.count() + 1,
+                number=placed + 1,
                 tender=self,
                 broker=by.broker,
                 organization=by.organization,

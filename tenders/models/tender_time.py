@@ -5,6 +5,7 @@ deadline passed, any write, the chronograph)."""
 from django.db import transaction
 
 from portal.core.actors import Actor
+from tenders.schema import features_by_lot, features_of
 
 from .base import new_id
 from .statuses import AwardStatus, LotStatus, TenderStatus
@@ -111,16 +112,26 @@ class TimeDrivenChanges:
         """The best bid for `line` (a lot's id, or None: the tender without lots) among the
         bids taking part whose ids are not in `leaving_out`, with its offer; None if none is
         left."""
-        offers = [
-            (bid, offer)
-            for bid in self.active_bids()
-            if bid.pk not in leaving_out
-            for offer in [bid.offer_for(line)]
-            if offer is not None
-        ]
-        if not offers:
+        offers = self._offers_by_line(self.active_bids()).get(line, [])
+        return self._best_of(offers, features_of(self.data, line), leaving_out)
+
+    def _offers_by_line(self, bids) -> dict:
+        """Each line's offers, (bid, offer) pairs, in one pass over the bids' offers."""
+        by_line = {}
+        for bid in bids:
+            if self.has_lots:
+                for offer in bid.lot_values:
+                    by_line.setdefault(offer["relatedLot"], []).append((bid, offer))
+            elif (offer := bid.offer_for(None)) is not None:
+                by_line.setdefault(None, []).append((bid, offer))
+        return by_line
+
+    @staticmethod
+    def _best_of(offers: list, features: list[dict], leaving_out) -> tuple | None:
+        competing = [(bid, offer) for bid, offer in offers if bid.pk not in leaving_out]
+        if not competing:
             return None
-        return min(offers, key=lambda pair: pair[0].rank_of(pair[1], line))
+        return min(competing, key=lambda pair: pair[0].rank_of(pair[1], features))
 
     def _award_next_bid(self, *, at, by: Actor) -> None:
         """Give each line (the tender, or each active lot) whose last award was neither
@@ -131,7 +142,15 @@ class TimeDrivenChanges:
         pending = False
         awards = self._awards_by_line()
         number = sum(len(decided) for decided in awards.values())
-        for line in self.lines():
+        lines = self.lines()
+        # (every line's offers and features read once: a tender may hold many lots and bids)
+        offers = self._offers_by_line(self.active_bids())
+        features = (
+            features_by_lot(self.data, lines)
+            if self.has_lots
+            else {None: features_of(self.data, None)}
+        )
+        for line in lines:
             decided = awards.get(line or "", [])
             if decided and decided[-1].status in (AwardStatus.PENDING, AwardStatus.ACTIVE):
                 pending = pending or decided[-1].status == AwardStatus.PENDING
@@ -139,7 +158,7 @@ class TimeDrivenChanges:
             disqualified = {
                 award.bid_id for award in decided if award.status == AwardStatus.UNSUCCESSFUL
             }
-            best = self.best_bid_for(line, leaving_out=disqualified)
+            best = self._best_of(offers.get(line, []), features[line], disqualified)
             if best is None:
                 continue
             bid, offer = best
