@@ -9,7 +9,7 @@ INSTALLED := $(VENV)/.installed
 RUN_ENV := DEBUG=1 SANDBOX_MODE=1
 TEST_ENV := SECRET_KEY=$(or $(SECRET_KEY),insecure-key-for-tests-only)
 
-.PHONY: run test fuzz bench lint install clean
+.PHONY: run test fuzz bench load lint install clean
 
 $(INSTALLED): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 13))' || \
@@ -45,6 +45,12 @@ fuzz: $(INSTALLED)
 # the table (also written to build/bench.md) and fails nothing. About 20 minutes the first time.
 bench: $(INSTALLED)
 	$(BIN)/python -m bench.run
+
+# What readers see while one broker sends the largest tenders the API takes (gunicorn with four
+# workers, PostgreSQL, Redis; about two minutes). Not a test: it prints the table (also written
+# to build/load.md), quoted in the README's "Limits".
+load: $(INSTALLED)
+	$(BIN)/python -m bench.load
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

@@ -16,6 +16,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from portal.core.log_filters import MaskTokens, mask_tokens
 
+# How long one request may hold a worker (README, "Limits"): a database statement is cancelled
+# after STATEMENT_TIMEOUT_SECONDS (503, nothing changed), and a worker still busy after
+# `timeout` seconds is killed and replaced (the last resort; no request of the limits comes
+# near either: the largest takes under a second).
+os.environ.setdefault("STATEMENT_TIMEOUT_SECONDS", "10")
+timeout = 30
+
 
 class TokenMaskingLogger(Logger):
     def __init__(self, cfg):

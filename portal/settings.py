@@ -78,6 +78,8 @@ MIDDLEWARE = [
     "portal.core.middleware.MachineFacesAnswerJSON",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything reads a body: a caller with as many writes in progress as it may waits.
+    "portal.core.middleware.WritesInFlight",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "portal.core.middleware.PortalLanguageMiddleware",
     "portal.core.middleware.MachineFacesInEnglishMiddleware",
@@ -122,6 +124,14 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# A statement that runs longer is cancelled (the request answers 503 in the envelope, nothing
+# changed): the bound on how long a request may wait for the database. gunicorn.conf.py sets 10
+# for the web workers; commands (migrations, the chronograph) run without one unless set.
+STATEMENT_TIMEOUT_SECONDS = float(env("STATEMENT_TIMEOUT_SECONDS", "0"))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and STATEMENT_TIMEOUT_SECONDS:
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+        f"-c statement_timeout={int(STATEMENT_TIMEOUT_SECONDS * 1000)}"
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock up front (no deadlocking lock upgrades) and wait for each other;
     # WAL lets the chronograph and the web server read while the other writes.
@@ -294,6 +304,10 @@ API_RATE_BROKER_READS = env("API_RATE_BROKER_READS", "6000/minute")
 API_RATE_ANONYMOUS_WRITES = env("API_RATE_ANONYMOUS_WRITES", "60/minute")
 API_RATE_BROKER_WRITES = env("API_RATE_BROKER_WRITES", "1200/minute")
 API_RATE_FAILED_KEYS = env("API_RATE_FAILED_KEYS", "20/minute")
+# Writes of one caller (broker key, or address) being answered at once, on every worker of
+# every machine (with REDIS_URL); 0 takes the bound away. Its largest requests then hold at
+# most this many workers: serve with more (README, "Limits").
+API_CONCURRENT_WRITES = int(env("API_CONCURRENT_WRITES", "2"))
 
 # The 2.3 API
 API_VERSION = "2.3"

@@ -120,6 +120,13 @@ def anonymous(client, brokers):
 
 
 @pytest.fixture
+def unbounded_writes(settings):
+    """For tests that race many writes of one broker on purpose: none waits for a place (how
+    many of a caller's writes are answered at once is tested in test_writes_in_flight.py)."""
+    settings.API_CONCURRENT_WRITES = 0
+
+
+@pytest.fixture
 def query_count():
     from django.test.utils import CaptureQueriesContext
 

@@ -1,5 +1,8 @@
-"""The shared cache on Redis: Django's backend, with its client made once per connection pool
-and a counter that takes one round trip."""
+"""The shared cache on Redis: Django's backend, with its client made once per connection pool,
+a counter that takes one round trip, and places of which a caller may hold a few at once."""
+
+import time
+import uuid
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
@@ -20,6 +23,18 @@ class _ClientPerPool(RedisCacheClient):
         return client
 
 
+# KEYS[1]: the places; ARGV: taken before this are free, how many, now, the place, the lease.
+_TAKE_PLACE = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+    return 0
+end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return 1
+"""
+
+
 class SharedRedisCache(RedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
@@ -33,3 +48,20 @@ class SharedRedisCache(RedisCache):
             together.set(name, 0, ex=seconds, nx=True)
             together.incr(name)
             return together.execute()[1]
+
+    def take_place(self, key: str, most: int, lease_seconds: int) -> str | None:
+        """Take one of `most` places under `key`: its name, to give back with `give_place`, or
+        None when all are taken. A place not given back (its holder died) is free again
+        `lease_seconds` after it was taken. One round trip; Redis runs the script whole, so two
+        callers never both take the last place."""
+        name = self.make_and_validate_key(key)
+        place, now = uuid.uuid4().hex, time.time()
+        client = self._cache.get_client(name, write=True)
+        taken = client.eval(
+            _TAKE_PLACE, 1, name, now - lease_seconds, most, now, place, lease_seconds
+        )
+        return place if taken else None
+
+    def give_place(self, key: str, place: str) -> None:
+        name = self.make_and_validate_key(key)
+        self._cache.get_client(name, write=True).zrem(name, place)

@@ -1,4 +1,5 @@
-"""How often anyone may knock: counters in the cache, in fixed windows.
+"""How often anyone may knock, and how many of its requests may be answered at once: counters
+in the cache, in fixed windows, and places one caller holds while its requests run.
 
 With REDIS_URL the cache is Redis and every worker on every machine counts in the same place;
 without it each process counts on its own. A cache that does not answer lets requests through
@@ -10,7 +11,10 @@ import ipaddress
 import logging
 import math
 import re
+import threading
 import time
+import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -123,6 +127,74 @@ def count_knock(key: str, seconds: int) -> int:
         return shared.incr(key)  # (a knock after the window's first: the common case)
     except ValueError:  # the window's first knock, unless another process's came first
         return 1 if shared.add(key, 1, timeout=seconds) else shared.incr(key)
+
+
+class TooManyAtOnce(RateLimited):
+    """The caller has as many requests being answered as it may: 429, come back in a second."""
+
+    def __init__(self):
+        super().__init__(1, gettext_noop("Too many requests in progress. Try again later."))
+
+
+# Places held in this process, when the cache is not Redis: {key: {place: taken at}}.
+_local_places: dict[str, dict[str, float]] = {}
+_local_places_lock = threading.Lock()
+
+
+@contextmanager
+def one_of_at_most(scope: str, ident: str, most: int, lease_seconds: int):
+    """Run the block holding one of `most` places of `ident` on `scope` (every worker counts
+    in the same places with Redis); TooManyAtOnce when all are held. A place its holder never
+    gave back (a worker killed mid-request) is free again after `lease_seconds`."""
+    key = f"places:{scope}:{hashlib.sha256(ident.encode()).hexdigest()[:32]}"
+    shared = caches[DEFAULT_CACHE_ALIAS]
+    redis = isinstance(shared, SharedRedisCache)
+    try:
+        place = (
+            shared.take_place(key, most, lease_seconds)
+            if redis
+            else _take_local_place(key, most, lease_seconds)
+        )
+    except Exception as error:
+        cache_unavailable(f"places {scope}", error)
+        place = ""  # (counted nowhere: nothing to give back)
+    if place is None:
+        raise TooManyAtOnce()
+    try:
+        yield
+    finally:
+        if place:
+            try:
+                if redis:
+                    shared.give_place(key, place)
+                else:
+                    _give_local_place(key, place)
+            except Exception as error:
+                cache_unavailable(
+                    f"places {scope}", error, outcome="keeps a place until its lease ends"
+                )
+
+
+def _take_local_place(key: str, most: int, lease_seconds: int) -> str | None:
+    now = time.time()
+    with _local_places_lock:
+        held = _local_places.setdefault(key, {})
+        for place, taken in list(held.items()):
+            if taken < now - lease_seconds:
+                del held[place]
+        if len(held) >= most:
+            return None
+        place = uuid.uuid4().hex
+        held[place] = now
+        return place
+
+
+def _give_local_place(key: str, place: str) -> None:
+    with _local_places_lock:
+        held = _local_places.get(key, {})
+        held.pop(place, None)
+        if not held:
+            _local_places.pop(key, None)
 
 
 def check(scope: str, ident: str, rate: Rate) -> None:

@@ -4,7 +4,9 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
-from portal.core.api.errors import envelope_response, not_found_response
+from portal.core import limits
+from portal.core.api.auth import key_from_header
+from portal.core.api.errors import envelope_response, error_response, not_found_response
 
 MACHINE_PREFIXES = ("/api/", "/ds/")
 
@@ -49,6 +51,33 @@ def _as_envelope(status: int, headers: dict):
             description = "Error"
         entry = {"location": "request", "name": "request", "description": description}
     return envelope_response([entry], status=status, headers=headers)
+
+
+class WritesInFlight:
+    """A caller (its broker key, or its address without one) has at most API_CONCURRENT_WRITES
+    writes to the API and the document service being answered at once; one more is answered 429
+    with Retry-After at once, before its body is read. However large the requests one broker
+    sends, it holds that many workers at most and the others are left to everyone else."""
+
+    WRITING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+    # A place is given back when its request is answered; one a killed worker kept is free
+    # again after this long (longer than any request may run: gunicorn's timeout).
+    LEASE_SECONDS = 120
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        most = settings.API_CONCURRENT_WRITES
+        if not most or request.method not in self.WRITING or not is_machine_face(request):
+            return self.get_response(request)
+        key = key_from_header(request.META.get("HTTP_AUTHORIZATION", ""))
+        caller = f"key:{key}" if key else f"address:{limits.client_address(request)}"
+        try:
+            with limits.one_of_at_most("api-writes", caller, most, self.LEASE_SECONDS):
+                return self.get_response(request)
+        except limits.TooManyAtOnce as refused:
+            return error_response(refused)
 
 
 class MachineFacesInEnglishMiddleware:

@@ -8,7 +8,11 @@ from tenders.models import AuditEvent
 from tests.concurrency.conftest import run_racing_for, run_together
 from tests.helpers import ANSWER, CLAIM, Api, Claims
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("unbounded_writes"),
+]
 
 
 def fresh(key):

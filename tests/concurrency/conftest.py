@@ -8,6 +8,11 @@ from django.test import Client
 from tests.helpers import Api
 
 
+@pytest.fixture(autouse=True)
+def _racing(unbounded_writes):
+    """These tests race many writes of one broker on purpose."""
+
+
 def run_together(*calls):
     """Run the calls in threads released at the same moment; their results, in order."""
     barrier = threading.Barrier(len(calls))

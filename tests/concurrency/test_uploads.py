@@ -29,7 +29,10 @@ BROKER = {"Authorization": basic("broker")}
 @pytest.fixture
 def served(brokers, tmp_path):
     documents = tmp_path / "documents"
-    with gunicorn(tmp_path, workers=8, DOCUMENTS_ROOT=str(documents)) as base:
+    # (one broker's eight uploads race at once on purpose: none waits for another's place)
+    with gunicorn(
+        tmp_path, workers=8, DOCUMENTS_ROOT=str(documents), API_CONCURRENT_WRITES="0"
+    ) as base:
         yield base, documents
 
 

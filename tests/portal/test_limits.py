@@ -340,6 +340,74 @@ def test_a_window_counts_every_knock_and_ends_with_its_time(settings, request, c
     hit("test", "someone", rate)
 
 
+@pytest.mark.parametrize(
+    "backend",
+    ["django.core.cache.backends.locmem.LocMemCache", "portal.core.cache.SharedRedisCache"],
+)
+def test_a_caller_holds_so_many_places_at_once_and_gives_them_back(
+    settings, request, clock, backend
+):
+    if "Redis" in backend:
+        settings.CACHES = {
+            "default": {
+                "BACKEND": backend,
+                "LOCATION": request.getfixturevalue("redis"),
+                "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
+            }
+        }
+    with limits.one_of_at_most("test", "someone", 2, 60):
+        with limits.one_of_at_most("test", "someone", 2, 60):
+            with limits.one_of_at_most("test", "other", 2, 60):  # another's places are its own
+                pass
+            with (
+                pytest.raises(limits.TooManyAtOnce) as refused,
+                limits.one_of_at_most("test", "someone", 2, 60),
+            ):
+                pass
+            assert refused.value.headers() == {"Retry-After": "1"}
+        with limits.one_of_at_most("test", "someone", 2, 60):  # one was given back
+            pass
+
+
+@pytest.mark.parametrize(
+    "backend",
+    ["django.core.cache.backends.locmem.LocMemCache", "portal.core.cache.SharedRedisCache"],
+)
+def test_a_place_never_given_back_is_free_after_its_lease(settings, request, clock, backend):
+    if "Redis" in backend:
+        settings.CACHES = {
+            "default": {
+                "BACKEND": backend,
+                "LOCATION": request.getfixturevalue("redis"),
+                "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
+            }
+        }
+    held = limits.one_of_at_most("test", "killed", 1, 60)
+    held.__enter__()  # (its worker dies: never left)
+    with pytest.raises(limits.TooManyAtOnce), limits.one_of_at_most("test", "killed", 1, 60):
+        pass
+
+    clock.advance(seconds=61)
+
+    with limits.one_of_at_most("test", "killed", 1, 60):
+        pass
+
+
+def test_places_are_not_counted_while_the_cache_does_not_answer(settings, monkeypatch):
+    monkeypatch.setattr("portal.core.limits._last_complaint", 0.0)
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "portal.core.cache.SharedRedisCache",
+            "LOCATION": "redis://127.0.0.1:9/0",
+        }
+    }
+    with (
+        limits.one_of_at_most("test", "someone", 1, 60),
+        limits.one_of_at_most("test", "someone", 1, 60),
+    ):
+        pass
+
+
 def test_a_rate_setting_that_cannot_be_read_stops_the_start(settings):
     from portal.checks import rates_are_readable
 
