@@ -19,7 +19,7 @@ from portal.core.log_filters import MaskTokens, mask_tokens
 # How long one request may hold a worker (README, "Limits"): a database statement is cancelled
 # after STATEMENT_TIMEOUT_SECONDS (503, nothing changed), and a worker still busy after
 # `timeout` seconds is killed and replaced (the last resort; no request of the limits comes
-# near either: the largest takes under a second).
+# near either: the largest takes about a second, `make load`).
 os.environ.setdefault("STATEMENT_TIMEOUT_SECONDS", "10")
 timeout = 30
 
