@@ -30,7 +30,10 @@ MAX_LOTS = 100
 MAX_FEATURES = 100
 MAX_FEATURE_VALUES = 20
 MAX_CLASSIFICATIONS = 20  # an item's additional classifications, a party's identifiers
-MAX_BIDS = 100  # bids placed on one tender (withdrawn ones too)
+# Bids on one tender, drafts included (withdrawn ones are not), and of them one broker's (or one
+# portal organization's): no one caller can fill a tender and shut the others out.
+MAX_BIDS = 100
+MAX_BIDS_OF_ONE = 10
 MAX_DOCUMENTS = 1_000  # documents of one tender, bid, award, contract, cancellation or claim,
 # every version counted
 

@@ -72,11 +72,12 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
             return {"value": self.value} if self.value is not None else None
         return next((offer for offer in self.lot_values if offer["relatedLot"] == lot_id), None)
 
-    def rank_of(self, offer: dict, features: list[dict]) -> tuple:
-        """Bids are ranked by price, weighed by the values they name for the `features` of the
-        line, then by when the price was set: the lot offer's date, or the bid's (2.3)."""
+    def rank_of(self, offer: dict, weighing) -> tuple:
+        """Bids are ranked by price, weighed by the values they name for the features of the
+        line (`weighing`), then by when the price was set: the lot offer's date, or the bid's
+        (2.3)."""
         when = parse_iso(offer["date"]) if "date" in offer else self.date
-        return self.tender.weighted(self, offer, features), when, self.number
+        return self.tender.weighted(self, offer, weighing), when, self.number
 
     def check_visible(self, by: Actor, noun: str = "bid") -> None:
         """A bid (and what `noun` names of it: its documents) is its owner's alone until

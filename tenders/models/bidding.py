@@ -1,6 +1,9 @@
 """Bidding on a tender: when bids are taken, what a bid may offer, who may bid."""
 
+from dataclasses import dataclass, field
 from fractions import Fraction
+
+from django.db.models import Count, Q
 
 from portal.core.actors import Actor, Role
 from portal.core.errors import InvalidData, NotAllowed, PermissionDenied, in_tender_status
@@ -8,6 +11,7 @@ from portal.core.schema import iso, to_json, too_many, validate
 from portal.core.transactions import atomic_change
 from tenders.schema import (
     MAX_BIDS,
+    MAX_BIDS_OF_ONE,
     BidSchema,
     features_by_lot,
     features_of,
@@ -31,6 +35,31 @@ def value_refusal(value: dict, limit: dict, of: str) -> str | None:
             f"value of {of}"
         )
     return None
+
+
+@dataclass(frozen=True)
+class Weighing:
+    """How the bids for one line are weighed: the codes of its features (`features_of` it) and
+    1 − the sum of their greatest values, worked out once for all its bids; and what each bid
+    names for them, worked out once per bid (lines weighed by the same features share one)."""
+
+    codes: frozenset
+    room: Fraction
+    _named: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, features: list[dict]) -> "Weighing":
+        codes = frozenset(feature["code"] for feature in features)
+        return cls(codes, 1 - Fraction(most_weight(features)) if features else Fraction(1))
+
+    def named(self, bid) -> Fraction:
+        """The sum of the values `bid` names for these features."""
+        if bid.pk not in self._named:
+            self._named[bid.pk] = sum(
+                (Fraction(p["value"]) for p in bid.parameters if p["code"] in self.codes),
+                Fraction(0),
+            )
+        return self._named[bid.pk]
 
 
 class Bidding:
@@ -134,20 +163,18 @@ class Bidding:
         weighed = features_by_lot(self.data, lines)
         return {feature["code"] for features in weighed.values() for feature in features}
 
-    def weighted(self, bid, offer: dict, features: list[dict]) -> Fraction:
+    @staticmethod
+    def weighted(bid, offer: dict, weighing: "Weighing") -> Fraction:
         """The price a bid is ranked by: its amount, lowered by the values it names for the
-        `features` it is weighed by (`features_of` its line), as 2.3 weighs them
-        (amount / (1 + Σ values / (1 − Σ the features' greatest values)))."""
+        features of its line, as 2.3 weighs them (amount / (1 + Σ values / (1 − Σ the features'
+        greatest values)))."""
         amount = Fraction(offer["value"]["amount"])
-        if not features:
+        if not weighing.codes:
             return amount
-        codes = {feature["code"] for feature in features}
-        named = sum(
-            (Fraction(p["value"]) for p in bid.parameters if p["code"] in codes), Fraction(0)
-        )
+        named = weighing.named(bid)
         if not named:
             return amount
-        return amount / (1 + named / (1 - Fraction(most_weight(features))))
+        return amount / (1 + named / weighing.room)
 
     @staticmethod
     def date_offers(fields: dict, before: list[dict], now) -> dict:
@@ -185,6 +212,24 @@ class Bidding:
                 name="tenderers",
             )
 
+    def _check_room_for_a_bid(self, by: Actor) -> int:
+        """Refuse a bid past MAX_BIDS on the tender or MAX_BIDS_OF_ONE of its caller (drafts
+        count, withdrawn bids do not); the number of bids ever placed."""
+        standing = ~Q(status=BidStatus.DELETED)
+        caller = Q(broker=by.broker) if by.broker else Q(organization=by.organization)
+        counted = self.bids.aggregate(
+            placed=Count("pk"),
+            standing=Count("pk", filter=standing),
+            own=Count("pk", filter=standing & caller),
+        )
+        if counted["standing"] >= MAX_BIDS:
+            raise too_many("bids", MAX_BIDS)
+        if counted["own"] >= MAX_BIDS_OF_ONE:
+            raise InvalidData.field(
+                "bids", f"One broker or organization places at most {MAX_BIDS_OF_ONE} bids"
+            )
+        return counted["placed"]
+
     def check_new_bid(self, tenderer: dict, now) -> None:
         """Would an active bid from `tenderer` be accepted now (before its value is known)?"""
         self.check_tendering("add", now)
@@ -206,9 +251,7 @@ class Bidding:
                 "add", fields["tenderers"], active=fields["status"] == BidStatus.ACTIVE
             )
             by.check_standing()
-            placed = self.bids.count()
-            if placed >= MAX_BIDS:
-                raise too_many("bids", MAX_BIDS)
+            placed = self._check_room_for_a_bid(by)
             bid = self.bids.model(
                 id=new_id(),
                 number=placed + 1,

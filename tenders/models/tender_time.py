@@ -8,6 +8,7 @@ from portal.core.actors import Actor
 from tenders.schema import features_by_lot, features_of
 
 from .base import new_id
+from .bidding import Weighing
 from .statuses import AwardStatus, LotStatus, TenderStatus
 
 
@@ -113,7 +114,7 @@ class TimeDrivenChanges:
         bids taking part whose ids are not in `leaving_out`, with its offer; None if none is
         left."""
         offers = self._offers_by_line(self.active_bids()).get(line, [])
-        return self._best_of(offers, features_of(self.data, line), leaving_out)
+        return self._best_of(offers, Weighing.of(features_of(self.data, line)), leaving_out)
 
     def _offers_by_line(self, bids) -> dict:
         """Each line's offers, (bid, offer) pairs, in one pass over the bids' offers."""
@@ -127,11 +128,11 @@ class TimeDrivenChanges:
         return by_line
 
     @staticmethod
-    def _best_of(offers: list, features: list[dict], leaving_out) -> tuple | None:
+    def _best_of(offers: list, weighing: Weighing, leaving_out) -> tuple | None:
         competing = [(bid, offer) for bid, offer in offers if bid.pk not in leaving_out]
         if not competing:
             return None
-        return min(competing, key=lambda pair: pair[0].rank_of(pair[1], features))
+        return min(competing, key=lambda pair: pair[0].rank_of(pair[1], weighing))
 
     def _award_next_bid(self, *, at, by: Actor) -> None:
         """Give each line (the tender, or each active lot) whose last award was neither
@@ -150,6 +151,11 @@ class TimeDrivenChanges:
             if self.has_lots
             else {None: features_of(self.data, None)}
         )
+        shared = {}  # (lines weighed by the same features share their weighing)
+        weighing = {
+            line: shared.setdefault(frozenset(f["code"] for f in weighed), Weighing.of(weighed))
+            for line, weighed in features.items()
+        }
         for line in lines:
             decided = awards.get(line or "", [])
             if decided and decided[-1].status in (AwardStatus.PENDING, AwardStatus.ACTIVE):
@@ -158,7 +164,7 @@ class TimeDrivenChanges:
             disqualified = {
                 award.bid_id for award in decided if award.status == AwardStatus.UNSUCCESSFUL
             }
-            best = self._best_of(offers.get(line, []), features[line], disqualified)
+            best = self._best_of(offers.get(line, []), weighing[line], disqualified)
             if best is None:
                 continue
             bid, offer = best

@@ -128,10 +128,40 @@ def test_a_bid_past_the_most_is_refused(api, api2, clock, monkeypatch):
     monkeypatch.setattr(bidding, "MAX_BIDS", 2)
     tender = open_for_bids(api, clock)
     place_bid(api2, tender, 450)
-    place_bid(api2, tender, 440, identifier="00000002")
+    place_bid(api, tender, 440, identifier="00000002")
 
     too_many(api2.post(f"{tender.path}/bids", bid_data(430, identifier="00000003")), "bids", 2)
     assert Tender.objects.get().bids.count() == 2
+
+
+def test_no_one_broker_fills_a_tender_and_withdrawn_bids_do_not_count(
+    api, api2, clock, monkeypatch
+):
+    """One caller's drafts cannot shut the others out: each broker (or organization) places at
+    most MAX_BIDS_OF_ONE; a bid withdrawn makes room again."""
+    monkeypatch.setattr(bidding, "MAX_BIDS_OF_ONE", 2)
+    tender = open_for_bids(api, clock)
+    drafts = [
+        api2.post(
+            f"{tender.path}/bids",
+            {**bid_data(400 + n, identifier=f"0000001{n}"), "status": "draft"},
+        )
+        for n in range(2)
+    ]
+    assert [answer.status_code for answer in drafts] == [201, 201]
+
+    refused = api2.post(f"{tender.path}/bids", bid_data(430, identifier="00000003"))
+    assert single_error(refused, 422) == {
+        "location": "body",
+        "name": "bids",
+        "description": ["One broker or organization places at most 2 bids"],
+    }
+    assert api.post(f"{tender.path}/bids", bid_data(440, identifier="00000004")).status_code == 201
+
+    withdrawn = drafts[0].json()
+    path = f"{tender.path}/bids/{withdrawn['data']['id']}"
+    assert api2.delete(path, token=withdrawn["access"]["token"]).status_code == 200
+    assert api2.post(f"{tender.path}/bids", bid_data(430, identifier="00000003")).status_code == 201
 
 
 def test_a_bid_for_too_many_lots_is_refused(api2, api, clock):
