@@ -25,6 +25,10 @@ WORD = re.compile(r"[^\W_]+")
 PUNCTUATION = ".,;:!?\"'«»()[]{}<>"
 # A word shorter than this is found only as the start of a word, never by similarity.
 FUZZY_FROM = 4
+# A tender's words kept for search: each once, in the order met (title, description, buyer,
+# then the items), up to this many characters: what every search reads of a tender is bounded
+# however much it holds (a tender of 1,000 long item descriptions is a few megabytes).
+SEARCH_TEXT_MAX = 10_000
 
 
 def fold(text: str) -> str:
@@ -55,12 +59,20 @@ def search_columns(document: dict) -> dict:
     address = entity.get("address") or {}
     value = document.get("value") or {}
     return {
-        "search_text": fold(" ".join(w for w in words if isinstance(w, str))),
+        "search_text": searchable(" ".join(w for w in words if isinstance(w, str))),
         "cpv_codes": f" {' '.join(dict.fromkeys(codes))} " if codes else "",
         "region": str(address.get("region") or "")[:200],
         "value_amount": amount(value.get("amount")),
         "buyer_identifier": str(identifier.get("id", "")),
     }
+
+
+def searchable(text: str) -> str:
+    """`text` folded, each word once, cut at a word's end to at most SEARCH_TEXT_MAX."""
+    kept = " ".join(dict.fromkeys(fold(text).split()))
+    if len(kept) <= SEARCH_TEXT_MAX:
+        return kept
+    return kept[: SEARCH_TEXT_MAX + 1].rsplit(" ", 1)[0]
 
 
 def words_of(text: str) -> list[str]:

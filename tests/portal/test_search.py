@@ -10,6 +10,7 @@ import pytest
 from portal.core.actors import Actor, Role
 from portal.models import Organization
 from tenders.models import Tender
+from tenders.search import SEARCH_TEXT_MAX, search_columns, searchable
 from tests.factories import make_user
 from tests.helpers import tender_data
 
@@ -169,3 +170,28 @@ def test_a_tender_too_dear_for_the_value_column_is_kept_and_not_searched_by_valu
     assert response.status_code == 201
     tender = Tender.objects.get(pk=response.json()["data"]["id"])
     assert tender.search.value_amount is None
+
+
+def test_what_search_reads_of_a_tender_is_bounded_however_much_it_holds(client, buyer, clock):
+    """A tender's words are kept each once, up to SEARCH_TEXT_MAX characters, the title's
+    first: a tender of a thousand long item descriptions costs every search no more than that
+    (PostgreSQL would even refuse the words of a large enough one outright)."""
+    tender = publish(buyer, clock, "Шприци одноразові стерильні")
+    data = tender.wire()
+    data["items"] = [
+        {**data["items"][0], "id": f"{n:032x}", "description": f"виріб{n} " + "слово " * 150}
+        for n in range(1000)
+    ]
+    kept = search_columns(data)["search_text"]
+
+    assert len(kept) <= SEARCH_TEXT_MAX
+    assert kept.startswith("шприци одноразові стерильні")
+    assert kept.count("слово") == 1
+    assert found(client, q="шприци") == ["Шприци одноразові стерильні"]
+
+
+def test_searchable_text_is_cut_at_a_word_s_end():
+    text = " ".join(f"слово{n}" for n in range(5000))
+    kept = searchable(text)
+    assert len(kept) <= SEARCH_TEXT_MAX
+    assert kept.split() == text.split()[: len(kept.split())]
