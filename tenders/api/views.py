@@ -50,7 +50,9 @@ from .serializers import (
 
 FEED_PARAMETERS = [
     OpenApiParameter("offset", str, description="Where the previous page ended (next_page)."),
-    OpenApiParameter("limit", int, description="Objects per page: 1 to 1000 (default 100)."),
+    OpenApiParameter(
+        "limit", int, description="Objects per page: 1 to 1000, 100 with opt_fields (default 100)."
+    ),
     OpenApiParameter("descending", str, description="Any non-empty value but 0: newest first."),
     OpenApiParameter("opt_fields", str, description="Comma-separated fields to add to each."),
     OpenApiParameter("mode", str, enum=["test", "_all_"], description="Test tenders, or all."),
@@ -180,7 +182,8 @@ class TenderViewSet(viewsets.ViewSet):
     def list(self, request):
         fields = feed.opt_fields(request)
         shape, listing = _feed_listing(request.query_params.get("mode", ""), fields)
-        return feed.page(request, listing, _listed(request, fields), shape=shape)
+        large = not TenderOut.FROM_COLUMNS.issuperset(fields)
+        return feed.page(request, listing, _listed(request, fields), shape=shape, large=large)
 
     @answered_with_the_write
     def create(self, request):

@@ -5,6 +5,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from django.db.models.sql.compiler import SQLCompiler
 
+from portal.core.api import feed
 from portal.core.schema import iso, parse_iso
 from tests.helpers import create_tender, in_qualification, single_error, tender_data
 
@@ -277,3 +278,36 @@ def test_every_field_of_the_tender_reads_the_same_in_the_feed(api, anonymous, cl
         expected.update({f: whole[f] for f in asked.split(",") if f in whole})
         assert shown == expected
         assert list(shown) == list(expected)
+
+
+def test_a_page_with_opt_fields_holds_at_most_its_bound(api, anonymous, clock, monkeypatch):
+    """2.3: at most 100 objects a page when opt_fields is asked for (1,000 without)."""
+    monkeypatch.setattr(feed, "MAX_LIMIT_WITH_FIELDS", 2)
+    ids = spaced_tenders(api, clock, 3)
+    assert len(anonymous.get("/tenders?limit=1000").json()["data"]) == 3
+    page = anonymous.get("/tenders?limit=1000&opt_fields=status").json()
+    assert [item["id"] for item in page["data"]] == ids[:2]
+    assert follow(anonymous, "/tenders?opt_fields=status")[0] == ids
+
+
+def test_a_page_of_large_fields_ends_past_its_bytes_and_the_crawl_misses_nothing(
+    api, anonymous, clock, monkeypatch
+):
+    monkeypatch.setattr(feed, "FEED_PAGE_BYTES", 1)
+    ids = spaced_tenders(api, clock, 3)
+    # Two tenders stamped alike (the clock is frozen) stay on one page, however large it gets.
+    tied = [create_tender(api).id for _ in range(2)]
+    clock.advance(minutes=1)
+
+    pages = []
+    path = "/tenders?opt_fields=items"
+    while body := anonymous.get(path).json():
+        if not body["data"]:
+            break
+        pages.append([item["id"] for item in body["data"]])
+        assert all("items" in item for item in body["data"])
+        path = body["next_page"]["path"]
+
+    assert pages == [[ids[0]], [ids[1]], [ids[2]], sorted(tied)]
+    # Small fields are not weighed: the page is whole.
+    assert len(anonymous.get("/tenders?opt_fields=status").json()["data"]) == 5

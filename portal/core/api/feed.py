@@ -4,7 +4,8 @@ A crawler follows `next_page` until a page comes back empty, then polls the last
 sees every change once, in order, and reaches an empty page at the head:
 
 * ties: a page never ends between two objects with the same dateModified (the page grows to
-  take them all), because the next page starts strictly after the offset;
+  take them all), because the next page starts strictly after the offset (a page cut short
+  for its size is cut between two stamps too);
 * late commits: dateModified is stamped just before a transaction commits, so a write can become
   visible after another write with a later stamp. The feed therefore shows only changes that
   have settled, stamped at least FEED_WATERMARK_SECONDS ago. Why that is safe: a page is read
@@ -16,10 +17,12 @@ sees every change once, in order, and reaches an empty page at the head:
   The price: a change reaches the feed W seconds after it is made.
 """
 
+import json
 from datetime import timedelta
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
 from rest_framework.response import Response
 
@@ -29,16 +32,21 @@ from portal.core.schema import iso, parse_iso
 
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 1000
+# With opt_fields a page holds at most this many (2.3's rule), and when the fields shown are
+# large (a tender's items, its documents...) it ends once it passes FEED_PAGE_BYTES, between
+# two objects stamped apart: what one page costs is bounded however large the objects are.
+MAX_LIMIT_WITH_FIELDS = 100
+FEED_PAGE_BYTES = 4 * 1024 * 1024
 
 
-def _limit(raw: str) -> int:
+def _limit(raw: str, most: int) -> int:
     if not raw:
-        return DEFAULT_LIMIT
+        return min(DEFAULT_LIMIT, most)
     # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
     digits = raw.lstrip("0") if raw.isascii() and raw.isdigit() else ""
     if not digits:
         raise InvalidData({"limit": ["Should be a positive integer."]}, location="params")
-    return MAX_LIMIT if len(digits) > len(str(MAX_LIMIT)) else min(int(digits), MAX_LIMIT)
+    return most if len(digits) > len(str(most)) else min(int(digits), most)
 
 
 def _offset(raw: str):
@@ -65,17 +73,18 @@ def opt_fields(request) -> list[str]:
 _FIRST_READS = Shapes()
 
 
-def page(request, listing, represent, *, shape=None) -> Response:
+def page(request, listing, represent, *, shape=None, large=False) -> Response:
     """One page of the queryset `listing()` builds (objects with `date_modified`), each shown
     by `represent(obj, fields)`, with next_page (and prev_page when paging from an offset or
     backwards). `shape` names what the listing reads (the same shape: the same SQL); with it,
-    the page's read is compiled once, and the listing built only to compile it."""
+    the page's read is compiled once, and the listing built only to compile it. `large` says
+    that the fields asked for may be large: the page then ends past FEED_PAGE_BYTES."""
     params = request.query_params
-    limit = _limit(params.get("limit", ""))
+    fields = opt_fields(request)
+    limit = _limit(params.get("limit", ""), MAX_LIMIT_WITH_FIELDS if fields else MAX_LIMIT)
     raw_offset = params.get("offset", "")
     offset = _offset(raw_offset)
     descending = _is_set(params.get("descending", ""))
-    fields = opt_fields(request)
 
     later, order = (
         ("lt", ("-date_modified", "-id")) if descending else ("gt", ("date_modified", "id"))
@@ -105,6 +114,11 @@ def page(request, listing, represent, *, shape=None) -> Response:
                 .order_by(*order)
             )
 
+    if large:
+        shown = _up_to_bytes(rows, represent, fields)
+    else:
+        shown = [represent(row, fields) for row in rows]
+    rows = rows[: len(shown)]
     kept = {key: params[key] for key in ("limit", "opt_fields", "mode") if params.get(key)}
     if rows:
         next_offset, prev_offset = iso(rows[-1].date_modified), iso(rows[0].date_modified)
@@ -112,7 +126,7 @@ def page(request, listing, represent, *, shape=None) -> Response:
         next_offset = prev_offset = raw_offset
 
     body = {
-        "data": [represent(row, fields) for row in rows],
+        "data": shown,
         "next_page": _link(
             request, {**kept, **({"descending": "1"} if descending else {})}, next_offset
         ),
@@ -122,6 +136,20 @@ def page(request, listing, represent, *, shape=None) -> Response:
             request, {**kept, **({} if descending else {"descending": "1"})}, prev_offset
         )
     return Response(body)
+
+
+def _up_to_bytes(rows: list, represent, fields: list[str]) -> list[dict]:
+    """The rows shown, until they pass FEED_PAGE_BYTES at the end of a run of rows stamped
+    alike (the next page starts after a stamp: a run is never split)."""
+    shown, size = [], 0
+    for index, row in enumerate(rows):
+        shown.append(represent(row, fields))
+        size += len(json.dumps(shown[-1], ensure_ascii=False, cls=DjangoJSONEncoder))
+        following = rows[index + 1] if index + 1 < len(rows) else None
+        between_stamps = following is not None and following.date_modified != row.date_modified
+        if size > FEED_PAGE_BYTES and between_stamps:
+            break
+    return shown
 
 
 def _link(request, params: dict, offset: str) -> dict:
