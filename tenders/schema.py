@@ -34,6 +34,14 @@ MAX_CLASSIFICATIONS = 20  # an item's additional classifications, a party's iden
 # portal organization's): no one caller can fill a tender and shut the others out.
 MAX_BIDS = 100
 MAX_BIDS_OF_ONE = 10
+# Questions, and claims (against its conditions and its decisions, drafts included), on one
+# tender, and of them one broker's or organization's; cancellations (by its owner: the tender's
+# and its lots').
+MAX_QUESTIONS = 100
+MAX_QUESTIONS_OF_ONE = 10
+MAX_CLAIMS = 100
+MAX_CLAIMS_OF_ONE = 20
+MAX_CANCELLATIONS = MAX_LOTS + 10
 MAX_DOCUMENTS = 1_000  # documents of one tender, bid, award, contract, cancellation or claim,
 # every version counted
 

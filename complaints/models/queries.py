@@ -11,6 +11,8 @@ from portal.core.errors import NotFound
 from portal.core.ids import is_id
 from portal.core.transactions import atomic_change
 from tenders.models import Counter, Tender, new_id
+from tenders.models.room import check_room
+from tenders.schema import MAX_CLAIMS, MAX_CLAIMS_OF_ONE
 
 from .table import OPEN, S
 
@@ -110,6 +112,10 @@ class ComplaintQuerySet(models.QuerySet):
 
     def _filed(self, tender, by: Actor, now, *, award, bid, related_lot, title, author,
                description, submit) -> tuple["Complaint", str]:  # fmt: skip
+        check_room(
+            self.filter(tender=tender), by, name="complaints", most=MAX_CLAIMS,
+            most_of_one=MAX_CLAIMS_OF_ONE,
+        )  # fmt: skip
         number = Counter.next(f"complaints:{tender.pk}")
         complaint = self.model(
             id=new_id(),

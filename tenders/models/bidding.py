@@ -3,11 +3,9 @@
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.db.models import Count, Q
-
 from portal.core.actors import Actor, Role
 from portal.core.errors import InvalidData, NotAllowed, PermissionDenied, in_tender_status
-from portal.core.schema import iso, to_json, too_many, validate
+from portal.core.schema import iso, to_json, validate
 from portal.core.transactions import atomic_change
 from tenders.schema import (
     MAX_BIDS,
@@ -20,6 +18,7 @@ from tenders.schema import (
 )
 
 from .base import new_id
+from .room import check_room
 from .statuses import BidStatus, TenderStatus
 
 
@@ -212,24 +211,6 @@ class Bidding:
                 name="tenderers",
             )
 
-    def _check_room_for_a_bid(self, by: Actor) -> int:
-        """Refuse a bid past MAX_BIDS on the tender or MAX_BIDS_OF_ONE of its caller (drafts
-        count, withdrawn bids do not); the number of bids ever placed."""
-        standing = ~Q(status=BidStatus.DELETED)
-        caller = Q(broker=by.broker) if by.broker else Q(organization=by.organization)
-        counted = self.bids.aggregate(
-            placed=Count("pk"),
-            standing=Count("pk", filter=standing),
-            own=Count("pk", filter=standing & caller),
-        )
-        if counted["standing"] >= MAX_BIDS:
-            raise too_many("bids", MAX_BIDS)
-        if counted["own"] >= MAX_BIDS_OF_ONE:
-            raise InvalidData.field(
-                "bids", f"One broker or organization places at most {MAX_BIDS_OF_ONE} bids"
-            )
-        return counted["placed"]
-
     def check_new_bid(self, tenderer: dict, now) -> None:
         """Would an active bid from `tenderer` be accepted now (before its value is known)?"""
         self.check_tendering("add", now)
@@ -251,10 +232,12 @@ class Bidding:
                 "add", fields["tenderers"], active=fields["status"] == BidStatus.ACTIVE
             )
             by.check_standing()
-            placed = self._check_room_for_a_bid(by)
+            # (drafts count; a withdrawn bid makes room again)
+            standing = self.bids.exclude(status=BidStatus.DELETED)
+            check_room(standing, by, name="bids", most=MAX_BIDS, most_of_one=MAX_BIDS_OF_ONE)
             bid = self.bids.model(
                 id=new_id(),
-                number=placed + 1,
+                number=self.bids.count() + 1,
                 tender=self,
                 broker=by.broker,
                 organization=by.organization,

@@ -17,10 +17,16 @@ from portal.core.errors import InvalidData, NotAllowed, NotFound, PermissionDeni
 from portal.core.ids import is_id
 from portal.core.schema import validate
 from portal.core.transactions import atomic_change
-from tenders.schema import QuestionAnswerSchema, QuestionSchema
+from tenders.schema import (
+    MAX_QUESTIONS,
+    MAX_QUESTIONS_OF_ONE,
+    QuestionAnswerSchema,
+    QuestionSchema,
+)
 
 from .base import Counter, Owned, new_id
 from .lots import lot_of
+from .room import check_room
 from .statuses import LotStatus, TenderStatus
 
 # While the tender is in these statuses, who asked is not shown (2.3's question roles).
@@ -169,6 +175,10 @@ class Questions:
             self.check_asking(by, now)
             self._check_lot_open(question_of, related_item, "add")
             by.check_standing()
+            check_room(
+                self.questions.all(), by, name="questions", most=MAX_QUESTIONS,
+                most_of_one=MAX_QUESTIONS_OF_ONE,
+            )  # fmt: skip
             question = Question(
                 id=new_id(),
                 tender=self,

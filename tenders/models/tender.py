@@ -17,7 +17,7 @@ from portal.core.transactions import atomic_change
 from portal.core.transitions import StatusMachine, transition
 from tenders import workdays
 from tenders.documents import HasDocuments
-from tenders.schema import CancellationSchema, TenderSchema
+from tenders.schema import MAX_CANCELLATIONS, CancellationSchema, TenderSchema
 from tenders.search import search_columns
 
 from .base import (
@@ -33,6 +33,7 @@ from .base import (
 from .bidding import Bidding
 from .lots import Lots, lot_of
 from .questions import Questions
+from .room import check_room
 from .statuses import CancellationStatus, LotStatus, TenderStatus
 from .tender_errors import StaleDraft
 from .tender_queries import TenderQuerySet
@@ -464,6 +465,10 @@ class Tender(
                     raise InvalidData.field("relatedLot", "relatedLot should be one of lots")
                 self.check_lot_active(fields["relatedLot"], "add cancellation")
             status = fields.pop("status", CancellationStatus.PENDING)
+            check_room(
+                self.cancellations.all(), by, name="cancellations", most=MAX_CANCELLATIONS,
+                most_of_one=None,
+            )  # fmt: skip
             cancellation = self.cancellations.create(
                 id=new_id(),
                 number=self.cancellations.count() + 1,

@@ -6,8 +6,10 @@ A write costs the same number of statements however many items it carries."""
 
 import pytest
 
+from complaints.models import queries as complaint_queries
 from tenders import documents as tender_documents
-from tenders.models import Tender, bidding
+from tenders.models import Tender, bidding, questions
+from tenders.models import tender as tender_model
 from tenders.schema import (
     MAX_CLASSIFICATIONS,
     MAX_FEATURE_VALUES,
@@ -15,8 +17,10 @@ from tenders.schema import (
     MAX_ITEMS,
     MAX_LOTS,
 )
+from tests.api.test_questions import QUESTION
 from tests.docservice.helpers import DocService, document
 from tests.helpers import (
+    CLAIM,
     FIRST,
     SECOND,
     bid_data,
@@ -154,7 +158,7 @@ def test_no_one_broker_fills_a_tender_and_withdrawn_bids_do_not_count(
     assert single_error(refused, 422) == {
         "location": "body",
         "name": "bids",
-        "description": ["One broker or organization places at most 2 bids"],
+        "description": ["One broker or organization has at most 2 bids on a tender"],
     }
     assert api.post(f"{tender.path}/bids", bid_data(440, identifier="00000004")).status_code == 201
 
@@ -194,3 +198,40 @@ def test_a_tender_write_costs_the_same_statements_however_many_items(api, query_
         return len(captured.captured_queries)
 
     assert statements(1) == statements(300)
+
+
+def test_questions_past_the_bounds_are_refused(api, api2, anonymous, monkeypatch):
+    monkeypatch.setattr(questions, "MAX_QUESTIONS", 3)
+    monkeypatch.setattr(questions, "MAX_QUESTIONS_OF_ONE", 2)
+    tender = create_tender(api)
+    path = f"{tender.path}/questions"
+    for _ in range(2):
+        assert api2.post(path, QUESTION).status_code == 201
+    assert single_error(api2.post(path, QUESTION), 422)["description"] == [
+        "One broker or organization has at most 2 questions on a tender"
+    ]
+    assert api.post(path, QUESTION).status_code == 201  # another broker asks
+    too_many(api.post(path, QUESTION), "questions", 3)
+    assert len(anonymous.get(path).json()["data"]) == 3
+
+
+def test_claims_past_the_bounds_are_refused(api, api2, monkeypatch):
+    monkeypatch.setattr(complaint_queries, "MAX_CLAIMS", 3)
+    monkeypatch.setattr(complaint_queries, "MAX_CLAIMS_OF_ONE", 2)
+    tender = create_tender(api)
+    path = f"{tender.path}/complaints"
+    for _ in range(2):  # (drafts count too)
+        assert api2.post(path, CLAIM).status_code == 201
+    assert single_error(api2.post(path, CLAIM), 422)["description"] == [
+        "One broker or organization has at most 2 complaints on a tender"
+    ]
+    assert api.post(path, CLAIM).status_code == 201
+    too_many(api.post(path, CLAIM), "complaints", 3)
+
+
+def test_cancellations_past_the_bound_are_refused(api, monkeypatch):
+    monkeypatch.setattr(tender_model, "MAX_CANCELLATIONS", 1)
+    tender = create_tender(api)
+    path = f"{tender.path}/cancellations"
+    assert api.post(path, {"reason": "не потрібен"}, token=tender.token).status_code == 201
+    too_many(api.post(path, {"reason": "ще раз"}, token=tender.token), "cancellations", 1)
