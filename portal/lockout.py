@@ -44,22 +44,24 @@ class LockoutHandler(AxesCacheHandler):
 
     def is_locked(self, request, credentials=None) -> bool:
         """Take this attempt's place in every count; locked if any count is past the limit.
-        Axes asks this once per attempt, before the password backends run."""
+        A locked attempt gives its places back (it checks no password, so it is no failure:
+        a person retrying a locked account neither lengthens the lockout nor locks its own
+        address). Axes asks this once per attempt, before the password backends run."""
         try:
-            places = self._take_places(request, credentials)
+            keys = get_client_cache_keys(request, credentials)
+            timeout = get_cache_timeout(request)
+            places = [count_knock(key, timeout) for key in keys]
+            locked = max(places, default=0) > get_failure_limit(request, credentials)
+            for key in keys:
+                if locked:
+                    self._give_back(key)
+                else:  # (the lockout lasts from the last attempt counted)
+                    self.cache.touch(key, timeout=timeout)
         except Exception as error:
             cache_unavailable("the sign-in lockout", error)
             return False
         request.axes_places = places
-        return max(places, default=0) > get_failure_limit(request, credentials)
-
-    def _take_places(self, request, credentials) -> list[int]:
-        timeout = get_cache_timeout(request)
-        places = []
-        for key in get_client_cache_keys(request, credentials):
-            places.append(count_knock(key, timeout))
-            self.cache.touch(key, timeout=timeout)  # (the lockout lasts from the last attempt)
-        return places
+        return locked
 
     def get_failures(self, request, credentials=None) -> int:
         try:

@@ -120,6 +120,21 @@ def test_sign_ins_that_succeed_never_lock_their_address(client, settings):
         assert sign_in(client, "someone", "wrong").status_code == 200
 
 
+def test_retrying_a_locked_account_does_not_lock_ones_own_address(client, settings):
+    """Someone locks an account by failing on purpose; its owner, trying its right password
+    meanwhile, checks no password, so its tries are no failures: once an operator unlocks the
+    account, the owner signs in from the address it tried from."""
+    User.objects.create_user("olena", password=PASSWORD)
+    for attempt in range(settings.LOGIN_FAILURE_LIMIT):
+        sign_in(client, "olena", "wrong", address=f"198.51.100.{attempt}")
+    for _ in range(settings.LOGIN_FAILURE_LIMIT + 1):
+        assert sign_in(client, "olena", PASSWORD, address="203.0.113.50").status_code == 429
+
+    call_command("axes_reset_username", "olena")
+
+    assert sign_in(client, "olena", PASSWORD, address="203.0.113.50").status_code == 302
+
+
 def test_an_operator_unlocks_an_account_by_its_name(client, settings):
     User.objects.create_user("olena", password=PASSWORD)
     for attempt in range(settings.LOGIN_FAILURE_LIMIT):
