@@ -14,11 +14,12 @@ from portal.core.api.lookup import child
 from portal.core.api.openapi import OWNER_TOKEN, Feed, data_of, errors, patch_of
 from portal.core.api.serializers import ABSENT
 from portal.core.errors import InvalidData, PermissionDenied
-from portal.core.schema import iso
+from portal.core.schema import iso, too_many
 from tenders.documents import document_fields
 from tenders.models import Tender
 from tenders.models.base import mark_locked
 from tenders.schema import (
+    MAX_DOCUMENTS,
     AwardPatchSchema,
     BidSchema,
     CancellationSchema,
@@ -106,6 +107,8 @@ def _documents_sent(request, documents) -> list[dict]:
         return []
     if not isinstance(documents, list) or not all(isinstance(d, dict) for d in documents):
         raise InvalidData.field("documents", "Please use a mapping for this field or a list.")
+    if len(documents) > MAX_DOCUMENTS:
+        raise too_many("documents", MAX_DOCUMENTS)
     checked = []
     for document in documents:
         try:

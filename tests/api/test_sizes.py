@@ -12,6 +12,7 @@ from tenders.models import Tender, bidding, questions
 from tenders.models import tender as tender_model
 from tenders.schema import (
     MAX_CLASSIFICATIONS,
+    MAX_DOCUMENTS,
     MAX_FEATURE_VALUES,
     MAX_FEATURES,
     MAX_ITEMS,
@@ -235,3 +236,15 @@ def test_cancellations_past_the_bound_are_refused(api, monkeypatch):
     path = f"{tender.path}/cancellations"
     assert api.post(path, {"reason": "не потрібен"}, token=tender.token).status_code == 201
     too_many(api.post(path, {"reason": "ще раз"}, token=tender.token), "cancellations", 1)
+
+
+def test_a_bid_sent_with_too_many_documents_is_refused_before_any_is_read(api, api2, clock):
+    tender = open_for_bids(api, clock)
+    # (not one of them could be attached: they are refused for their number alone)
+    documents = [{"title": "x"}] * (MAX_DOCUMENTS + 1)
+    too_many(
+        api2.post(f"{tender.path}/bids", {**bid_data(), "documents": documents}),
+        "documents",
+        MAX_DOCUMENTS,
+    )
+    assert not Tender.objects.get().bids.exists()
