@@ -86,6 +86,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Before any body is read (the CSRF check reads a form's): its size against who sends it.
+    "portal.core.middleware.BodiesBounded",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -129,9 +131,11 @@ DATABASES = {
 # for the web workers; commands (migrations, the chronograph) run without one unless set.
 STATEMENT_TIMEOUT_SECONDS = float(env("STATEMENT_TIMEOUT_SECONDS", "0"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and STATEMENT_TIMEOUT_SECONDS:
-    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
-        f"-c statement_timeout={int(STATEMENT_TIMEOUT_SECONDS * 1000)}"
-    )
+    # (added to any options DATABASE_URL gives; a pooler in transaction mode, which refuses
+    # startup options, wants the timeout set on its database or role instead)
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _timeout = f"-c statement_timeout={int(STATEMENT_TIMEOUT_SECONDS * 1000)}"
+    _options["options"] = f"{_options.get('options', '')} {_timeout}".strip()
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock up front (no deadlocking lock upgrades) and wait for each other;
     # WAL lets the chronograph and the web server read while the other writes.
@@ -375,6 +379,9 @@ DOCSERVICE_TRUSTED_KEYS = env_list("DOCSERVICE_TRUSTED_KEYS", [])
 DOCSERVICE_UPLOAD_KEY = env("DOCSERVICE_UPLOAD_KEY")
 # Largest file accepted (413 above), and how long a download URL stays valid.
 DOCUMENT_MAX_BYTES = int(env("DOCUMENT_MAX_BYTES", str(50 * 1024 * 1024)))
+# The largest body of any request (a portal form's files together); a caller neither signed in
+# nor presenting a key sends at most API_MAX_BODY_BYTES (portal.core.middleware.BodiesBounded).
+REQUEST_MAX_BYTES = int(env("REQUEST_MAX_BYTES", str(4 * DOCUMENT_MAX_BYTES)))
 DOCUMENT_URL_SECONDS = int(env("DOCUMENT_URL_SECONDS", "300"))
 
 # The portal's own address, for links in e-mail.

@@ -1,6 +1,7 @@
 from http import HTTPStatus
 
 from django.conf import settings
+from django.http import HttpResponse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
@@ -78,6 +79,30 @@ class WritesInFlight:
                 return self.get_response(request)
         except limits.TooManyAtOnce as refused:
             return error_response(refused)
+
+
+class BodiesBounded:
+    """A body is refused 413 before it is read when it is larger than a caller may send: no
+    page or path takes more than API_MAX_BODY_BYTES from a caller that is neither signed in nor
+    presenting a broker key (a sign-in form posted with gigabytes of file parts was read
+    whole), and none more than REQUEST_MAX_BYTES from anyone. (A body of no declared length is
+    read as empty.)"""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > settings.API_MAX_BODY_BYTES:
+            known = request.META.get("HTTP_AUTHORIZATION") or request.user.is_authenticated
+            if length > settings.REQUEST_MAX_BYTES or not known:
+                return HttpResponse(
+                    "Request Entity Too Large", status=413, content_type="text/plain"
+                )
+        return self.get_response(request)
 
 
 class MachineFacesInEnglishMiddleware:

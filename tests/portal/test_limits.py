@@ -21,7 +21,9 @@ from portal.core import limits
 from portal.core.limits import Rate, RateLimited, check, client_address, hit
 from portal.core.log_filters import MaskTokens
 from portal.models import Invitation, JoinRequest, User
+from tests.docservice.helpers import multipart
 from tests.factories import PASSWORD, make_user, sign_up
+from tests.helpers import basic
 from tests.portal.forms import signup_form
 
 pytestmark = pytest.mark.django_db
@@ -496,3 +498,45 @@ def test_the_shared_cache_makes_one_redis_client_for_every_operation(settings, r
     }
     shared = caches["default"]._cache
     assert shared.get_client("a", write=True) is shared.get_client("b")
+
+
+# --- bodies ---------------------------------------------------------------------------------
+
+
+def test_a_large_body_from_a_caller_nobody_knows_is_refused_before_it_is_read(client, settings):
+    settings.API_MAX_BODY_BYTES = 4096
+    body, content_type = multipart("a.pdf", b"%PDF" + b"x" * 8192)
+    answer = client.generic(
+        "POST", reverse("login"), body, content_type=content_type, REMOTE_ADDR="203.0.113.7"
+    )
+    assert answer.status_code == 413
+    # A small form from the same caller is read as usual.
+    assert sign_in(client, "nobody", "wrong").status_code == 200
+
+
+def test_a_large_body_is_taken_from_a_broker_or_a_person_signed_in_up_to_the_bound(
+    client, api, settings
+):
+    settings.API_MAX_BODY_BYTES = 4096
+    settings.REQUEST_MAX_BYTES = 64 * 1024
+    body, content_type = multipart("a.pdf", b"%PDF" + b"x" * 8192)
+    assert (
+        api.client.generic(
+            "POST",
+            "/ds/upload",
+            body,
+            content_type=content_type,
+            HTTP_AUTHORIZATION=basic("broker"),
+        ).status_code
+        == 200
+    )
+    too_large, content_type = multipart("b.pdf", b"%PDF" + b"x" * 70_000)
+    refused = api.client.generic(
+        "POST",
+        "/ds/upload",
+        too_large,
+        content_type=content_type,
+        HTTP_AUTHORIZATION=basic("broker"),
+    )
+    assert refused.status_code == 413
+    assert refused.json()["status"] == "error"
