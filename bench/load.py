@@ -21,15 +21,13 @@ import json
 import multiprocessing
 import os
 import random
-import signal
-import socket
 import statistics
 import subprocess
 import threading
 import time
 from http.client import HTTPConnection
 
-from bench.run import PYTHON, ROOT, admin, basic, environment, free_port
+from bench.run import PYTHON, ROOT, Server, admin, basic, environment
 
 ROUNDS = int(os.environ.get("LOAD_ROUNDS", "3"))
 SECONDS = float(os.environ.get("LOAD_SECONDS", "10"))
@@ -65,32 +63,14 @@ SMALL = json.dumps(
 )  # fmt: skip
 
 
-class Server:
-    def __init__(self, concurrent_writes: int):
-        self.port = free_port()
-        env = environment(
-            DATABASE,
-            ROOT_URLCONF="portal.urls",
-            API_CONCURRENT_WRITES=str(concurrent_writes),
-            STATEMENT_TIMEOUT_SECONDS="10",
-        )
-        command = [
-            PYTHON, "-m", "gunicorn", "portal.wsgi", "--workers", str(WORKERS),
-            "--bind", f"127.0.0.1:{self.port}", "--log-level", "warning",
-        ]  # fmt: skip
-        self.process = subprocess.Popen(command, cwd=ROOT, env=env)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError("gunicorn did not start")
-
-    def stop(self) -> None:
-        self.process.send_signal(signal.SIGTERM)
-        self.process.wait(30)
+def serve(concurrent_writes: int) -> Server:
+    return Server(
+        DATABASE,
+        workers=WORKERS,
+        ROOT_URLCONF="portal.urls",
+        API_CONCURRENT_WRITES=str(concurrent_writes),
+        STATEMENT_TIMEOUT_SECONDS="10",
+    )
 
 
 def request(connection, method, path, body=None, key=None):
@@ -236,14 +216,14 @@ def main() -> None:
     results = {"alone": [], "bounded": [], "unbounded": []}
     ids = None
     try:
-        server = Server(concurrent_writes=2)
+        server = serve(concurrent_writes=2)
         try:
             largest = largest_requests(server.port, body, worst)
         finally:
             server.stop()
         for round_number in range(ROUNDS):
             for bounded in (True, False):
-                server = Server(concurrent_writes=2 if bounded else 0)
+                server = serve(concurrent_writes=2 if bounded else 0)
                 try:
                     ids = ids or prepare(server.port)
                     if bounded:

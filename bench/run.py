@@ -145,15 +145,18 @@ def free_port() -> int:
 
 
 class Server:
-    """One gunicorn sync worker on CPU 0."""
+    """gunicorn serving `database`: one sync worker on CPU 0 (the benchmark), or `workers` of
+    them on every CPU (make load); `settings` are added to the environment."""
 
-    def __init__(self, database: str):
+    def __init__(self, database: str, *, workers: int = 1, **settings):
         self.port = free_port()
         command = [
-            "taskset", "-c", "0", PYTHON, "-m", "gunicorn", "portal.wsgi", "--workers", "1",
+            PYTHON, "-m", "gunicorn", "portal.wsgi", "--workers", str(workers),
             "--worker-class", "sync", "--bind", f"127.0.0.1:{self.port}", "--log-level", "warning",
         ]  # fmt: skip
-        self.process = subprocess.Popen(command, cwd=ROOT, env=environment(database))
+        if workers == 1:
+            command = ["taskset", "-c", "0", *command]
+        self.process = subprocess.Popen(command, cwd=ROOT, env=environment(database, **settings))
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:

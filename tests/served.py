@@ -15,6 +15,7 @@ from urllib.request import Request, urlopen
 
 import pytest
 from django.conf import settings
+from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "a-test-secret-key-long-enough-to-be-a-real-one-0123456789"
@@ -85,3 +86,20 @@ def call(url: str, *, method: str = "GET", body: bytes | None = None, **headers)
             return answer.status, dict(answer.headers), answer.read()
     except HTTPError as refused:
         return refused.code, dict(refused.headers), refused.read()
+
+
+def waiting_for_locks(count: int, what: str = "requests") -> None:
+    """Until `count` other sessions of this database wait for a lock (one the test holds). The
+    statistics are read afresh each time: inside a transaction PostgreSQL shows one snapshot."""
+    deadline = time.monotonic() + 30
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute("SELECT pg_stat_clear_snapshot()")
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            if cursor.fetchone()[0] >= count:
+                return
+            time.sleep(0.02)
+    pytest.fail(f"{count} {what} did not reach the lock the test holds")

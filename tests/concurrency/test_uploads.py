@@ -7,17 +7,16 @@ import hashlib
 import json
 import os
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlencode
 
 import pytest
-from django.db import connection, transaction
+from django.db import transaction
 
 from docservice.models import StoredFile
 from tests.docservice.helpers import multipart
 from tests.helpers import basic
-from tests.served import call, gunicorn
+from tests.served import call, gunicorn, waiting_for_locks
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -70,26 +69,9 @@ def race(url: str, uploads: int, *, hold_row: str | None = None):
         with transaction.atomic():
             StoredFile.objects.select_for_update().get(pk=hold_row)
             answers = pool.map(one, range(uploads))
-            waiting_for(uploads)
+            waiting_for_locks(uploads, "uploads")
         # (the row is released here; the uploads then claim it one after another)
         return list(answers)
-
-
-def waiting_for(count: int) -> None:
-    """Until `count` other sessions wait for a lock (the statistics are read afresh each time:
-    inside a transaction PostgreSQL would show the same snapshot again)."""
-    deadline = time.monotonic() + 30
-    with connection.cursor() as cursor:
-        while time.monotonic() < deadline:
-            cursor.execute("SELECT pg_stat_clear_snapshot()")
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                "AND datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            if cursor.fetchone()[0] >= count:
-                return
-            time.sleep(0.02)
-    pytest.fail(f"{count} uploads did not all reach the claim")
 
 
 def files_of(documents, document_id: str) -> list[str]:

@@ -5,14 +5,13 @@ everyone's reads are answered as usual. No request outlives the statement timeou
 
 import json
 import threading
-import time
 
 import pytest
-from django.db import connection, transaction
+from django.db import transaction
 
 from tenders.models import Tender
 from tests.helpers import basic, tender_data
-from tests.served import call, gunicorn
+from tests.served import call, gunicorn, waiting_for_locks
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -45,21 +44,6 @@ def patch(base: str, key: str, tender_id: str, token: str, title: str):
     )
 
 
-def waiting_for_locks(count: int) -> None:
-    deadline = time.monotonic() + 20
-    with connection.cursor() as cursor:
-        while time.monotonic() < deadline:
-            cursor.execute("SELECT pg_stat_clear_snapshot()")
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                "AND datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            if cursor.fetchone()[0] >= count:
-                return
-            time.sleep(0.02)
-    pytest.fail(f"{count} writes did not reach the tender's lock")
-
-
 def test_a_callers_third_write_at_once_waits_and_others_are_answered(served):
     status, _, body = post_tender(served, "broker")
     assert status == 201
@@ -77,7 +61,7 @@ def test_a_callers_third_write_at_once_waits_and_others_are_answered(served):
         ]
         for thread in held:
             thread.start()
-        waiting_for_locks(2)
+        waiting_for_locks(2, "writes")
 
         third_status, third_headers, third_body = post_tender(served, "broker")
         other_status, _, _ = post_tender(served, "broker2")

@@ -318,6 +318,18 @@ def test_a_cache_that_does_not_answer_lets_requests_through(settings, caplog, mo
     assert "the cache does not answer" in caplog.text
 
 
+def counting_in(backend: str, settings, request) -> None:
+    """Count in `backend`: a Redis one on the real Redis, under a prefix of the test's own."""
+    if "Redis" in backend:
+        settings.CACHES = {
+            "default": {
+                "BACKEND": backend,
+                "LOCATION": request.getfixturevalue("redis"),
+                "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
+            }
+        }
+
+
 @pytest.mark.parametrize(
     "backend",
     [
@@ -327,14 +339,7 @@ def test_a_cache_that_does_not_answer_lets_requests_through(settings, caplog, mo
     ],
 )
 def test_a_window_counts_every_knock_and_ends_with_its_time(settings, request, clock, backend):
-    if "Redis" in backend:
-        settings.CACHES = {
-            "default": {
-                "BACKEND": backend,
-                "LOCATION": request.getfixturevalue("redis"),
-                "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
-            }
-        }
+    counting_in(backend, settings, request)
     rate = Rate(3, 60)
     for _ in range(3):
         hit("test", "someone", rate)
@@ -364,14 +369,7 @@ def test_a_window_counts_every_knock_and_ends_with_its_time(settings, request, c
 def test_a_caller_holds_so_many_places_at_once_and_gives_them_back(
     settings, request, clock, backend
 ):
-    if "Redis" in backend:
-        settings.CACHES = {
-            "default": {
-                "BACKEND": backend,
-                "LOCATION": request.getfixturevalue("redis"),
-                "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
-            }
-        }
+    counting_in(backend, settings, request)
     with limits.one_of_at_most("test", "someone", 2, 60):
         with limits.one_of_at_most("test", "someone", 2, 60):
             with limits.one_of_at_most("test", "other", 2, 60):  # another's places are its own
@@ -391,14 +389,7 @@ def test_a_caller_holds_so_many_places_at_once_and_gives_them_back(
     ["django.core.cache.backends.locmem.LocMemCache", "portal.core.cache.SharedRedisCache"],
 )
 def test_a_place_never_given_back_is_free_after_its_lease(settings, request, clock, backend):
-    if "Redis" in backend:
-        settings.CACHES = {
-            "default": {
-                "BACKEND": backend,
-                "LOCATION": request.getfixturevalue("redis"),
-                "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
-            }
-        }
+    counting_in(backend, settings, request)
     held = limits.one_of_at_most("test", "killed", 1, 60)
     held.__enter__()  # (its worker dies: never left)
     with pytest.raises(limits.TooManyAtOnce), limits.one_of_at_most("test", "killed", 1, 60):
