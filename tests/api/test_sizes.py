@@ -18,7 +18,6 @@ from tenders.schema import (
     MAX_ITEMS,
     MAX_LOTS,
 )
-from tests.api.test_questions import QUESTION
 from tests.docservice.helpers import DocService, document
 from tests.helpers import (
     CLAIM,
@@ -31,6 +30,7 @@ from tests.helpers import (
     offer,
     open_for_bids,
     open_two_lots,
+    organization,
     place_bid,
     single_error,
     tender_data,
@@ -38,6 +38,9 @@ from tests.helpers import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+QUESTION = {"author": organization("ДКП «Школяр»", "00137226"), "title": "Калорійність"}
 
 
 def lot_id(n: int) -> str:
