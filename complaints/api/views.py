@@ -114,7 +114,9 @@ def _change(request, complaint):
     actor = actor_for(request, (Role.COMPLAINT_OWNER, complaint), (Role.TENDER_OWNER, tender))
     complaint.check_party(actor)
     data = read_data(request)
-    requested = validate(StatusInput, {"status": data.get("status", complaint.status)})["status"]
+    # A status of null is no status asked for, as in 2.3 (which reads null as unset).
+    asked = validate(StatusInput, {"status": data.get("status")})
+    requested = asked.get("status") or complaint.status
     action = complaint.action_for(actor, requested)
     getattr(complaint, action)(by=actor, **validate(INPUTS[action], data))
     return ok(ComplaintOut(complaint, context=api_context(request)).data)

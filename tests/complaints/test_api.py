@@ -324,6 +324,17 @@ def test_unknown_status_is_422(claims):
     )
 
 
+def test_a_null_status_asks_for_no_change_of_status(claims):
+    # (it was a 500: the fuzzer's find)
+    claim, token = claims.filed()
+    response = claims.patch(claim, {"status": None, "title": "Уточнено"}, token)
+    assert response.status_code == 200, response.content
+    assert (response.json()["data"]["status"], response.json()["data"]["title"]) == (
+        "draft",
+        "Уточнено",
+    )
+
+
 def test_echoed_read_only_fields_are_ignored(claims):
     claim, token = claims.filed()
     echoed = {
