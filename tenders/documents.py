@@ -8,6 +8,7 @@ and the versions themselves.
 
 import re
 
+from django.core.validators import RegexValidator
 from django.db import models
 from rest_framework.exceptions import ValidationError
 
@@ -39,6 +40,7 @@ DOCUMENT_TYPES = [
     "eligibilityDocuments", "registerExtract",
 ]  # fmt: skip
 FORMAT = re.compile(r"^[-\w]+/[-.\w+]+$")
+FORMAT_MAX = 255  # its column's (a media type is at most 127/127, RFC 6838)
 # Metadata a PATCH may change; the content (url, hash) and dates change only with a new version.
 METADATA = (
     "title", "title_en", "title_ru", "description", "description_en", "description_ru",
@@ -50,13 +52,14 @@ SERVER_FIELDS = frozenset(
 
 
 class Format(Text):
-    default_error_messages = {"regex": "String value did not match validation regex."}
+    """A media type (a validator, so the OpenAPI description gives its pattern)."""
 
-    def to_internal_value(self, data):
-        value = super().to_internal_value(data)
-        if not FORMAT.match(value):
-            self.fail("regex")
-        return value
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", FORMAT_MAX)
+        super().__init__(**kwargs)
+        self.validators.append(
+            RegexValidator(FORMAT, message="String value did not match validation regex.")
+        )
 
 
 class Hash(Text):
@@ -164,7 +167,7 @@ class DocumentVersion(models.Model):
     key = models.CharField(max_length=32, editable=False)
     md5 = models.CharField(max_length=32, editable=False)
     title = models.TextField()
-    format = models.CharField(max_length=255)
+    format = models.CharField(max_length=FORMAT_MAX)
     # description, documentType, language, documentOf, relatedItem and translations
     metadata = models.JSONField(default=dict, blank=True)
     author = models.CharField(max_length=32, editable=False)

@@ -100,6 +100,8 @@ def test_patch_changes_metadata_not_the_date(api, ds, clock):
         single_error(api.patch(path, {"documentType": "memo"}, token=tender.token), 422)["name"]
         == "documentType"
     )
+    too_long = api.patch(path, {"format": "application/" + "x" * 250}, token=tender.token)
+    assert single_error(too_long, 422)["name"] == "format"  # (was a 500: the fuzzer's find)
 
 
 def test_download_redirects_to_a_fresh_signed_url(api, ds, store):
@@ -171,6 +173,12 @@ def test_multipart_upload_straight_to_the_registry(api, ds, store):
         ({"hash": "md5:123"}, 422, "hash", ["Hash value is wrong length."]),
         ({"hash": "md5:" + "z" * 32}, 422, "hash", ["Hash value is not hexadecimal."]),
         ({"format": "pdf"}, 422, "format", ["String value did not match validation regex."]),
+        (  # longer than its column (was a 500)
+            {"format": "application/" + "x" * 250},
+            422,
+            "format",
+            ["Ensure this field has no more than 255 characters."],
+        ),
         ({"title": None}, 422, "title", ["This field is required."]),
         (
             {"documentOf": "item", "relatedItem": "nope"},
