@@ -3,7 +3,7 @@ from rest_framework import serializers
 from complaints.models import ComplaintStatus, ResolutionType
 from portal.core.actors import Viewer
 from portal.core.api.serializers import Out
-from portal.core.schema import Choice, IsoDateTime, LongText, Schema, Text, iso
+from portal.core.schema import Choice, IsoDateTime, LongText, Schema, Shape, Text, iso
 from tenders.api.documents import DocumentShape, documents_of
 from tenders.schema import Organization
 
@@ -69,8 +69,10 @@ class ComplaintOut(Out):
         }
 
 
-class ComplaintShape(Schema):
+class ComplaintShape(Shape, Schema):
     """What ComplaintOut shows, for the OpenAPI description."""
+
+    always = ("id", "complaintID", "status", "type", "title")
 
     id = Text(required=True)
     complaintID = Text(required=True)

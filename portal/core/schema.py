@@ -159,6 +159,19 @@ class StrictListSerializer(serializers.ListSerializer):
         return values
 
 
+class Shape:
+    """What the server sends, for the OpenAPI description (mixed into a Schema): every absent
+    value is left out of a representation, so only the fields named in `always` are required."""
+
+    always: tuple[str, ...] = ("id",)
+
+    def get_fields(self):
+        fields = super().get_fields()
+        for name, field in fields.items():
+            field.required = name in self.always
+        return fields
+
+
 class Schema(serializers.Serializer):
     """A 2.3 model. Unknown keys are "Rogue field"; `server_fields` (known to 2.3 but set by
     the server) are dropped silently, as 2.3 does."""

@@ -15,12 +15,14 @@ from portal.core.actors import Role
 from portal.core.api.envelope import created, ok, read_data
 from portal.core.api.serializers import Out
 from portal.core.errors import DomainError, NotFound
-from portal.core.schema import Choice, IsoDateTime, Text, iso, validate
+from portal.core.schema import Choice, IsoDateTime, Shape, Text, iso, validate
 from tenders.documents import DocumentInput, DocumentMetadata, document_fields, latest_versions
 
 
-class DocumentShape(DocumentMetadata):
+class DocumentShape(Shape, DocumentMetadata):
     """What DocumentOut shows, for the OpenAPI description."""
+
+    always = ("id", "title", "format", "url", "hash", "author", "datePublished", "dateModified")
 
     id = Text(required=True)
     title = Text(required=True)
@@ -53,9 +55,10 @@ class DocumentOut(Out):
         }
 
 
-def document_operations(owner: str):
+def document_operations(owner: str, sealed: bool = False):
     """The document operations of a container (`owner`: Tender, Complaint) for the OpenAPI
-    description: JSON (a document-service URL with its hash) or a multipart `file`."""
+    description: JSON (a document-service URL with its hash) or a multipart `file`. A sealed
+    container's documents (a bid's) are refused 403 to readers until bids are opened."""
     from drf_spectacular.utils import (
         OpenApiParameter,
         OpenApiResponse,
@@ -75,11 +78,12 @@ def document_operations(owner: str):
     }
     one = data_of(f"{owner}Document", DocumentShape)
     refused = errors(403, 404, 409, 422)
+    unread = errors(403, 404) if sealed else errors(404)
     return extend_schema_view(
         list=extend_schema(
             operation_id=f"list{owner}Documents",
             parameters=[OpenApiParameter("all", str, description="1: every version")],
-            responses={200: data_of(f"{owner}Documents", DocumentShape, many=True), **errors(404)},
+            responses={200: data_of(f"{owner}Documents", DocumentShape, many=True), **unread},
         ),
         create=extend_schema(
             operation_id=f"add{owner}Document",
@@ -95,7 +99,7 @@ def document_operations(owner: str):
             responses={
                 200: data_of(f"{owner}DocumentVersions", DocumentWithVersionsShape),
                 302: OpenApiResponse(description="?download=: a signed document-service URL"),
-                **errors(404),
+                **unread,
             },
         ),
         update=extend_schema(

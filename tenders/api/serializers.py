@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from portal.core.api.serializers import Out, compact
-from portal.core.schema import Choice, IsoDateTime, LongText, Schema, Text, iso
+from portal.core.schema import Choice, IsoDateTime, LongText, Schema, Shape, Text, iso
 from tenders.api.documents import DocumentShape, documents_of
 from tenders.models import (
     AwardStatus,
@@ -222,16 +222,19 @@ class TenderOut(Out):
 # are left out of every representation, so few fields are required.
 
 
-class PeriodShape(Schema):
+class PeriodShape(Shape, Schema):
+    always = ()
     startDate = IsoDateTime()
     endDate = IsoDateTime()
 
 
-class LotValueShape(LotValue):
+class LotValueShape(Shape, LotValue):
+    always = ("relatedLot",)
     date = IsoDateTime()
 
 
-class BidShape(Schema):
+class BidShape(Shape, Schema):
+    always = ("id", "status")
     id = Text(required=True)
     status = Choice(BidStatus.values, required=True)
     date = IsoDateTime()
@@ -241,7 +244,8 @@ class BidShape(Schema):
     tenderers = Organization(many=True)
 
 
-class LotShape(Lot):
+class LotShape(Shape, Lot):
+    always = ("id", "status", "title")
     status = Choice(LotStatus.values, required=True)
     date = IsoDateTime()
 
@@ -252,7 +256,8 @@ class AwardComplaints(serializers.ListField):
     ComplaintShape)."""
 
 
-class AwardShape(AwardPatchSchema):
+class AwardShape(Shape, AwardPatchSchema):
+    always = ("id", "status")
     id = Text(required=True)
     bid_id = Text()
     lotID = Text()
@@ -264,14 +269,16 @@ class AwardShape(AwardPatchSchema):
     complaints = AwardComplaints()
 
 
-class QuestionShape(QuestionSchema):
+class QuestionShape(Shape, QuestionSchema):
+    always = ("id", "title")
     id = Text(required=True)
     date = IsoDateTime()
     answer = LongText()
     dateAnswered = IsoDateTime()
 
 
-class ContractShape(ContractPatchSchema):
+class ContractShape(Shape, ContractPatchSchema):
+    always = ("id", "status")
     id = Text(required=True)
     awardID = Text()
     contractID = Text()
@@ -279,13 +286,15 @@ class ContractShape(ContractPatchSchema):
     date = IsoDateTime()
 
 
-class CancellationShape(CancellationSchema):
+class CancellationShape(Shape, CancellationSchema):
+    always = ("id", "status")
     id = Text(required=True)
     status = Choice(CancellationStatus.values, required=True)
     date = IsoDateTime()
 
 
-class TenderShape(TenderSchema):
+class TenderShape(Shape, TenderSchema):
+    always = ("id", "tenderID", "status", "dateModified")
     id = Text(required=True)
     tenderID = Text(required=True)
     status = Choice(TenderStatus.values, required=True)

@@ -516,7 +516,7 @@ class _PartDocumentViewSet(DocumentViewSet):
         return [part.tender_id, part.id]
 
 
-@document_operations("Bid")
+@document_operations("Bid", sealed=True)
 class BidDocumentViewSet(_PartDocumentViewSet):
     """A bid's papers: the bidder's, sealed with the bid until tendering closes."""
 
