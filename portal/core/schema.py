@@ -20,7 +20,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.core.validators import EmailValidator, URLValidator
+from django.core.validators import EmailValidator, MaxLengthValidator, URLValidator
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail, ValidationError
 from rest_framework.fields import empty, get_error_detail
@@ -161,7 +161,9 @@ class StrictListSerializer(serializers.ListSerializer):
 
 class Shape:
     """What the server sends, for the OpenAPI description (mixed into a Schema): every absent
-    value is left out of a representation, so only the fields named in `always` are required."""
+    value is left out of a representation, so only the fields named in `always` are required;
+    and what the server adds to a text may take it past what a client may send (a test
+    tender's title, prefixed "[ТЕСТУВАННЯ] "), so no length is promised."""
 
     always: tuple[str, ...] = ("id",)
 
@@ -169,6 +171,13 @@ class Shape:
         fields = super().get_fields()
         for name, field in fields.items():
             field.required = name in self.always
+            if isinstance(field, serializers.CharField):
+                field.max_length = None
+                field.validators = [
+                    validator
+                    for validator in field.validators
+                    if not isinstance(validator, MaxLengthValidator)
+                ]
         return fields
 
 
