@@ -34,7 +34,7 @@ run: $(INSTALLED)
 test: $(INSTALLED)
 	$(TEST_ENV) $(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# The longer fuzzing run (about 12,000 requests): its last result is in the README.
+# The longer fuzzing run (about 20,000 requests, 5 minutes): its last result is in the README.
 FUZZ_EXAMPLES ?= 150
 fuzz: $(INSTALLED)
 	$(TEST_ENV) FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/fuzz $(PYTEST_ARGS)

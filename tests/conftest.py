@@ -4,7 +4,7 @@ import socket
 import pytest
 from django.db import connection
 
-from tests.helpers import Api, Clock, assert_kept_representations_are_current
+from tests.helpers import Api, Clock, assert_kept_representations_are_current, settings_for_tests
 
 
 def pytest_report_header(config):
@@ -31,28 +31,9 @@ def pytest_collection_modifyitems(config, items):
 def _test_settings(settings, tmp_path):
     from django.core.cache import cache
 
-    # Rate-limit counters and sign-in failures live in a cache of the test's own, emptied for
-    # each test (never a developer's Redis, which clearing would wipe).
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    for name, value in settings_for_tests(tmp_path / "documents").items():
+        setattr(settings, name, value)
     cache.clear()
-    # Tests move a frozen clock, under which a change need not move the registry's newest
-    # stamp: searches are not kept unless a test asks (tests/portal/test_public_pages.py).
-    settings.SEARCH_RESULTS_SECONDS = 0
-    settings.SANDBOX_MODE = False
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    # Mail is sent as its change commits (tests/portal/test_mail_queue.py queues it in the
-    # database, as in production, and runs the worker).
-    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
-    # Tests do not run collectstatic, which the manifest storage needs.
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-        # Each test keeps document content in a folder of its own.
-        "documents": {
-            "BACKEND": "docservice.storage.AtomicFileSystemStorage",
-            "OPTIONS": {"location": str(tmp_path / "documents")},
-        },
-    }
 
 
 @pytest.fixture(autouse=True)

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from django.conf import settings as django_settings
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
@@ -409,3 +410,31 @@ def assert_kept_representations_are_current() -> None:
         live = TenderOut(Tender.objects.current(tender.pk, viewer=None), context=context).data
         kept = tender.public_text.replace(PLACEHOLDER, links.base_url(request))
         assert kept == JSONRenderer().render(live).decode(), tender.tender_id
+
+
+def settings_for_tests(documents_folder) -> dict:
+    """The settings every test runs under (each test's own fixture, or a module's world built
+    once, tests/fuzz/world.py)."""
+    return {
+        # Rate-limit counters and sign-in failures live in a cache of the test's own, emptied
+        # for each test (never a developer's Redis, which clearing would wipe).
+        "CACHES": {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
+        # Tests move a frozen clock, under which a change need not move the registry's newest
+        # stamp: searches are not kept unless a test asks (tests/portal/test_public_pages.py).
+        "SEARCH_RESULTS_SECONDS": 0,
+        "SANDBOX_MODE": False,
+        "PASSWORD_HASHERS": ["django.contrib.auth.hashers.MD5PasswordHasher"],
+        # Mail is sent as its change commits (tests/portal/test_mail_queue.py queues it in the
+        # database, as in production, and runs the worker).
+        "TASKS": {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}},
+        # Tests do not run collectstatic, which the manifest storage needs.
+        "STORAGES": {
+            **django_settings.STORAGES,
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+            # Each test keeps document content in a folder of its own.
+            "documents": {
+                "BACKEND": "docservice.storage.AtomicFileSystemStorage",
+                "OPTIONS": {"location": str(documents_folder)},
+            },
+        },
+    }
