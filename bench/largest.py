@@ -4,9 +4,10 @@
 `python -m bench.largest body FILE` writes the body of a tender of MAX_ITEMS items about as
 large as API_MAX_BODY_BYTES allows. `python -m bench.largest worst KEY` (DATABASE_URL naming a
 migrated database, the broker KEY registered) builds, through the model methods with the clock
-set back, a tender of MAX_ITEMS items in MAX_LOTS lots with MAX_BIDS bids each for every lot, its
-tendering over but not yet closed (the next request that reads it closes it: the bids are
-opened and every lot is awarded), and prints its id.
+set back, a tender of MAX_ITEMS items in MAX_LOTS lots with MAX_BIDS bids each for every lot
+(placed by brokers of their own, each its share), its tendering over but not yet closed (the
+next request that reads it closes it: the bids are opened and every lot is awarded), and prints
+its id.
 """
 
 import json
@@ -25,7 +26,7 @@ from portal.core.actors import Actor, Role  # noqa: E402
 from portal.core.models import Broker  # noqa: E402
 from portal.core.schema import SHORT_TEXT_MAX, iso  # noqa: E402
 from tenders.models import Tender  # noqa: E402
-from tenders.schema import MAX_BIDS, MAX_ITEMS, MAX_LOTS  # noqa: E402
+from tenders.schema import MAX_BIDS, MAX_BIDS_OF_ONE, MAX_ITEMS, MAX_LOTS  # noqa: E402
 from tests.helpers import item, lot, organization, tender_data  # noqa: E402
 
 
@@ -51,6 +52,12 @@ def worst_tender(key: str) -> str:
         enquiryPeriod={"endDate": iso(start + timedelta(minutes=10))},
         tenderPeriod={"endDate": iso(start + timedelta(minutes=30))},
     )
+    bidders = []
+    for n in range(-(-MAX_BIDS // MAX_BIDS_OF_ONE)):
+        bidder = Broker(name=f"bidder {n}")
+        bidder.set_key(f"bidder-{n}-" + "b" * 32)
+        bidder.save()
+        bidders.append(Actor(Role.AUTHENTICATED, broker=bidder))
     with time_machine.travel(start, tick=False) as clock:
         tender, _ = Tender.objects.register(by=by, data=data)
         clock.move_to(start + timedelta(minutes=15))
@@ -58,7 +65,8 @@ def worst_tender(key: str) -> str:
         for n in range(MAX_BIDS):
             offers = [{"relatedLot": lot_id, "value": {"amount": 90_000 - n}} for lot_id in lot_ids]
             tenderer = organization(f"Учасник {n}", f"{10_000_000 + n}")
-            tender.place_bid(by=by, data={"tenderers": [tenderer], "lotValues": offers})
+            bidder = bidders[n // MAX_BIDS_OF_ONE]  # (one broker places at most its share)
+            tender.place_bid(by=bidder, data={"tenderers": [tenderer], "lotValues": offers})
     return tender.pk
 
 
