@@ -3,6 +3,7 @@ import re
 from django import forms
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
@@ -37,13 +38,20 @@ def check_size(file) -> None:
         )
 
 
+def attachments_help() -> str:
+    """Said in the page's language, with the bounds as they are set (the field is made once)."""
+    return gettext("Files of up to %(size)s MB each, %(total)s MB together.") % {
+        "size": settings.DOCUMENT_MAX_BYTES // (1024 * 1024),
+        "total": settings.REQUEST_MAX_BYTES // (1024 * 1024),
+    }
+
+
 class AttachmentsField(MultipleFileField):
     def __init__(self, **kwargs):
         super().__init__(
             label=_("Attachments"),
             required=False,
-            help_text=_("Any number of files, up to %(size)s MB each.")
-            % {"size": settings.DOCUMENT_MAX_BYTES // (1024 * 1024)},
+            help_text=lazy(attachments_help, str)(),
             **kwargs,
         )
 

@@ -366,6 +366,15 @@ def test_oversized_attachment_is_refused_and_nothing_kept(world, as_user, settin
     assert not StoredFile.objects.exists()
 
 
+def test_the_attachments_say_how_much_they_may_be(world, as_user, settings):
+    settings.DOCUMENT_MAX_BYTES, settings.REQUEST_MAX_BYTES = 3 * 2**20, 12 * 2**20
+
+    page = as_user(world.bidder).get(new_claim_url(world)).content.decode()
+
+    # In the page's language (an English page said it in Ukrainian, the language of start-up).
+    assert "Files of up to 3 MB each, 12 MB together." in page
+
+
 def test_only_a_bidder_of_the_tender_sees_the_claim_form(world, as_user):
     url = new_claim_url(world)
     tender_url = reverse("tender", args=[world.tender.pk])
