@@ -16,7 +16,7 @@ from django.http import FileResponse, HttpResponseRedirect, JsonResponse
 from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from portal.core.api.auth import presented_broker
 from portal.core.api.errors import error_response
@@ -184,7 +184,7 @@ def upload_unregistered(request):
     return _uploaded(request, stored)
 
 
-@require_GET
+@require_safe
 @answers_json
 def get(request, doc_id):
     """The file, for a permanent (MD5-bound) or an unexpired temporary signed URL."""

@@ -102,6 +102,17 @@ def test_upload_then_get_returns_the_same_bytes_and_name(ds, store):
     assert stored.storage_name.startswith(f"{stored.id}.")
 
 
+def test_head_answers_what_get_would_without_the_bytes(ds, client):
+    url = ds.registered_and_uploaded()
+
+    head = client.head(urlsplit(url).path + "?" + urlsplit(url).query)
+
+    assert head.status_code == 200  # (was 405)
+    assert head["Content-Length"] == str(len(CONTENT))
+    assert head["Content-Disposition"].startswith("attachment;")
+    assert body_of(head) == b""
+
+
 def test_upload_with_another_md5_is_refused_and_nothing_kept(ds, store):
     registered = ds.register().json()
     response = ds.upload(registered["upload_url"], content=b"other content")
