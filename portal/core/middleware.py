@@ -1,7 +1,7 @@
 from http import HTTPStatus
 
 from django.conf import settings
-from django.http import HttpResponse
+from django.shortcuts import render
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
@@ -97,11 +97,13 @@ class BodiesBounded:
         except ValueError:
             length = 0
         if length > settings.API_MAX_BODY_BYTES:
-            known = request.META.get("HTTP_AUTHORIZATION") or request.user.is_authenticated
+            known = bool(request.META.get("HTTP_AUTHORIZATION") or request.user.is_authenticated)
             if length > settings.REQUEST_MAX_BYTES or not known:
-                return HttpResponse(
-                    "Request Entity Too Large", status=413, content_type="text/plain"
-                )
+                # A page in both languages (the API's and the document service's callers get
+                # the envelope, MachineFacesAnswerJSON).
+                limit = settings.REQUEST_MAX_BYTES if known else settings.API_MAX_BODY_BYTES
+                context = {"limit_mb": max(limit // (1024 * 1024), 1), "known": known}
+                return render(request, "413.html", context, status=413)
         return self.get_response(request)
 
 

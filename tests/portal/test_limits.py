@@ -501,6 +501,9 @@ def test_a_large_body_from_a_caller_nobody_knows_is_refused_before_it_is_read(cl
         "POST", reverse("login"), body, content_type=content_type, REMOTE_ADDR="203.0.113.7"
     )
     assert answer.status_code == 413
+    page = answer.content.decode()  # a page in both languages (it was "Request Entity Too Large")
+    assert "Надіслане разом більше за 1 МБ (стільки можна надіслати, не увійшовши)" in page
+    assert "What you sent is more than 1 MB together" in page
     # A small form from the same caller is read as usual.
     assert sign_in(client, "nobody", "wrong").status_code == 200
 
