@@ -16,7 +16,9 @@ def is_machine_face(request) -> bool:
     """Is this a request to the API or the document service (every path of a document service
     deployed on its own host)? Those faces answer JSON in 2.3's English, always."""
     urlconf = getattr(request, "urlconf", None) or settings.ROOT_URLCONF
-    return urlconf == "docservice.standalone_urls" or request.path.startswith(MACHINE_PREFIXES)
+    # (however many slashes lead: "//api/..." is a client's mistake on the API, not a page)
+    path = "/" + request.path.lstrip("/")
+    return urlconf == "docservice.standalone_urls" or path.startswith(MACHINE_PREFIXES)
 
 
 class MachineFacesAnswerJSON:

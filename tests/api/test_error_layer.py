@@ -45,6 +45,13 @@ def test_any_method_on_an_unknown_path_is_a_json_404(strict_client, method, path
     ]
 
 
+@pytest.mark.parametrize("path", ["//api/2.3/tenders", "//ds/register", "///api/2.3/spore"])
+def test_slashes_doubled_before_the_api_are_still_the_api_s_404(strict_client, path):
+    # (a client joining its base URL and a path; the test client would read "//api" as a host)
+    response = strict_client.get("/", PATH_INFO=path)
+    assert assert_envelope(response, 404)[0]["name"] == "url"  # (was the portal's HTML 404)
+
+
 @pytest.mark.parametrize(
     ("method", "path"),
     [
