@@ -312,6 +312,9 @@ API_RATE_FAILED_KEYS = env("API_RATE_FAILED_KEYS", "20/minute")
 # every machine (with REDIS_URL); 0 takes the bound away. Its largest requests then hold at
 # most this many workers: serve with more (README, "Limits").
 API_CONCURRENT_WRITES = int(env("API_CONCURRENT_WRITES", "2"))
+# Likewise for the reads that cost what a large write does: feed pages of tenders' documents or
+# parts (opt_fields=items...), each up to 100 tenders read whole.
+API_CONCURRENT_LARGE_READS = int(env("API_CONCURRENT_LARGE_READS", "2"))
 
 # The 2.3 API
 API_VERSION = "2.3"

@@ -1,6 +1,7 @@
 """How tenders and their parts look on the wire (2.3)."""
 
 from collections.abc import Callable
+from functools import cache
 from typing import ClassVar
 
 from drf_spectacular.utils import extend_schema_field
@@ -193,6 +194,20 @@ class TenderOut(Out):
         if name in cls.BEFORE_DATA:
             return cls.BEFORE_DATA[name][1](tender)
         return None
+
+    @classmethod
+    def known_fields(cls, names) -> list[str]:
+        """The names among `names` that a tender's representation may have: the feed reads
+        nothing for any other (opt_fields=x read every tender of a page whole, to show
+        nothing)."""
+        return [name for name in names if name in cls._every_field()]
+
+    @classmethod
+    @cache
+    def _every_field(cls) -> frozenset[str]:
+        # (what the description says a tender shows; the parts are registered as the apps are
+        # ready, before anything asks)
+        return cls.FROM_COLUMNS | cls.FROM_RELATED | set(TenderShape().fields) | set(TENDER_PARTS)
 
     @classmethod
     def columns_of(cls, names) -> set[str]:

@@ -13,6 +13,7 @@ from portal.core.api.envelope import answered_with_the_write, created, ok, read_
 from portal.core.api.lookup import child
 from portal.core.api.openapi import OWNER_TOKEN, Feed, data_of, errors, patch_of
 from portal.core.api.serializers import ABSENT
+from portal.core.api.throttling import one_of_the_large_reads
 from portal.core.errors import InvalidData, PermissionDenied
 from portal.core.schema import iso, too_many
 from tenders.documents import document_fields
@@ -183,10 +184,12 @@ def _feed_listing(mode: str, fields: list[str]):
 )
 class TenderViewSet(viewsets.ViewSet):
     def list(self, request):
-        fields = feed.opt_fields(request)
+        fields = TenderOut.known_fields(feed.opt_fields(request))
         shape, listing = _feed_listing(request.query_params.get("mode", ""), fields)
-        large = not TenderOut.FROM_COLUMNS.issuperset(fields)
-        return feed.page(request, listing, _listed(request, fields), shape=shape, large=large)
+        if TenderOut.FROM_COLUMNS.issuperset(fields):
+            return feed.page(request, listing, _listed(request, fields), shape=shape)
+        with one_of_the_large_reads(request):
+            return feed.page(request, listing, _listed(request, fields), shape=shape, large=True)
 
     @answered_with_the_write
     def create(self, request):

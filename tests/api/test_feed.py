@@ -1,13 +1,24 @@
 """GET /tenders: the feed a crawler follows, in both directions, never skipping a change."""
 
+from contextlib import ExitStack
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.db.models.sql.compiler import SQLCompiler
 
+from portal.core import limits
 from portal.core.api import feed
 from portal.core.schema import iso, parse_iso
-from tests.helpers import create_tender, in_qualification, single_error, tender_data
+from tenders.api.serializers import TenderOut
+from tests.helpers import (
+    CLAIM,
+    create_tender,
+    in_qualification,
+    organization,
+    single_error,
+    tender_data,
+    two_lots,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -278,6 +289,53 @@ def test_every_field_of_the_tender_reads_the_same_in_the_feed(api, anonymous, cl
         expected.update({f: whole[f] for f in asked.split(",") if f in whole})
         assert shown == expected
         assert list(shown) == list(expected)
+
+
+def test_a_name_no_tender_has_reads_nothing_of_the_tenders(api, anonymous, clock, query_count):
+    """opt_fields=x read every tender of the page whole (its document, its items), to show
+    nothing: anyone could keep the workers busy with small requests."""
+    years = {
+        "code": "years",
+        "featureOf": "tenderer",
+        "title": "стаж",
+        "enum": [{"value": 0, "title": "0"}],
+    }
+    tender = create_tender(api, **two_lots(), features=[years])
+    question = {"title": "Питання", "description": "Чи можна?", "author": organization()}
+    assert api.post(f"{tender.path}/questions", question).status_code == 201
+    assert api.post(f"{tender.path}/complaints", CLAIM).status_code == 201
+    whole = anonymous.get(tender.path).json()["data"]
+    assert {"lots", "features", "questions", "items"} <= set(whole)
+    clock.advance(minutes=1)
+    assert TenderOut.known_fields(whole) == list(whole)  # every field a tender shows is known
+
+    with query_count() as queries:
+        (shown,) = anonymous.get("/tenders", {"opt_fields": "x,nonsense,data"}).json()["data"]
+
+    assert shown == {"id": tender.id, "dateModified": whole["dateModified"]}
+    assert not any('"data"' in query["sql"] for query in queries.captured_queries)
+
+
+def test_a_caller_has_two_pages_of_large_fields_answered_at_once(api, anonymous, clock):
+    """Rate limits count requests, not their cost: small requests each reading a page of large
+    tenders whole held every worker (tests/concurrency/test_writes_in_flight.py shows the same
+    places shared by the workers)."""
+    create_tender(api)
+    clock.advance(minutes=1)
+    with ExitStack() as held:
+        for _ in range(2):  # the two places of the address the test client comes from
+            held.enter_context(
+                limits.one_of_at_most("api-large-reads", "address:127.0.0.1", 2, 120)
+            )
+        refused = anonymous.get("/tenders", {"opt_fields": "items"})
+        assert single_error(refused, 429)["description"] == (
+            "Too many requests in progress. Try again later."
+        )
+        assert refused["Retry-After"] == "1"
+        # Fields from the tender's row cost what any page does; another caller has its own.
+        assert anonymous.get("/tenders", {"opt_fields": "status"}).status_code == 200
+        assert api.get("/tenders", {"opt_fields": "items"}).status_code == 200
+    assert anonymous.get("/tenders", {"opt_fields": "items"}).status_code == 200
 
 
 def test_a_page_with_opt_fields_holds_at_most_its_bound(api, anonymous, clock, monkeypatch):
