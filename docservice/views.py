@@ -19,6 +19,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
 from portal.core.api.auth import presented_broker
+from portal.core.api.envelope import BodyTooLarge
 from portal.core.api.errors import error_response
 from portal.core.api.throttling import check_rate
 from portal.core.errors import (
@@ -35,7 +36,7 @@ from portal.core.schema import md5_digest
 from . import links, storage
 from .models import StoredFile
 from .signing import SignatureError, keyring, permanent_message, temporary_message, upload_message
-from .uploads import FileTooLarge, clean_filename, guess_format, read_upload
+from .uploads import clean_filename, guess_format, read_upload
 
 logger = logging.getLogger(__name__)
 
@@ -127,7 +128,7 @@ def register(request):
         try:
             body = json.loads(request.body)
         except RequestDataTooBig:
-            raise FileTooLarge() from None
+            raise BodyTooLarge() from None  # (the JSON body's bound, not a file's)
         except (ValueError, UnicodeError, RecursionError):
             body = {}
         data = body.get("data") if isinstance(body, dict) else None

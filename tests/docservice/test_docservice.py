@@ -49,6 +49,16 @@ def test_register_takes_a_json_body_too(ds, client):
     assert response.status_code == 201
 
 
+def test_a_register_body_past_the_bound_is_told_so(ds, client, settings):
+    settings.API_MAX_BODY_BYTES = settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1024
+    body = {"data": {"hash": md5(), "padding": "x" * 2048}}
+    response = client.post("/ds/register", body, content_type="application/json", **ds.headers())
+    # (it spoke of a file's bound, DOCUMENT_MAX_BYTES, which no file had reached)
+    assert single_error(response, 413)["description"] == (
+        "Request body is larger than the limit of 1024 bytes"
+    )
+
+
 @pytest.mark.parametrize(
     ("hash_", "description"),
     [
