@@ -40,8 +40,9 @@ class ContentLost(DomainError):
     code = "content_lost"
     location = "url"
 
-    def __init__(self):
-        super().__init__("The document's content is missing from the document store", name="doc_id")
+    def __init__(self, damaged: bool = False):
+        said = "is damaged in" if damaged else "is missing from"
+        super().__init__(f"The document's content {said} the document store", name="doc_id")
 
 
 def name_for_attempt(document_id: str) -> str:
@@ -87,9 +88,18 @@ def save(name: str, content) -> str:
         raise StorageUnavailable() from error
 
 
-def open_file(name: str):
+def open_file(name: str, size: int | None = None):
+    """The stored file to read, checked to be as long as it was stored (`size`): a file cut
+    short is not served as the document."""
     try:
-        return documents_storage().open(name, "rb")
+        opened = documents_storage().open(name, "rb")
+        if size is not None and opened.size != size:
+            opened.close()
+            logger.error(
+                "document store holds %s at %s bytes, stored at %s", name, opened.size, size
+            )
+            raise ContentLost(damaged=True)
+        return opened
     except FileNotFoundError:
         logger.error("document store has lost %s, which a row says it stored", name)
         raise ContentLost() from None

@@ -214,7 +214,7 @@ def get(request, doc_id):
         )
         return HttpResponseRedirect(url)
     response = FileResponse(
-        storage.open_file(stored.storage_name),
+        storage.open_file(stored.storage_name, size=stored.size),
         as_attachment=True,
         filename=stored.title,
         content_type=stored.content_type,

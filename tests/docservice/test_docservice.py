@@ -355,3 +355,16 @@ def test_content_the_store_has_lost_is_gone_not_a_retry(ds):
         "description": "The document's content is missing from the document store",
     }
     assert "Retry-After" not in response
+
+
+def test_content_cut_short_in_the_store_is_not_served_as_the_document(ds):
+    url = ds.registered_and_uploaded()
+    with storages["documents"].open(StoredFile.objects.get().storage_name, "wb") as stored:
+        stored.write(CONTENT[:10])  # (the disk's fault, or an operator's)
+
+    response = ds.get(url)
+
+    # (it was a 200 with the ten bytes left)
+    assert single_error(response, 410)["description"] == (
+        "The document's content is damaged in the document store"
+    )
