@@ -4,6 +4,7 @@ import os
 import tempfile
 
 from django.conf import settings
+from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
 from django.core.checks import Error, Tags, Warning, register
 from django.core.files.storage import FileSystemStorage
 
@@ -52,6 +53,25 @@ def shared_cache(app_configs, **kwargs):
             "hold across workers.",
             hint="Set REDIS_URL.",
             id="portal.W001",
+        )
+    ]
+
+
+@register(Tags.staticfiles, deploy=True)
+def static_files_are_collected(app_configs, **kwargs):
+    """Served as deployed, every page names its CSS and scripts by the manifest collectstatic
+    writes; without it every page of the portal fails."""
+    store = staticfiles_storage
+    if not isinstance(store, ManifestFilesMixin) or store.manifest_storage.exists(
+        store.manifest_name
+    ):
+        return []
+    return [
+        Warning(
+            "The static files have not been collected: every page of the portal would fail "
+            "(the API and the document service would not).",
+            hint="Run manage.py collectstatic --noinput before serving.",
+            id="portal.W003",
         )
     ]
 

@@ -118,32 +118,35 @@ def test_secret_key_is_required_unless_debug():
     assert manage("check", env={"DEBUG": "1"}).returncode == 0
 
 
-def test_deploy_check_with_production_settings_is_clean():
+PRODUCTION = {
+    "SECRET_KEY": "a-production-secret-key-that-is-long-and-random-0123456789abcdef",
+    "ALLOWED_HOSTS": "registry.example.org",
+}
+# As deployed: over HTTPS, counting in Redis.
+DEPLOYED = {**PRODUCTION, "HTTPS": "1", "REDIS_URL": "redis://127.0.0.1:6379/0"}
+
+
+def test_deploy_check_with_production_settings_is_clean(tmp_path):
+    # (the static files collected: their manifest, as collectstatic writes it)
+    (tmp_path / "staticfiles.json").write_text('{"paths": {}, "version": "1.1", "hash": ""}')
     result = manage(
         "check",
         "--deploy",
         "--fail-level",
         "WARNING",
-        env={
-            "SECRET_KEY": "a-production-secret-key-that-is-long-and-random-0123456789abcdef",
-            "ALLOWED_HOSTS": "registry.example.org",
-            "HTTPS": "1",
-            "REDIS_URL": "redis://127.0.0.1:6379/0",
-        },
+        env={**DEPLOYED, "STATIC_ROOT": str(tmp_path)},
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_deploy_check_asks_for_the_static_files_collected(tmp_path):
+    # (every portal page failed with "Missing staticfiles manifest entry", and no check said so)
+    result = manage("check", "--deploy", env={**DEPLOYED, "STATIC_ROOT": str(tmp_path)})
+    assert "portal.W003" in result.stderr + result.stdout and "collectstatic" in result.stderr
+
+
 def test_deploy_check_asks_for_a_shared_cache():
-    result = manage(
-        "check",
-        "--deploy",
-        env={
-            "SECRET_KEY": "a-production-secret-key-that-is-long-and-random-0123456789abcdef",
-            "ALLOWED_HOSTS": "registry.example.org",
-            "HTTPS": "1",
-        },
-    )
+    result = manage("check", "--deploy", env={**PRODUCTION, "HTTPS": "1"})
     assert "portal.W001" in result.stderr + result.stdout and "REDIS_URL" in result.stderr
 
 
@@ -191,10 +194,6 @@ def test_the_migrations_describe_the_models():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-PRODUCTION = {
-    "SECRET_KEY": "a-production-secret-key-that-is-long-and-random-0123456789abcdef",
-    "ALLOWED_HOSTS": "registry.example.org",
-}
 VERIFY_KEY = "ab" * 32
 
 
