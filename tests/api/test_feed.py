@@ -369,3 +369,21 @@ def test_a_page_of_large_fields_ends_past_its_bytes_and_the_crawl_misses_nothing
     assert pages == [[ids[0]], [ids[1]], [ids[2]], sorted(tied)]
     # Small fields are not weighed: the page is whole.
     assert len(anonymous.get("/tenders?opt_fields=status").json()["data"]) == 5
+    # Read one tender at a time, a run stamped alike is still kept whole, nothing missed.
+    monkeypatch.setattr(feed, "FIRST_CHUNK", 1)
+    monkeypatch.setattr(feed, "FEED_PAGE_BYTES", 10**9)
+    body = anonymous.get("/tenders?opt_fields=items&limit=4").json()
+    assert [item["id"] for item in body["data"]] == [*ids, *sorted(tied)]  # the run kept whole
+    assert follow(anonymous, "/tenders?opt_fields=items&limit=2")[0] == [*ids, *sorted(tied)]
+
+
+def test_a_page_cut_for_its_bytes_reads_few_more_tenders_than_it_shows(
+    api, anonymous, clock, monkeypatch, query_count
+):
+    monkeypatch.setattr(feed, "FEED_PAGE_BYTES", 1)
+    spaced_tenders(api, clock, 20)
+    with query_count() as captured:
+        page = anonymous.get("/tenders?opt_fields=items").json()["data"]
+    assert len(page) == 1
+    reads = [q["sql"] for q in captured.captured_queries if "ORDER BY" in q["sql"]]
+    assert len(reads) == 1 and reads[0].endswith(f"LIMIT {feed.FIRST_CHUNK}")  # (was all 20)

@@ -23,6 +23,7 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db.models import Q
 from django.utils import timezone
 from rest_framework.response import Response
 
@@ -37,6 +38,9 @@ MAX_LIMIT = 1000
 # two objects stamped apart: what one page costs is bounded however large the objects are.
 MAX_LIMIT_WITH_FIELDS = 100
 FEED_PAGE_BYTES = 4 * 1024 * 1024
+# Such a page is read a few objects at a time, this many first (the largest tenders are about
+# 2 MiB each: two reads make a page).
+FIRST_CHUNK = 4
 
 
 def _limit(raw: str, most: int) -> int:
@@ -94,31 +98,34 @@ def page(request, listing, represent, *, shape=None, large=False) -> Response:
     def first_read(settled, offset=None):
         # One row past the limit says whether the page ends between two objects stamped
         # alike, and only then are the rest of them read.
+        return settled_after(settled, offset).order_by(*order)[: limit + 1]
+
+    def settled_after(settled, offset=None):
         found = listing().filter(date_modified__lte=settled)
         if offset is not None:
             found = found.filter(**{f"date_modified__{later}": offset})
-        return found.order_by(*order)[: limit + 1]
-
-    arguments = (settled,) if offset is None else (settled, offset)
-    if shape is None:
-        rows = list(first_read(*arguments))
-    else:
-        rows = _FIRST_READS.get((shape, descending, len(arguments), limit), first_read)(*arguments)
-    if len(rows) > limit:
-        beyond = rows.pop()
-        last = rows[-1]
-        if beyond.date_modified == last.date_modified:
-            rows += (
-                listing()
-                .filter(date_modified=last.date_modified, **{f"id__{later}": last.id})
-                .order_by(*order)
-            )
+        return found
 
     if large:
-        shown = _up_to_bytes(rows, represent, fields)
+        found = settled_after(settled, offset)
+        rows, shown = _up_to_bytes(_in_chunks(found, order, later), represent, fields, limit)
     else:
+        arguments = (settled,) if offset is None else (settled, offset)
+        if shape is None:
+            rows = list(first_read(*arguments))
+        else:
+            key = (shape, descending, len(arguments), limit)
+            rows = _FIRST_READS.get(key, first_read)(*arguments)
+        if len(rows) > limit:
+            beyond = rows.pop()
+            last = rows[-1]
+            if beyond.date_modified == last.date_modified:
+                rows += (
+                    listing()
+                    .filter(date_modified=last.date_modified, **{f"id__{later}": last.id})
+                    .order_by(*order)
+                )
         shown = [represent(row, fields) for row in rows]
-    rows = rows[: len(shown)]
     kept = {key: params[key] for key in ("limit", "opt_fields", "mode") if params.get(key)}
     if rows:
         next_offset, prev_offset = iso(rows[-1].date_modified), iso(rows[0].date_modified)
@@ -138,18 +145,41 @@ def page(request, listing, represent, *, shape=None, large=False) -> Response:
     return Response(body)
 
 
-def _up_to_bytes(rows: list, represent, fields: list[str]) -> list[dict]:
-    """The rows shown, until they pass FEED_PAGE_BYTES at the end of a run of rows stamped
-    alike (the next page starts after a stamp: a run is never split)."""
-    shown, size = [], 0
-    for index, row in enumerate(rows):
+def _up_to_bytes(found, represent, fields: list[str], limit: int) -> tuple[list, list[dict]]:
+    """The rows of a page of large fields and how each is shown: up to `limit` rows, ending
+    once they pass FEED_PAGE_BYTES, and in either case at the end of a run of rows stamped
+    alike (the next page starts after a stamp: a run is never split). `found` yields the rows
+    in the page's order and is read no further than the page needs."""
+    rows, shown, size = [], [], 0
+    for row in found:
+        full = len(rows) >= limit or size > FEED_PAGE_BYTES
+        if full and row.date_modified != rows[-1].date_modified:
+            break
+        rows.append(row)
         shown.append(represent(row, fields))
         size += len(json.dumps(shown[-1], ensure_ascii=False, cls=DjangoJSONEncoder))
-        following = rows[index + 1] if index + 1 < len(rows) else None
-        between_stamps = following is not None and following.date_modified != row.date_modified
-        if size > FEED_PAGE_BYTES and between_stamps:
-            break
-    return shown
+    return rows, shown
+
+
+def _in_chunks(found, order, later: str):
+    """The objects of the queryset `found` in `order`, read a few at a time, each read starting
+    after the last object read (by its stamp and id, so an object changed meanwhile, which
+    leaves for a later stamp, moves no other out of place); the first reads are small, the
+    next ones twice as large, so that a page of a few large objects reads few of them and a
+    page of many small ones takes few reads."""
+    size, last = FIRST_CHUNK, None
+    while True:
+        chunk = found
+        if last is not None:
+            chunk = chunk.filter(
+                Q(**{f"date_modified__{later}": last.date_modified})
+                | Q(date_modified=last.date_modified, **{f"id__{later}": last.id})
+            )
+        rows = list(chunk.order_by(*order)[:size])
+        yield from rows
+        if len(rows) < size:
+            return
+        size, last = min(size * 2, MAX_LIMIT), rows[-1]
 
 
 def _link(request, params: dict, offset: str) -> dict:
