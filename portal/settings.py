@@ -79,7 +79,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before anything reads a body: a caller with as many writes in progress as it may waits.
-    "portal.core.middleware.WritesInFlight",
+    "portal.core.middleware.RequestsInFlight",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "portal.core.middleware.PortalLanguageMiddleware",
     "portal.core.middleware.MachineFacesInEnglishMiddleware",

@@ -4,3 +4,11 @@ from django.apps import AppConfig
 class TendersConfig(AppConfig):
     name = "tenders"
     verbose_name = "Tenders"
+
+    def ready(self):
+        # Before the first request: the gate runs before any URL is resolved.
+        from portal.core.limits import counts_as_a_large_read
+
+        from .api.views import is_a_feed_page_of_parts
+
+        counts_as_a_large_read(is_a_feed_page_of_parts)

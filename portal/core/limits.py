@@ -14,6 +14,7 @@ import re
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -134,6 +135,17 @@ class TooManyAtOnce(RateLimited):
 
     def __init__(self):
         super().__init__(1, gettext_noop("Too many requests in progress. Try again later."))
+
+
+# Reads that cost what a large write does, as the apps above say (each a function of the
+# request, true for such a read): counted as writes are, in places of their own
+# (portal/core/middleware.py RequestsInFlight), before anything else is done for them.
+LARGE_READS: list[Callable] = []
+
+
+def counts_as_a_large_read(predicate: Callable) -> Callable:
+    LARGE_READS.append(predicate)
+    return predicate
 
 
 # Places held in this process, when the cache is not Redis: {key: {place: taken at}}.

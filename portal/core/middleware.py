@@ -56,11 +56,13 @@ def _as_envelope(status: int, headers: dict):
     return envelope_response([entry], status=status, headers=headers)
 
 
-class WritesInFlight:
+class RequestsInFlight:
     """A caller (its broker key, or its address without one) has at most API_CONCURRENT_WRITES
-    writes to the API and the document service being answered at once; one more is answered 429
-    with Retry-After at once, before its body is read. However large the requests one broker
-    sends, it holds that many workers at most and the others are left to everyone else."""
+    writes to the API and the document service being answered at once, and at most
+    API_CONCURRENT_LARGE_READS reads that cost what a large write does (limits.LARGE_READS);
+    one more is answered 429 with Retry-After at once, before its body is read or its key
+    looked up. However large the requests one caller sends, it holds that many workers at most
+    and the others are left to everyone else."""
 
     WRITING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
     # A place is given back when its request is answered; one a killed worker kept is free
@@ -71,13 +73,20 @@ class WritesInFlight:
         self.get_response = get_response
 
     def __call__(self, request):
-        most = settings.API_CONCURRENT_WRITES
-        if not most or request.method not in self.WRITING or not is_machine_face(request):
+        if not is_machine_face(request):
+            return self.get_response(request)
+        if request.method in self.WRITING:
+            scope, most = "api-writes", settings.API_CONCURRENT_WRITES
+        elif any(is_large(request) for is_large in limits.LARGE_READS):
+            scope, most = "api-large-reads", settings.API_CONCURRENT_LARGE_READS
+        else:
+            return self.get_response(request)
+        if not most:
             return self.get_response(request)
         key = key_from_header(request.META.get("HTTP_AUTHORIZATION", ""))
         caller = f"key:{key}" if key else f"address:{limits.client_address(request)}"
         try:
-            with limits.one_of_at_most("api-writes", caller, most, self.LEASE_SECONDS):
+            with limits.one_of_at_most(scope, caller, most, self.LEASE_SECONDS):
                 return self.get_response(request)
         except limits.TooManyAtOnce as refused:
             return error_response(refused)

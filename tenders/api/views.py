@@ -13,7 +13,6 @@ from portal.core.api.envelope import answered_with_the_write, created, ok, read_
 from portal.core.api.lookup import child
 from portal.core.api.openapi import OWNER_TOKEN, Feed, data_of, errors, patch_of
 from portal.core.api.serializers import ABSENT
-from portal.core.api.throttling import one_of_the_large_reads
 from portal.core.errors import InvalidData, PermissionDenied
 from portal.core.schema import iso, too_many
 from tenders.documents import document_fields
@@ -77,6 +76,16 @@ def _read(request, tender_id) -> Tender:
 def _find(request, tender_id) -> Tender:
     """The tender to change (a draft is found by its owner alone)."""
     return Tender.objects.find(tender_id, viewer=viewer_for(request))
+
+
+def is_a_feed_page_of_parts(request) -> bool:
+    """A feed page whose opt_fields name tenders' documents or parts reads its tenders whole:
+    its caller has as few of them answered at once as of its writes (registered as the app is
+    ready, tenders/apps.py)."""
+    if request.method != "GET" or request.path != reverse("api:tenders"):
+        return False
+    fields = request.GET.get("opt_fields", "").split(",")
+    return not TenderOut.FROM_COLUMNS.issuperset(TenderOut.known_fields(f for f in fields if f))
 
 
 def _listed(request, fields: list[str]):
@@ -186,10 +195,8 @@ class TenderViewSet(viewsets.ViewSet):
     def list(self, request):
         fields = TenderOut.known_fields(feed.opt_fields(request))
         shape, listing = _feed_listing(request.query_params.get("mode", ""), fields)
-        if TenderOut.FROM_COLUMNS.issuperset(fields):
-            return feed.page(request, listing, _listed(request, fields), shape=shape)
-        with one_of_the_large_reads(request):
-            return feed.page(request, listing, _listed(request, fields), shape=shape, large=True)
+        large = not TenderOut.FROM_COLUMNS.issuperset(fields)
+        return feed.page(request, listing, _listed(request, fields), shape=shape, large=large)
 
     @answered_with_the_write
     def create(self, request):

@@ -338,6 +338,18 @@ def test_a_caller_has_two_pages_of_large_fields_answered_at_once(api, anonymous,
     assert anonymous.get("/tenders", {"opt_fields": "items"}).status_code == 200
 
 
+def test_a_large_read_past_its_places_is_refused_before_anything_is_read(
+    api, anonymous, clock, query_count
+):
+    """Refused before the broker's key is looked up: a client retrying at once costs little."""
+    with ExitStack() as held:
+        for _ in range(2):
+            held.enter_context(limits.one_of_at_most("api-large-reads", "key:broker", 2, 120))
+        with query_count() as captured:
+            refused = api.get("/tenders", {"opt_fields": "status,bids"})
+    assert refused.status_code == 429 and captured.captured_queries == []
+
+
 def test_a_page_with_opt_fields_holds_at_most_its_bound(api, anonymous, clock, monkeypatch):
     """2.3: at most 100 objects a page when opt_fields is asked for (1,000 without)."""
     monkeypatch.setattr(feed, "MAX_LIMIT_WITH_FIELDS", 2)
