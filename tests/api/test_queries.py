@@ -146,13 +146,18 @@ def test_feed_does_not_grow_with_tenders(api, anonymous, clock, query_count, par
     decided_tender(api, clock, bids=1)
     clock.advance(minutes=1)
     one = queries_for(query_count, anonymous, "/tenders", params)
+    thirteen_more(api, clock)
+    assert len(anonymous.get("/tenders").json()["data"]) == 14
+    assert queries_for(query_count, anonymous, "/tenders", params) == one
+
+
+def thirteen_more(api, clock) -> None:
+    """Three more decided tenders and ten new ones, settled in the feed."""
     for _ in range(3):
         decided_tender(api, clock, bids=2)
     for _ in range(10):
         create_tender(api)
     clock.advance(minutes=1)
-    assert len(anonymous.get("/tenders").json()["data"]) == 14
-    assert queries_for(query_count, anonymous, "/tenders", params) == one
 
 
 def test_a_feed_page_of_parts_reads_its_tenders_in_reads_that_double(
@@ -165,11 +170,7 @@ def test_a_feed_page_of_parts_reads_its_tenders_in_reads_that_double(
     decided_tender(api, clock, bids=1)
     clock.advance(minutes=1)
     one_read = queries_for(query_count, anonymous, "/tenders", params)
-    for _ in range(3):
-        decided_tender(api, clock, bids=2)
-    for _ in range(10):
-        create_tender(api)
-    clock.advance(minutes=1)
+    thirteen_more(api, clock)
 
     with query_count() as captured:
         page = anonymous.get("/tenders", params).json()["data"]
