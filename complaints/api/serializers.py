@@ -74,13 +74,13 @@ class ComplaintShape(Shape, Schema):
 
     always = ("id", "complaintID", "status", "type", "title")
 
-    id = Text(required=True)
-    complaintID = Text(required=True)
-    status = Choice(ComplaintStatus.values, required=True)
-    type = Choice(["claim"], required=True)
+    id = Text()
+    complaintID = Text()
+    status = Choice(ComplaintStatus.values)
+    type = Choice(["claim"])
     relatedLot = Text()
     date = IsoDateTime()
-    title = Text(required=True)
+    title = Text()
     description = LongText()
     author = Organization()
     dateSubmitted = IsoDateTime()

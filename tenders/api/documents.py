@@ -24,14 +24,14 @@ class DocumentShape(Shape, DocumentMetadata):
 
     always = ("id", "title", "format", "url", "hash", "author", "datePublished", "dateModified")
 
-    id = Text(required=True)
-    title = Text(required=True)
-    format = Text(required=True)
-    url = Text(required=True)
-    hash = Text(required=True)
-    author = Choice([Role.TENDER_OWNER, Role.BID_OWNER, Role.COMPLAINT_OWNER], required=True)
-    datePublished = IsoDateTime(required=True)
-    dateModified = IsoDateTime(required=True)
+    id = Text()
+    title = Text()
+    format = Text()
+    url = Text()
+    hash = Text()
+    author = Choice([Role.TENDER_OWNER, Role.BID_OWNER, Role.COMPLAINT_OWNER])
+    datePublished = IsoDateTime()
+    dateModified = IsoDateTime()
 
 
 class DocumentWithVersionsShape(DocumentShape):

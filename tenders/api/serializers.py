@@ -250,8 +250,8 @@ class LotValueShape(Shape, LotValue):
 
 class BidShape(Shape, Schema):
     always = ("id", "status")
-    id = Text(required=True)
-    status = Choice(BidStatus.values, required=True)
+    id = Text()
+    status = Choice(BidStatus.values)
     date = IsoDateTime()
     value = Value()
     lotValues = LotValueShape(many=True)
@@ -261,7 +261,7 @@ class BidShape(Shape, Schema):
 
 class LotShape(Shape, Lot):
     always = ("id", "status", "title")
-    status = Choice(LotStatus.values, required=True)
+    status = Choice(LotStatus.values)
     date = IsoDateTime()
 
 
@@ -273,10 +273,10 @@ class AwardComplaints(serializers.ListField):
 
 class AwardShape(Shape, AwardPatchSchema):
     always = ("id", "status")
-    id = Text(required=True)
+    id = Text()
     bid_id = Text()
     lotID = Text()
-    status = Choice(AwardStatus.values, required=True)
+    status = Choice(AwardStatus.values)
     date = IsoDateTime()
     value = Value()
     suppliers = Organization(many=True)
@@ -286,7 +286,7 @@ class AwardShape(Shape, AwardPatchSchema):
 
 class QuestionShape(Shape, QuestionSchema):
     always = ("id", "title")
-    id = Text(required=True)
+    id = Text()
     date = IsoDateTime()
     answer = LongText()
     dateAnswered = IsoDateTime()
@@ -294,28 +294,28 @@ class QuestionShape(Shape, QuestionSchema):
 
 class ContractShape(Shape, ContractPatchSchema):
     always = ("id", "status")
-    id = Text(required=True)
+    id = Text()
     awardID = Text()
     contractID = Text()
-    status = Choice(ContractStatus.values, required=True)
+    status = Choice(ContractStatus.values)
     date = IsoDateTime()
 
 
 class CancellationShape(Shape, CancellationSchema):
     always = ("id", "status")
-    id = Text(required=True)
-    status = Choice(CancellationStatus.values, required=True)
+    id = Text()
+    status = Choice(CancellationStatus.values)
     date = IsoDateTime()
 
 
 class TenderShape(Shape, TenderSchema):
     always = ("id", "tenderID", "status", "dateModified")
-    id = Text(required=True)
-    tenderID = Text(required=True)
-    status = Choice(TenderStatus.values, required=True)
+    id = Text()
+    tenderID = Text()
+    status = Choice(TenderStatus.values)
     owner = Text()
     date = IsoDateTime()
-    dateModified = IsoDateTime(required=True)
+    dateModified = IsoDateTime()
     procurementMethodType = Choice(["belowThreshold"])
     enquiryPeriod = PeriodShape()
     tenderPeriod = PeriodShape()

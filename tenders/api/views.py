@@ -89,8 +89,12 @@ def is_a_feed_page_of_parts(request) -> bool:
             return False
     except NoReverseMatch:  # (the document service deployed alone has no API)
         return False
-    fields = request.GET["opt_fields"].split(",")
-    return not TenderOut.FROM_COLUMNS.issuperset(TenderOut.known_fields(f for f in fields if f))
+    return _reads_whole_tenders(TenderOut.known_fields(feed.opt_fields(request)))
+
+
+def _reads_whole_tenders(fields: list[str]) -> bool:
+    """Whether a feed page of `fields` (known ones) reads its tenders' documents or parts."""
+    return not TenderOut.FROM_COLUMNS.issuperset(fields)
 
 
 def _listed(request, fields: list[str]):
@@ -200,7 +204,7 @@ class TenderViewSet(viewsets.ViewSet):
     def list(self, request):
         fields = TenderOut.known_fields(feed.opt_fields(request))
         shape, listing = _feed_listing(request.query_params.get("mode", ""), fields)
-        large = not TenderOut.FROM_COLUMNS.issuperset(fields)
+        large = _reads_whole_tenders(fields)
         return feed.page(request, listing, _listed(request, fields), shape=shape, large=large)
 
     @answered_with_the_write

@@ -68,8 +68,9 @@ def _is_set(raw: str) -> bool:
 
 
 def opt_fields(request) -> list[str]:
-    """The fields a feed page is asked to show beside id and dateModified."""
-    raw = request.query_params.get("opt_fields", "")
+    """The fields a feed page is asked to show beside id and dateModified (of a DRF request or
+    a Django one, which middleware sees)."""
+    raw = getattr(request, "query_params", request.GET).get("opt_fields", "")
     return [field for field in raw.split(",") if field.strip()]
 
 

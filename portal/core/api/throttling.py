@@ -12,16 +12,11 @@ def check_rate(request, broker) -> None:
     """Count this request against its caller; RateLimited (429) over the limit."""
     reading = request.method in _READING
     kind = "READS" if reading else "WRITES"
-    caller = "BROKER" if broker is not None else "ANONYMOUS"
-    hit(
-        f"api-{caller}-{kind}".lower(),
-        _ident(request, broker),
-        Rate.setting(f"API_RATE_{caller}_{kind}"),
-    )
-
-
-def _ident(request, broker) -> str:
-    return f"broker:{broker.pk}" if broker is not None else f"address:{client_address(request)}"
+    if broker is not None:
+        caller, ident = "BROKER", f"broker:{broker.pk}"
+    else:
+        caller, ident = "ANONYMOUS", f"address:{client_address(request)}"
+    hit(f"api-{caller}-{kind}".lower(), ident, Rate.setting(f"API_RATE_{caller}_{kind}"))
 
 
 class KeyOrAddressRate(BaseThrottle):
