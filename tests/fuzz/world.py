@@ -9,14 +9,13 @@ what is known of it; the fuzzer's own 2xx answers add what they create (tests/fu
 from __future__ import annotations
 
 import copy
-import hashlib
 from dataclasses import dataclass, field
 from datetime import timedelta
 from urllib.parse import parse_qsl, urlsplit
 
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from tests.docservice.helpers import DocService, document, md5
 from tests.helpers import (
     ANSWER,
     BASE,
@@ -102,13 +101,13 @@ class World:
                 thing = self.add(path, status=member.get("status", ""), tender_status=status)
                 if collection == "bids":
                     bid_tokens[member["id"]] = thing.tokens
-                for document in member.get("documents", []):
-                    self.add(f"{path}/documents/{document['id']}", tender_status=status)
+                for paper in member.get("documents", []):
+                    self.add(f"{path}/documents/{paper['id']}", tender_status=status)
                 for claim in member.get("complaints", []):
                     claim_path = f"{path}/complaints/{claim['id']}"
                     self.add(claim_path, status=claim["status"], tender_status=status)
-                    for document in claim.get("documents", []):
-                        self.add(f"{claim_path}/documents/{document['id']}", tender_status=status)
+                    for paper in claim.get("documents", []):
+                        self.add(f"{claim_path}/documents/{paper['id']}", tender_status=status)
         # A bidder claims against an award with its bid's token.
         for award in data.get("awards", []):
             thing = self.things[f"{tender_path}/awards/{award['id']}"]
@@ -140,7 +139,7 @@ class Builder:
 
     def __init__(self, client: Client, key: str, clock: Clock):
         self.api = Api(client, key)
-        self.client = client
+        self.ds = DocService(client, key)
         self.clock = clock
         self.world = World()
         self.tenders = []
@@ -251,22 +250,10 @@ class Builder:
 
     def uploaded(self) -> dict:
         """A file registered and uploaded to the document service, as a broker attaches it."""
-        registered = self.register()
-        upload = self.client.post(
-            registered["upload_url"].removeprefix("http://testserver"),
-            {"file": _named(CONTENT)},
-            **self.api.headers(),
-        )
-        assert upload.status_code == 200, upload.content
-        return {
-            "title": "Протокол.pdf",
-            "format": "application/pdf",
-            "url": registered["data"]["url"],
-            "hash": registered["data"]["hash"],
-        }
+        return document(self.ds, CONTENT, "Протокол.pdf")
 
     def register(self) -> dict:
-        response = self.client.post("/ds/register", {"hash": _md5(CONTENT)}, **self.api.headers())
+        response = self.ds.register(md5(CONTENT))
         assert response.status_code == 201, response.content
         return response.json()
 
@@ -282,11 +269,3 @@ class Builder:
 def _signed(url: str) -> tuple[str, dict]:
     parts = urlsplit(url)
     return parts.path, dict(parse_qsl(parts.query))
-
-
-def _named(content: bytes) -> SimpleUploadedFile:
-    return SimpleUploadedFile("Протокол.pdf", content, content_type="application/pdf")
-
-
-def _md5(content: bytes) -> str:
-    return "md5:" + hashlib.md5(content).hexdigest()
