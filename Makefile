@@ -40,9 +40,10 @@ fuzz: $(INSTALLED)
 	$(TEST_ENV) FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/fuzz $(PYTEST_ARGS)
 	@cat build/fuzz-report.txt
 
-# The benchmark against a floor, at 1,000 and 100,000 tenders, on PostgreSQL (BENCH_DATABASE_URL
-# names the server; the built registries are kept as template databases). Not a test: it prints
-# the table (also written to build/bench.md) and fails nothing. About 20 minutes the first time.
+# The benchmark against a bare floor, at 1,000 and 100,000 tenders, on PostgreSQL, this code beside
+# the code of BENCH_BEFORE (a commit, checked out under build/; empty: none). BENCH_DATABASE_URL
+# names the server; the built registries are kept as template databases. Not a test: it prints
+# the table (also written to build/bench.md) and fails nothing. About an hour the first time.
 bench: $(INSTALLED)
 	$(BIN)/python -m bench.run
 

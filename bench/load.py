@@ -27,7 +27,7 @@ import threading
 import time
 from http.client import HTTPConnection
 
-from bench.run import PYTHON, ROOT, Server, admin, basic, environment
+from bench.run import PYTHON, ROOT, Server, Side, admin, basic, environment
 
 ROUNDS = int(os.environ.get("LOAD_ROUNDS", "3"))
 SECONDS = float(os.environ.get("LOAD_SECONDS", "10"))
@@ -64,7 +64,7 @@ SMALL = json.dumps(
 
 
 def serve(concurrent_writes: int) -> Server:
-    return Server(
+    return Side("here", ROOT).server(
         DATABASE,
         workers=WORKERS,
         ROOT_URLCONF="portal.urls",

@@ -1,14 +1,19 @@
-"""`make bench`: the project's reads and writes measured against a floor, at two registry sizes.
+"""`make bench`: the project's reads and writes measured against a bare floor, at two registry
+sizes, side by side with the code of an earlier commit.
 
-For each size: the registry is built (bench/build.py through the model methods, then copied in
-SQL by bench/multiply.py; both kept as template databases until their code or the migrations
-change), one gunicorn sync worker serves it pinned to CPU 0, and this process, pinned to CPU 1,
-sends one request at a time. Each round measures every endpoint and the floor (one row by
-primary key, answered as a small JSON by the same worker) for BENCH_SECONDS each, in a shuffled
-order; an endpoint's "× floor" is its rate divided by the floor's in the same round, so the noise
-of a shared machine cancels out. The table gives the median over the rounds and their spread,
-the 100k/1k ratio of the cost relative to the floor, the queries per request, the worker's
-memory, and the chronograph's rate.
+For each size and each side (the code here, and the code of BENCH_BEFORE checked out in a
+worktree under build/): the registry is built by that side's code (bench/build.py through the
+model methods, then copied in SQL by bench/multiply.py; both kept as template databases until
+their code or the migrations change) and served by one gunicorn sync worker pinned to CPU 0;
+this process, pinned to CPU 1, sends one request at a time. The floors are a Django project of
+their own (bench/floor: no middleware, no app but the one row the query needs) served by the
+same gunicorn the same way: a read of one tender row by primary key, and a claim's answer as
+plain SQL through psycopg. Each round measures every endpoint of both sides and the floors for
+BENCH_SECONDS each, in a shuffled order; an endpoint's "× floor" is its rate divided by the
+floor's in the same round (reads by the read floor's, writes by the write floor's), so the
+noise of a shared machine cancels out. The table gives the median over the rounds and their
+spread, the 100k/1k ratio of the cost relative to the floor, the queries per request, the
+workers' memory, and the chronograph's rate, for both sides.
 
 It is a benchmark, not a test: nothing here fails a build. PostgreSQL only (BENCH_DATABASE_URL,
 default postgres://postgres@127.0.0.1:5432/postgres, names the server).
@@ -36,6 +41,9 @@ PYTHON = sys.executable
 SIZES = [int(size) for size in os.environ.get("BENCH_SIZES", "1000,100000").split(",")]
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "1.5"))
+# The code measured beside this one: the last commit before the domain was made plain Django
+# (its speed machinery woven into the models). Empty: this code alone.
+BEFORE = os.environ.get("BENCH_BEFORE", "2e640e6")
 # Tenders built through the model methods; larger sizes are copies of them.
 BUILT = int(os.environ.get("BENCH_BUILT", "1000"))
 SERVER_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
@@ -44,6 +52,7 @@ SERVER_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15")
 RUN = f"bench-{os.getpid()}-{int(time.time())}"
 UNLIMITED = "1000000/minute"
+SECRET_KEY = "bench-" + "k" * 60
 
 
 def database_url(name: str) -> str:
@@ -62,24 +71,12 @@ def exists(name: str) -> bool:
     return row is not None
 
 
-def fingerprint(size: int) -> str:
-    """What a template depends on: every migration, the builder, and the copier if it copies."""
-    digest = hashlib.sha256()
-    files = sorted(ROOT.glob("*/migrations/*.py")) + sorted(ROOT.glob("portal/*/migrations/*.py"))
-    files.append(ROOT / "bench" / "build.py")
-    if size != BUILT:
-        files.append(ROOT / "bench" / "multiply.py")
-    for file in files:
-        digest.update(file.read_bytes())
-    return digest.hexdigest()[:10]
-
-
 def environment(database: str, **extra) -> dict:
     return {
         **os.environ,
         "DATABASE_URL": database_url(database),
         "DJANGO_SETTINGS_MODULE": "portal.settings",
-        "SECRET_KEY": "bench-" + "k" * 60,
+        "SECRET_KEY": SECRET_KEY,
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "ROOT_URLCONF": "bench.urls",
         "REDIS_URL": REDIS_URL,
@@ -93,41 +90,79 @@ def environment(database: str, **extra) -> dict:
     }
 
 
-def run(args: list[str], database: str, **extra) -> str:
-    done = subprocess.run(
-        [PYTHON, *args], cwd=ROOT, env=environment(database, **extra), capture_output=True,
-        text=True,
-    )  # fmt: skip
-    if done.returncode:
-        raise RuntimeError(f"{' '.join(args)} failed:\n{done.stderr[-3000:]}")
-    return done.stdout
+class Side:
+    """One version of the code: where it is checked out, and its own databases (built by its
+    own builder, so that each is measured on the registry its code makes)."""
 
+    def __init__(self, name: str, root: Path):
+        self.name, self.root = name, root
 
-def template(size: int) -> str:
-    """The template database of `size` tenders (built when missing)."""
-    name = f"bench_t{size}_{fingerprint(size)}"
-    if exists(name):
+    @classmethod
+    def before(cls, revision: str) -> "Side":
+        """The code of `revision`, checked out in a worktree of its own under build/."""
+        commit = subprocess.run(
+            ["git", "rev-parse", "--verify", f"{revision}^{{commit}}"], cwd=ROOT, check=True,
+            capture_output=True, text=True,
+        ).stdout.strip()  # fmt: skip
+        tree = ROOT / "build" / f"bench-{commit[:10]}"
+        if not (tree / "manage.py").exists():
+            subprocess.run(
+                ["git", "worktree", "add", "--force", "--detach", str(tree), commit], cwd=ROOT,
+                check=True, capture_output=True,
+            )  # fmt: skip
+        return cls(f"at {commit[:7]}", tree)
+
+    def run(self, args: list[str], database: str, **extra) -> str:
+        done = subprocess.run(
+            [PYTHON, *args], cwd=self.root, env=environment(database, **extra),
+            capture_output=True, text=True,
+        )  # fmt: skip
+        if done.returncode:
+            raise RuntimeError(f"{self.name}: {' '.join(args)} failed:\n{done.stderr[-3000:]}")
+        return done.stdout
+
+    def fingerprint(self, size: int) -> str:
+        """What a template depends on: every migration, the builder, and the copier if it
+        copies."""
+        digest = hashlib.sha256()
+        files = sorted(self.root.glob("*/migrations/*.py"))
+        files += sorted(self.root.glob("*/*/migrations/*.py"))
+        files.append(self.root / "bench" / "build.py")
+        if size != BUILT:
+            files.append(self.root / "bench" / "multiply.py")
+        for file in files:
+            digest.update(file.read_bytes())
+        return digest.hexdigest()[:10]
+
+    def template(self, size: int) -> str:
+        """The template database of `size` tenders (built when missing)."""
+        name = f"bench_t{size}_{self.fingerprint(size)}"
+        if exists(name):
+            return name
+        if size == BUILT:
+            print(f"{self.name}: building {size} tenders through the model methods (once)...")
+            admin(f"DROP DATABASE IF EXISTS {name}_wip WITH (FORCE)")
+            admin(f"CREATE DATABASE {name}_wip")
+            self.run(["manage.py", "migrate", "--noinput", "-v0"], f"{name}_wip")
+            self.run(["-m", "bench.build", str(size)], f"{name}_wip")
+        else:
+            source = self.template(BUILT)
+            print(f"{self.name}: copying {BUILT} tenders to {size} in SQL (once)...")
+            admin(f"DROP DATABASE IF EXISTS {name}_wip WITH (FORCE)")
+            admin(f"CREATE DATABASE {name}_wip TEMPLATE {source}")
+            self.run(["-m", "bench.multiply", str(size // BUILT)], f"{name}_wip")
+        admin(f"ALTER DATABASE {name}_wip RENAME TO {name}")
         return name
-    if size == BUILT:
-        print(f"building {size} tenders through the model methods (a few minutes, once)...")
-        admin(f"CREATE DATABASE {name}_wip")
-        run(["manage.py", "migrate", "--noinput", "-v0"], f"{name}_wip")
-        run(["-m", "bench.build", str(size)], f"{name}_wip")
-    else:
-        source = template(BUILT)
-        print(f"copying {BUILT} tenders to {size} in SQL (once)...")
-        admin(f"CREATE DATABASE {name}_wip TEMPLATE {source}")
-        run(["-m", "bench.multiply", str(size // BUILT)], f"{name}_wip")
-    admin(f"ALTER DATABASE {name}_wip RENAME TO {name}")
-    return name
 
+    def working_copy(self, size: int) -> str:
+        name = f"bench_{size}_{self.fingerprint(size)}_{'now' if self.root == ROOT else 'then'}"
+        source = self.template(size)
+        admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        admin(f"CREATE DATABASE {name} TEMPLATE {source}")
+        return name
 
-def working_copy(size: int) -> str:
-    name = f"bench_{size}"
-    source = template(size)
-    admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-    admin(f"CREATE DATABASE {name} TEMPLATE {source}")
-    return name
+    def server(self, database: str, *, workers: int = 1, **settings) -> "Server":
+        return Server(self.root, "portal.wsgi", environment(database, **settings), workers)
 
 
 def registry_keys(database: str) -> dict:
@@ -145,18 +180,19 @@ def free_port() -> int:
 
 
 class Server:
-    """gunicorn serving `database`: one sync worker on CPU 0 (the benchmark), or `workers` of
-    them on every CPU (make load); `settings` are added to the environment."""
+    """gunicorn serving `application` from `root`: one sync worker on CPU 0 (the benchmark), or
+    `workers` of them on every CPU (make load)."""
 
-    def __init__(self, database: str, *, workers: int = 1, **settings):
+    def __init__(self, root: Path, application: str, env: dict, workers: int = 1, config=()):
         self.port = free_port()
         command = [
-            PYTHON, "-m", "gunicorn", "portal.wsgi", "--workers", str(workers),
+            PYTHON, "-m", "gunicorn", application, "--workers", str(workers),
             "--worker-class", "sync", "--bind", f"127.0.0.1:{self.port}", "--log-level", "warning",
+            *config,
         ]  # fmt: skip
         if workers == 1:
             command = ["taskset", "-c", "0", *command]
-        self.process = subprocess.Popen(command, cwd=ROOT, env=environment(database, **settings))
+        self.process = subprocess.Popen(command, cwd=root, env=env)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -165,6 +201,15 @@ class Server:
             except OSError:
                 time.sleep(0.2)
         raise RuntimeError("gunicorn did not start")
+
+    @classmethod
+    def floor(cls, database: str) -> "Server":
+        """The bare floor (bench/floor), reading and writing `database`."""
+        env = {
+            **os.environ, "DATABASE_URL": database_url(database), "SECRET_KEY": SECRET_KEY,
+            "DJANGO_SETTINGS_MODULE": "bench.floor.settings",
+        }  # fmt: skip
+        return cls(ROOT, "bench.floor.wsgi", env, config=["--config", "python:bench.floor.served"])
 
     def worker_rss_mb(self) -> float:
         children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
@@ -221,6 +266,33 @@ class Registry:
 
     def random_tender(self) -> tuple[dict, int]:
         return random.choice(self.sample)
+
+
+# The floor served inside the project (bench/urls.py: the whole middleware stack), a second
+# reference beside the bare one; the code before 2e640e6's successor called it "floor".
+IN_PROJECT_FLOOR = "floor in the project"
+EARLIER_NAMES = {IN_PROJECT_FLOOR: "floor"}
+
+
+def floor_requests(registry: Registry) -> dict:
+    """The bare floors' requests (bench/floor), on the tenders and claims of `registry`."""
+    owner = {"Authorization": basic(registry.owner_key), "Content-Type": "application/json"}
+    answer = {"status": "answered", "resolution": "Вимогу задоволено: документацію змінено."}
+    body = json.dumps({"data": answer})
+
+    def read():
+        t, k = registry.random_tender()
+        return "GET", f"/read/{registry.id(t['tender'], k)}", {}, None
+
+    def write():
+        t, k = random.choice(registry.written), random.randrange(registry.copies)
+        claim = registry.id(t["claims"]["answered"]["id"], k)
+        return "PATCH", f"/write/{registry.id(t['tender'], k)}/{claim}", owner, body
+
+    return {READ_FLOOR: read, WRITE_FLOOR: write}
+
+
+READ_FLOOR, WRITE_FLOOR = "read floor (bare Django)", "write floor (plain SQL)"
 
 
 def endpoints(registry: Registry, offsets: list[str], new_tender: dict) -> dict:
@@ -281,7 +353,7 @@ def endpoints(registry: Registry, offsets: list[str], new_tender: dict) -> dict:
         return "POST", "/api/2.3/tenders", owner, json.dumps({"data": new_tender})
 
     return {
-        "floor": lambda: ("GET", f"/bench/floor/{tender()[0]}", {}, None),
+        IN_PROJECT_FLOOR: lambda: ("GET", f"/bench/floor/{tender()[0]}", {}, None),
         "GET /api/2.3/tenders/{id}": api_tender,
         "GET …/complaints/{cid}": api_claim,
         "feed limit=100": feed(""),
@@ -333,94 +405,157 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
 
 
-def query_counts(database: str, size: int) -> dict:
-    return json.loads(run(["-m", "bench.queries", str(size)], database))
-
-
-def chronograph_rate(database: str) -> str:
-    return run(["-m", "bench.chronograph"], database).strip()
-
-
-def bench_size(size: int) -> dict:
-    database = working_copy(size)
-    registry = Registry(registry_keys(database), size)
-    with psycopg.connect(database_url(database)) as connection:
-        rows = connection.execute(
-            "SELECT date_modified FROM tenders_tender TABLESAMPLE SYSTEM (5) LIMIT 200"
-        ).fetchall()
-    offsets = [row[0].isoformat().replace("+", "%2B") for row in rows]
-    new_tender = json.loads(run(["-m", "bench.queries", "new-tender"], database))
-    queries = query_counts(database, size)
-    server = Server(database)
-    try:
-        requests = endpoints(registry, offsets, new_tender)
-        for t, k in registry.sample:  # read once, as the API's reads and the pages are
-            tender, claim = registry.id(t["tender"], k), registry.id(t["claims"]["claim"]["id"], k)
-            for path in (f"/api/2.3/tenders/{tender}", f"/tenders/{tender}/", f"/claims/{claim}/"):
-                send(server.port, ("GET", path, {}, None))
-        for make in requests.values():  # every endpoint must answer 2xx
-            request = make()
-            status = send(server.port, request)
-            if status >= 300:
-                raise RuntimeError(f"{request[1]} answered {status}")
-        results = {name: {"ratios": [], "rates": [], "latencies": []} for name in requests}
-        for round_number in range(ROUNDS):
+def measure_all(plan: dict, ports: dict) -> dict:
+    """Rounds of every (side, request) in `plan` and the floors: name -> rates, ratios to the
+    floor of their kind in the same round, latencies."""
+    results = {key: {"ratios": [], "rates": [], "latencies": []} for key in plan}
+    for round_number in range(ROUNDS):
+        for registry in ports["registries"].values():
             registry.claims_to_answer = registry.shares[round_number]
-            names = list(requests)
-            random.shuffle(names)
-            rates = {}
-            for name in names:
-                rate, latencies, statuses = measure(server.port, requests[name], SECONDS)
-                if any(status >= 300 for status in statuses):
-                    raise RuntimeError(f"{name}: answers {sorted(statuses)}")
-                rates[name] = rate
-                results[name]["latencies"] += latencies
-                results[name]["rates"].append(rate)
-            for name in names:
-                results[name]["ratios"].append(rates[name] / rates["floor"])
-            print(f"  {size}: round {round_number + 1} of {ROUNDS} done", flush=True)
-        rss = server.worker_rss_mb()
+        keys = list(plan)
+        random.shuffle(keys)
+        rates = {}
+        for key in keys:
+            side, name = key
+            rate, latencies, statuses = measure(ports[side], plan[key], SECONDS)
+            if any(status >= 300 for status in statuses):
+                raise RuntimeError(f"{side} {name}: answers {sorted(statuses)}")
+            rates[key] = rate
+            results[key]["latencies"] += latencies
+            results[key]["rates"].append(rate)
+        for key in keys:
+            floor = WRITE_FLOOR if ports["writes"].get(key[1]) else READ_FLOOR
+            results[key]["ratios"].append(rates[key] / rates[("floor", floor)])
+        print(f"  round {round_number + 1} of {ROUNDS} done", flush=True)
+    return results
+
+
+def bench_size(size: int, sides: list[Side]) -> dict:
+    plan, ports, servers, measured = {}, {"registries": {}, "writes": {}}, [], {}
+    try:
+        for side in sides:
+            database = side.working_copy(size)
+            registry = Registry(registry_keys(database), size)
+            with psycopg.connect(database_url(database)) as connection:
+                rows = connection.execute(
+                    "SELECT date_modified FROM tenders_tender TABLESAMPLE SYSTEM (5) LIMIT 200"
+                ).fetchall()
+            offsets = [row[0].isoformat().replace("+", "%2B") for row in rows]
+            new_tender = json.loads(side.run(["-m", "bench.queries", "new-tender"], database))
+            queries = json.loads(side.run(["-m", "bench.queries", str(size)], database))
+            measured[side.name] = {"queries": queries}
+            server = side.server(database)
+            servers.append(server)
+            measured[side.name]["server"] = server
+            ports[side.name], ports["registries"][side.name] = server.port, registry
+            for t, k in registry.sample:  # read once, as the API's reads and the pages are
+                tender = registry.id(t["tender"], k)
+                claim = registry.id(t["claims"]["claim"]["id"], k)
+                for path in (
+                    f"/api/2.3/tenders/{tender}",
+                    f"/tenders/{tender}/",
+                    f"/claims/{claim}/",
+                ):
+                    send(server.port, ("GET", path, {}, None))
+            for name, make in endpoints(registry, offsets, new_tender).items():
+                plan[side.name, name] = make
+            if side is sides[0]:
+                floor = Server.floor(database)
+                servers.append(floor)
+                ports["floor"] = floor.port
+                for name, make in floor_requests(registry).items():
+                    plan["floor", name] = make
+        for (side, name), make in plan.items():  # every request must answer 2xx
+            request = make()
+            ports["writes"][name] = request[0] != "GET"
+            status = send(ports[side], request)
+            if status >= 300:
+                raise RuntimeError(f"{side}: {request[1]} answered {status}")
+        results = measure_all(plan, ports)
+        for side in sides:
+            measured[side.name]["rss"] = measured[side.name].pop("server").worker_rss_mb()
     finally:
-        server.stop()
-    return {
-        "results": results, "rss": rss, "queries": queries,
-        "chronograph": chronograph_rate(working_copy(size)),
-    }  # fmt: skip
+        for server in servers:
+            server.stop()
+    for side in sides:
+        measured[side.name]["chronograph"] = side.run(
+            ["-m", "bench.chronograph"], side.working_copy(size)
+        ).strip()
+    return {"results": results, "sides": measured, "writes": ports["writes"]}
 
 
-def table(measured: dict) -> str:
+def table(measured: dict, sides: list[Side]) -> str:
+    """The table: for each request, × floor at both sizes, for each side (and now ÷ before, the
+    median of the rounds' ratios)."""
     small, large = SIZES[0], SIZES[-1]
-    lines = [
-        f"| request | req/s ({large:,}) | p50 ms | p99 ms | × floor ({small:,}) | "
-        f"× floor ({large:,}), spread | {large:,} cost ÷ {small:,} cost | queries |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for name, result in measured[large]["results"].items():
-        ratios = result["ratios"]
-        small_ratio = statistics.median(measured[small]["results"][name]["ratios"])
-        large_ratio = statistics.median(ratios)
-        lines.append(
-            f"| {name} | {statistics.median(result['rates']):.0f} "
-            f"| {percentile(result['latencies'], 0.5) * 1000:.1f} "
-            f"| {percentile(result['latencies'], 0.99) * 1000:.1f} "
-            f"| {small_ratio:.3f} | {large_ratio:.3f} ({min(ratios):.3f}–{max(ratios):.3f}) "
-            f"| {small_ratio / large_ratio:.2f} | {measured[large]['queries'].get(name, '')} |"
-        )
+    names = [side.name for side in sides]
+    header = ["request", f"req/s ({large:,})", "p50 ms", "p99 ms"]
+    for size in (small, large):
+        header += [f"× floor ({size:,}), {name}" for name in names]
+        if len(names) > 1:
+            header.append(f"{names[0]} ÷ {names[1]} ({size:,}), spread")
+    header += [f"queries, {name}" for name in names]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    results_large = measured[large]["results"]
+    floors = [key for key in results_large if key[0] == "floor"]
+    requests = [name for side, name in results_large if side == names[0]]
+    for key in floors + [(names[0], name) for name in requests]:
+        result = results_large[key]
+        row = [
+            key[1] + (" ← writes" if key in floors and key[1] == WRITE_FLOOR else ""),
+            f"{statistics.median(result['rates']):.0f}",
+            f"{percentile(result['latencies'], 0.5) * 1000:.1f}",
+            f"{percentile(result['latencies'], 0.99) * 1000:.1f}",
+        ]
+        for size in (small, large):
+            results = measured[size]["results"]
+            if key in floors:
+                row += ["1.000"] * len(names) + ([""] if len(names) > 1 else [])
+                continue
+            ratios = {name: results[name, key[1]]["ratios"] for name in names}
+            row += [
+                f"{statistics.median(ratios[name]):.3f} "
+                f"({min(ratios[name]):.3f}–{max(ratios[name]):.3f})"
+                for name in names
+            ]
+            if len(names) > 1:
+                shares = [now / then for now, then in zip(*ratios.values(), strict=True)]
+                row.append(f"{statistics.median(shares):.2f} ({min(shares):.2f}–{max(shares):.2f})")
+        for name in names:
+            queries = measured[large]["sides"][name]["queries"]
+            row.append(
+                ""
+                if key in floors
+                else str(queries.get(key[1], queries.get(EARLIER_NAMES.get(key[1]), "")))
+            )
+        lines.append("| " + " | ".join(row) + " |")
+    lines.append("")
+    lines.append(
+        "Reads are measured against the read floor, writes (claim PATCHes, POST /tenders) "
+        "against the write floor, in the same round."
+    )
     for size in SIZES:
-        lines.append(f"\nWorker memory at {size:,} tenders: {measured[size]['rss']:.0f} MB.")
-        lines.append(f"Chronograph at {size:,}: {measured[size]['chronograph']}.")
+        for name in names:
+            side = measured[size]["sides"][name]
+            lines.append(
+                f"\n{name}, {size:,} tenders: worker memory {side.get('rss', 0):.0f} MB; "
+                f"chronograph {side['chronograph']}."
+            )
     return "\n".join(lines)
 
 
 def main() -> None:
     os.sched_setaffinity(0, {1})
-    # Served as deployed: static files from the manifest collectstatic writes.
-    run(["manage.py", "collectstatic", "--noinput", "-v0"], "postgres")
+    sides = [Side("now", ROOT)]
+    if BEFORE:
+        sides.append(Side.before(BEFORE))
+    for side in sides:  # served as deployed: static files from the manifest collectstatic writes
+        side.run(["manage.py", "collectstatic", "--noinput", "-v0"], "postgres")
     measured = {}
     for size in SIZES:
         print(f"measuring at {size:,} tenders ({ROUNDS} rounds of {SECONDS} s per endpoint)")
-        measured[size] = bench_size(size)
-    report = table(measured)
+        measured[size] = bench_size(size, sides)
+    report = table(measured, sides)
     print(report)
     out = ROOT / "build" / "bench.md"
     out.parent.mkdir(exist_ok=True)
