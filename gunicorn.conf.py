@@ -14,7 +14,7 @@ from gunicorn.glogging import Logger
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from portal.core.log_filters import MaskTokens, mask_tokens
+from core.log_filters import MaskTokens, mask_tokens
 
 # How long one request may hold a worker (README, "Limits"): a database statement is cancelled
 # after STATEMENT_TIMEOUT_SECONDS (503, nothing changed), and a worker still busy after

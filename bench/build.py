@@ -26,10 +26,10 @@ from django.test.utils import override_settings  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from complaints.models import Complaint  # noqa: E402
+from core.actors import Actor, Role  # noqa: E402
+from core.models import Broker  # noqa: E402
+from core.schema import iso  # noqa: E402
 from docservice.models import StoredFile  # noqa: E402
-from portal.core.actors import Actor, Role  # noqa: E402
-from portal.core.models import Broker  # noqa: E402
-from portal.core.schema import iso  # noqa: E402
 from tenders.models import Tender  # noqa: E402
 
 BROKER_KEY = "bench-broker"

@@ -22,9 +22,9 @@ import time_machine  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from portal.core.actors import Actor, Role  # noqa: E402
-from portal.core.models import Broker  # noqa: E402
-from portal.core.schema import SHORT_TEXT_MAX, iso  # noqa: E402
+from core.actors import Actor, Role  # noqa: E402
+from core.models import Broker  # noqa: E402
+from core.schema import SHORT_TEXT_MAX, iso  # noqa: E402
 from tenders.models import Tender  # noqa: E402
 from tenders.schema import MAX_BIDS, MAX_BIDS_OF_ONE, MAX_ITEMS, MAX_LOTS  # noqa: E402
 from tests.helpers import item, lot, organization, tender_data  # noqa: E402

@@ -6,7 +6,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from complaints.models import MIN_RESOLUTION_LENGTH, RESOLUTION_MEANING, ResolutionType
-from portal.core.forms import AttachmentsField, OnceForm
+from core.forms import AttachmentsField, OnceForm
 
 
 class DraftForm(OnceForm):

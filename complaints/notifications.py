@@ -1,7 +1,7 @@
 """E-mail about claims: the tender owner's users learn of a submitted claim, the claimant's of an
 answer. Queued by the kernel's mailer with the change that causes it."""
 
-from portal.core import notices
+from core import notices
 
 # status the claim reached: (whose users hear of it, template)
 NOTICES = {

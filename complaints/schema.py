@@ -8,7 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from complaints.models import ComplaintStatus, ResolutionType
-from portal.core.schema import Choice, LongText, Schema, Text
+from core.schema import Choice, LongText, Schema, Text
 from tenders.schema import Md5Id, Organization
 
 COMPLAINT_FIELDS = frozenset(

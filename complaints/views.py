@@ -24,15 +24,15 @@ from complaints.forms import (
     TenderClaimForm,
 )
 from complaints.models import OUTCOMES, Complaint
+from core.actors import Actor, Role, Viewer, portal_actor
+from core.errors import DomainError, PermissionDenied
+from core.forms import DocumentsForm, add_domain_error, made_from
+from core.fragments import fragment_key, kept_fragment
+from core.htmx import changed, render_page_or_partial
+from core.ids import is_id
+from core.refusals import said
+from core.reviews import Review, not_now, render_review
 from docservice import client
-from portal.core.actors import Actor, Role, Viewer, portal_actor
-from portal.core.errors import DomainError, PermissionDenied
-from portal.core.forms import DocumentsForm, add_domain_error, made_from
-from portal.core.fragments import fragment_key, kept_fragment
-from portal.core.htmx import changed, render_page_or_partial
-from portal.core.ids import is_id
-from portal.core.refusals import said
-from portal.core.reviews import Review, not_now, render_review
 from tenders.documents import latest_versions
 from tenders.forms import party_of
 from tenders.views import award_of, bid_actor, current_tender, download_version
@@ -328,7 +328,7 @@ def _act(request, complaint_id, form_class, key: str, change, *, review=None, in
     claim (htmx, plus a `claim-changed` event) or a redirect to it.
 
     An act that can't be undone has a `review(complaint, actor, form)`
-    (portal/core/reviews.py): its address read (GET) is the review, its form made with
+    (core/reviews.py): its address read (GET) is the review, its form made with
     `initial`; a refusal comes back to it."""
     complaint = _claim(complaint_id, request.user)
     actor = claim_actor(request.user, complaint)

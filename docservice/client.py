@@ -11,7 +11,7 @@ from urllib.request import Request, urlopen
 
 from django.conf import settings
 
-from portal.core.errors import DomainError
+from core.errors import DomainError
 
 from . import links
 from .models import StoredFile

@@ -1,8 +1,8 @@
 from django.db import models, transaction
 from django.utils import timezone
 
-from portal.core.errors import DomainError
-from portal.core.ids import new_id
+from core.errors import DomainError
+from core.ids import new_id
 
 from . import storage
 

@@ -2,7 +2,7 @@
 
 from django.urls import include, path, re_path
 
-from portal.core.api.views import not_found
+from core.api.views import not_found
 
 urlpatterns = [
     path("", include("docservice.urls")),

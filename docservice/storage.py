@@ -14,7 +14,7 @@ import tempfile
 
 from django.core.files.storage import FileSystemStorage, storages
 
-from portal.core.errors import DomainError, Unavailable
+from core.errors import DomainError, Unavailable
 
 logger = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import TemporaryUploadedFile
 from django.core.files.uploadhandler import FileUploadHandler, StopFutureHandlers, StopUpload
 from django.http.multipartparser import MultiPartParser, MultiPartParserError
 
-from portal.core.errors import DomainError, NotFound
+from core.errors import DomainError, NotFound
 
 from .storage import StorageUnavailable
 

@@ -18,20 +18,20 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from portal.core.api.auth import presented_broker
-from portal.core.api.envelope import BodyTooLarge
-from portal.core.api.errors import error_response
-from portal.core.api.throttling import check_rate
-from portal.core.errors import (
+from core.api.auth import presented_broker
+from core.api.envelope import BodyTooLarge
+from core.api.errors import error_response
+from core.api.throttling import check_rate
+from core.errors import (
     DomainError,
     InvalidData,
     NotFound,
     PermissionDenied,
     infrastructure_failure,
 )
-from portal.core.ids import is_id
-from portal.core.models import Broker
-from portal.core.schema import md5_digest
+from core.ids import is_id
+from core.models import Broker
+from core.schema import md5_digest
 
 from . import links, storage
 from .models import StoredFile

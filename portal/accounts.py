@@ -15,11 +15,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_http_methods, require_POST
 
+from core import limits
+from core.errors import DomainError, NotFound
+from core.forms import add_domain_error
+from core.refusals import said
 from portal.account_forms import InvitedSignUpForm, SignUpForm
-from portal.core import limits
-from portal.core.errors import DomainError, NotFound
-from portal.core.forms import add_domain_error
-from portal.core.refusals import said
 from portal.models import Invitation, User
 from portal.models.accounts import BadConfirmationLink
 

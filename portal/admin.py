@@ -3,10 +3,10 @@ from django.contrib.auth.admin import UserAdmin
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
+from core.errors import DomainError
+from core.models import Broker
+from core.refusals import said
 from portal.account_forms import RefusalForm
-from portal.core.errors import DomainError
-from portal.core.models import Broker
-from portal.core.refusals import said
 from portal.models import Membership, Organization, OrganizationEvent, User
 
 

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.http import QueryDict
 from django.urls import reverse
 
-from portal.core import notices
+from core import notices
 from portal.forms import SearchForm
 from portal.models import SavedSearch
 from tenders.models import Tender, TenderStatus

@@ -8,9 +8,9 @@ from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_s
 from django.core.checks import Error, Tags, Warning, register
 from django.core.files.storage import FileSystemStorage
 
+from core.limits import Rate
 from docservice.signing import keyring
 from docservice.storage import documents_storage
-from portal.core.limits import Rate
 
 DEVELOPMENT_SECRET_KEY = "development-only-key-never-use-in-production"
 

@@ -1,4 +1,4 @@
-"""The site's own forms (search); the pieces every app's forms share are in portal.core.forms."""
+"""The site's own forms (search); the pieces every app's forms share are in core.forms."""
 
 from urllib.parse import urlencode
 
@@ -6,7 +6,7 @@ from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
-from portal.core.forms import OnceForm
+from core.forms import OnceForm
 from portal.models import SavedSearch
 from tenders.classifiers import regions
 from tenders.forms import CpvField

@@ -20,7 +20,7 @@ from axes.helpers import (
 )
 from axes.signals import user_locked_out
 
-from portal.core.limits import cache_unavailable, count_knock
+from core.limits import cache_unavailable, count_knock
 
 
 def account_name(request, credentials) -> str:

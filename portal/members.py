@@ -11,10 +11,10 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from core.errors import DomainError
+from core.forms import add_domain_error
+from core.htmx import render_page_or_partial
 from portal.account_forms import DecisionForm, InviteForm, MemberForm
-from portal.core.errors import DomainError
-from portal.core.forms import add_domain_error
-from portal.core.htmx import render_page_or_partial
 from portal.models import Organization, User
 
 TEMPLATE = "portal/organization.html"

@@ -9,8 +9,8 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 
+from core import notices
 from portal import queues
-from portal.core import notices
 from portal.models import Organization, Reminder
 
 log = logging.getLogger(__name__)

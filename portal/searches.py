@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from portal.core.forms import OnceForm, made_from
+from core.forms import OnceForm, made_from
 from portal.forms import SavedSearchForm, SearchForm, search_query
 from portal.models import SavedSearch
 

@@ -65,7 +65,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "django_tasks_db",
-    "portal.core",
+    "core",
     "portal",
     "tenders",
     "complaints",
@@ -75,19 +75,19 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # First, so that every error under /api/ and /ds/ leaves as the 2.3 envelope.
-    "portal.core.middleware.MachineFacesAnswerJSON",
+    "core.middleware.MachineFacesAnswerJSON",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before anything reads a body: a caller with as many writes in progress as it may waits.
-    "portal.core.middleware.RequestsInFlight",
+    "core.middleware.RequestsInFlight",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "portal.core.middleware.PortalLanguageMiddleware",
-    "portal.core.middleware.MachineFacesInEnglishMiddleware",
+    "core.middleware.PortalLanguageMiddleware",
+    "core.middleware.MachineFacesInEnglishMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Before any body is read (the CSRF check reads a form's): its size against who sends it.
-    "portal.core.middleware.BodiesBounded",
+    "core.middleware.BodiesBounded",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -147,13 +147,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 CACHES = {
     "default": (
-        {"BACKEND": "portal.core.cache.SharedRedisCache", "LOCATION": env("REDIS_URL")}
+        {"BACKEND": "core.cache.SharedRedisCache", "LOCATION": env("REDIS_URL")}
         if env("REDIS_URL")
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
 CACHES["default"]["KEY_PREFIX"] = env("CACHE_KEY_PREFIX", "registry")
-# How long a rendered fragment of a public page is kept (portal/core/fragments.py): the most a
+# How long a rendered fragment of a public page is kept (core/fragments.py): the most a
 # change its key does not follow (a broker's new name) is shown late.
 FRAGMENT_SECONDS = int(env("FRAGMENT_SECONDS", "600"))
 # A search's results are kept until the registry's newest dateModified moves, and at most this
@@ -274,7 +274,7 @@ AXES_USERNAME_CALLABLE = "portal.lockout.account_name"
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_CLIENT_IP_CALLABLE = "portal.core.limits.client_address"
+AXES_CLIENT_IP_CALLABLE = "core.limits.client_address"
 AXES_LOCKOUT_CALLABLE = "portal.accounts.locked_out"
 AXES_VERBOSE = False
 # The portal: new accounts per address, confirmation e-mails per account, invitations per
@@ -288,17 +288,17 @@ JOIN_REQUEST_RATE = env("JOIN_REQUEST_RATE", "10/day")
 PUBLIC_POST_RATE = env("PUBLIC_POST_RATE", "30/hour")
 
 REST_FRAMEWORK = {
-    "DEFAULT_RENDERER_CLASSES": ["portal.core.api.envelope.JSONRenderer"],
-    # Views read their JSON themselves (portal.core.api.envelope.read_data); this parser only tells
+    "DEFAULT_RENDERER_CLASSES": ["core.api.envelope.JSONRenderer"],
+    # Views read their JSON themselves (core.api.envelope.read_data); this parser only tells
     # the OpenAPI description that request bodies are JSON.
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_AUTHENTICATION_CLASSES": ["portal.core.api.auth.BrokerAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["core.api.auth.BrokerAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "portal.core.api.envelope.AlwaysJSON",
-    "EXCEPTION_HANDLER": "portal.core.api.errors.handler",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "core.api.envelope.AlwaysJSON",
+    "EXCEPTION_HANDLER": "core.api.errors.handler",
     "UNAUTHENTICATED_USER": None,
     "URL_FORMAT_OVERRIDE": None,
-    "DEFAULT_THROTTLE_CLASSES": ["portal.core.api.throttling.KeyOrAddressRate"],
+    "DEFAULT_THROTTLE_CLASSES": ["core.api.throttling.KeyOrAddressRate"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 # The API and the document service: requests per broker key, and per address for callers
@@ -349,7 +349,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "docservice.openapi.add_document_service_paths",
-        "portal.core.api.openapi.add_common_answers",
+        "core.api.openapi.add_common_answers",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -384,7 +384,7 @@ DOCSERVICE_UPLOAD_KEY = env("DOCSERVICE_UPLOAD_KEY")
 # Largest file accepted (413 above), and how long a download URL stays valid.
 DOCUMENT_MAX_BYTES = int(env("DOCUMENT_MAX_BYTES", str(50 * 1024 * 1024)))
 # The largest body of any request (a portal form's files together); a caller neither signed in
-# nor presenting a key sends at most API_MAX_BODY_BYTES (portal.core.middleware.BodiesBounded).
+# nor presenting a key sends at most API_MAX_BODY_BYTES (core.middleware.BodiesBounded).
 REQUEST_MAX_BYTES = int(env("REQUEST_MAX_BYTES", str(4 * DOCUMENT_MAX_BYTES)))
 DOCUMENT_URL_SECONDS = int(env("DOCUMENT_URL_SECONDS", "300"))
 
@@ -417,7 +417,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     # Owner tokens in URLs (`acc_token=`) are masked in every line, the development server's
     # request lines included (gunicorn's access log: gunicorn.conf.py).
-    "filters": {"mask_tokens": {"()": "portal.core.log_filters.MaskTokens"}},
+    "filters": {"mask_tokens": {"()": "core.log_filters.MaskTokens"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["mask_tokens"]}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
     "loggers": {

@@ -4,8 +4,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path, register_converter
 
 from complaints import views as claims
+from core.api import views as api_views
 from portal import accounts, members, searches, views
-from portal.core.api import views as api_views
 from tenders import views as tenders
 
 

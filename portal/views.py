@@ -21,17 +21,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from complaints.models import Complaint
+from core.api.errors import error_response, not_found_response, server_error_response
+from core.errors import DomainError, infrastructure_failure
+from core.forms import add_domain_error
+from core.fragments import fragment_key, kept_fragment
+from core.htmx import partial_asked
+from core.middleware import is_machine_face
+from core.paging import ListPage
+from core.refusals import said
+from core.words import moment, money
 from portal import queues
 from portal.account_forms import JoinForm
-from portal.core.api.errors import error_response, not_found_response, server_error_response
-from portal.core.errors import DomainError, infrastructure_failure
-from portal.core.forms import add_domain_error
-from portal.core.fragments import fragment_key, kept_fragment
-from portal.core.htmx import partial_asked
-from portal.core.middleware import is_machine_face
-from portal.core.paging import ListPage
-from portal.core.refusals import said
-from portal.core.words import moment, money
 from portal.forms import SearchForm, search_query
 from portal.models import Organization
 from tenders.models import Question, Tender

@@ -7,7 +7,7 @@ class TendersConfig(AppConfig):
 
     def ready(self):
         # Before the first request: the gate runs before any URL is resolved.
-        from portal.core.limits import counts_as_a_large_read
+        from core.limits import counts_as_a_large_read
 
         from .api.views import is_a_feed_page_of_parts
 

@@ -12,12 +12,10 @@ from django.core.validators import RegexValidator
 from django.db import models
 from rest_framework.exceptions import ValidationError
 
-from docservice import links
-from docservice.signing import SignatureError, keyring, permanent_message
-from portal.core.compiled import Compiled
-from portal.core.errors import DomainError, InvalidData, NotFound, Refused
-from portal.core.ids import new_id
-from portal.core.schema import (
+from core.compiled import Compiled
+from core.errors import DomainError, InvalidData, NotFound, Refused
+from core.ids import new_id
+from core.schema import (
     Choice,
     LongText,
     Schema,
@@ -27,7 +25,9 @@ from portal.core.schema import (
     too_many,
     validate,
 )
-from portal.core.transactions import atomic_change
+from core.transactions import atomic_change
+from docservice import links
+from docservice.signing import SignatureError, keyring, permanent_message
 from tenders.schema import MAX_DOCUMENTS
 
 DOCUMENT_TYPES = [
@@ -228,7 +228,7 @@ class HasDocuments:
 
     def all_document_versions(self) -> list:
         """Every version of every document: as read with it (prefetched), or in one query,
-        compiled once per kind of container (portal.core.compiled)."""
+        compiled once per kind of container (core.compiled)."""
         if "documents" in getattr(self, "_prefetched_objects_cache", {}):
             return list(self.documents.all())
         compiled = _VERSIONS_OF.get(type(self))

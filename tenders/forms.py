@@ -7,10 +7,10 @@ from django import forms
 from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy as _
 
-from portal.core.forms import OnceForm, check_size
-from portal.core.ids import new_id
-from portal.core.schema import KYIV, iso
-from portal.core.words import money
+from core.forms import OnceForm, check_size
+from core.ids import new_id
+from core.schema import KYIV, iso
+from core.words import money
 from tenders.classifiers import UNITS, cpv_name, find_cpv, is_cpv, regions
 from tenders.models import Award
 from tenders.models.lots import exact_sum

@@ -2,7 +2,7 @@
 decision on an award in its competition, with the claim window's end and where to file a
 claim. Queued by the kernel's mailer with the change that decides it."""
 
-from portal.core import notices
+from core import notices
 
 from .models.statuses import BidStatus
 

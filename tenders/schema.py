@@ -8,8 +8,8 @@ import re
 
 from rest_framework.exceptions import ValidationError
 
-from portal.core.ids import new_id
-from portal.core.schema import (
+from core.ids import new_id
+from core.schema import (
     Boolean,
     Choice,
     Email,

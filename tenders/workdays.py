@@ -7,7 +7,7 @@ from functools import cache
 import holidays
 from django.conf import settings
 
-from portal.core.schema import KYIV
+from core.schema import KYIV
 
 # Award decisions can be contested for this long (working days) before the contract is signed.
 STAND_STILL = timedelta(days=2)

@@ -72,7 +72,7 @@ def redis():
 
 @pytest.fixture
 def brokers(db):
-    from portal.core.models import Broker
+    from core.models import Broker
 
     made = {}
     for name in ("broker", "broker2"):

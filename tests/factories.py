@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from complaints.models import Complaint
-from portal.core.actors import Actor, Role
+from core.actors import Actor, Role
 from portal.models import Organization, User
 from tenders.models import Tender
 from tests.helpers import bid_data, organization, tender_data

@@ -11,7 +11,7 @@ from django.conf import settings as django_settings
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
-from portal.core.schema import iso, parse_iso
+from core.schema import iso, parse_iso
 
 BASE = "/api/2.3"
 
@@ -394,9 +394,9 @@ def assert_kept_representations_are_current() -> None:
 
     from django.test import RequestFactory
 
+    from core.actors import Viewer
+    from core.api.envelope import JSONRenderer
     from docservice import links
-    from portal.core.actors import Viewer
-    from portal.core.api.envelope import JSONRenderer
     from tenders.api.serializers import TenderOut
     from tenders.api.stored import PLACEHOLDER
     from tenders.models import Tender

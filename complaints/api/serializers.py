@@ -1,9 +1,9 @@
 from rest_framework import serializers
 
 from complaints.models import ComplaintStatus, ResolutionType
-from portal.core.actors import Viewer
-from portal.core.api.serializers import Out
-from portal.core.schema import Choice, IsoDateTime, LongText, Schema, Shape, Text, iso
+from core.actors import Viewer
+from core.api.serializers import Out
+from core.schema import Choice, IsoDateTime, LongText, Schema, Shape, Text, iso
 from tenders.api.documents import DocumentShape, documents_of
 from tenders.schema import Organization
 

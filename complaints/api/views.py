@@ -21,13 +21,13 @@ from complaints.api.serializers import (
 )
 from complaints.models import Complaint
 from complaints.schema import INPUTS, FileInput, PatchInput, StatusInput
-from portal.core.actors import Role
-from portal.core.api.auth import actor_for, api_context, owner_among, viewer_for
-from portal.core.api.envelope import answered_with_the_write, created, ok, read_data
-from portal.core.api.lookup import child
-from portal.core.api.openapi import OWNER_TOKEN, data_of, errors
-from portal.core.errors import NotFound
-from portal.core.schema import validate
+from core.actors import Role
+from core.api.auth import actor_for, api_context, owner_among, viewer_for
+from core.api.envelope import answered_with_the_write, created, ok, read_data
+from core.api.lookup import child
+from core.api.openapi import OWNER_TOKEN, data_of, errors
+from core.errors import NotFound
+from core.schema import validate
 from tenders.api import stored
 from tenders.api.documents import DocumentViewSet, document_operations
 from tenders.models import BidStatus, Tender

@@ -20,8 +20,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from complaints import notifications
-from portal.core.actors import Actor, Role, Viewer
-from portal.core.errors import (
+from core.actors import Actor, Role, Viewer
+from core.errors import (
     InvalidData,
     NotAllowed,
     PermissionDenied,
@@ -30,8 +30,8 @@ from portal.core.errors import (
     in_tender_status,
     offered,
 )
-from portal.core.transactions import atomic_change
-from portal.core.transitions import StatusMachine
+from core.transactions import atomic_change
+from core.transitions import StatusMachine
 from tenders.documents import DocumentVersion, HasDocuments
 from tenders.models import AwardStatus, BidStatus, Owned, TenderStatus, new_id
 from tenders.models.base import ChangedUnderItsTendersLock, save_later, written_together

@@ -5,11 +5,11 @@ from typing import TYPE_CHECKING
 from django.db import models
 
 from complaints import notifications
-from portal.core import limits
-from portal.core.actors import Actor, Viewer
-from portal.core.errors import NotFound
-from portal.core.ids import is_id
-from portal.core.transactions import atomic_change
+from core import limits
+from core.actors import Actor, Viewer
+from core.errors import NotFound
+from core.ids import is_id
+from core.transactions import atomic_change
 from tenders.models import Counter, Tender, new_id
 from tenders.models.room import check_room
 from tenders.schema import MAX_CLAIMS, MAX_CLAIMS_OF_ONE

@@ -6,8 +6,8 @@ from typing import NamedTuple
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from portal.core.actors import Role
-from portal.core.transitions import transition
+from core.actors import Role
+from core.transitions import transition
 
 # The tender owner's answer must say at least this much.
 MIN_RESOLUTION_LENGTH = 20

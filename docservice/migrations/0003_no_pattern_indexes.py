@@ -1,9 +1,9 @@
 """PostgreSQL: the stored files' table keeps no pattern-ops index on its id
-(portal.core.indexes)."""
+(core.indexes)."""
 
 from django.db import migrations
 
-from portal.core.indexes import drop_pattern_indexes
+from core.indexes import drop_pattern_indexes
 
 
 class Migration(migrations.Migration):

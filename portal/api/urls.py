@@ -15,7 +15,7 @@ from complaints.api.views import (
     TenderComplaintDocumentViewSet,
     TenderComplaintViewSet,
 )
-from portal.core.api import openapi, views  # noqa: F401  (openapi: its field extensions register on import)
+from core.api import openapi, views  # noqa: F401  (openapi: its field extensions register on import)
 from tenders.api.views import (
     AwardDocumentViewSet,
     AwardViewSet,

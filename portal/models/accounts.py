@@ -8,8 +8,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from portal.core import limits, notices
-from portal.core.errors import (
+from core import limits, notices
+from core.errors import (
     DomainError,
     EmailNotConfirmed,
     NoOrganization,

@@ -9,7 +9,7 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from portal.core.errors import DomainError
+from core.errors import DomainError
 
 
 class CannotSaveSearch(DomainError):

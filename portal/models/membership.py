@@ -8,10 +8,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from portal.core import notices, tokens
-from portal.core.actors import Actor, Role, portal_actor
-from portal.core.errors import NotFound
-from portal.core.transitions import StatusMachine, transition
+from core import notices, tokens
+from core.actors import Actor, Role, portal_actor
+from core.errors import NotFound
+from core.transitions import StatusMachine, transition
 
 from .organization_errors import AlreadyMember, InvitationUnusable, NotAnAdministrator, Refused
 

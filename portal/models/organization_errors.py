@@ -2,8 +2,8 @@
 
 from django.utils.translation import gettext_noop
 
-from portal.core import errors
-from portal.core.errors import NotAllowed
+from core import errors
+from core.errors import NotAllowed
 
 
 class Refused(NotAllowed):

@@ -10,7 +10,7 @@ answers claims, decides awards) only once an operator has verified it.
 
 Every change locks the organization's row (so two administrators cannot remove each other and
 leave none) and is written to its audit trail (OrganizationEvent). The verification and a
-request to join are status machines of the common frame (portal.core.transitions).
+request to join are status machines of the common frame (core.transitions).
 """
 
 from datetime import timedelta
@@ -22,10 +22,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from portal.core import limits, notices, tokens
-from portal.core.actors import Actor, Role, portal_actor
-from portal.core.errors import InvalidData, NotFound
-from portal.core.transitions import StatusMachine, transition
+from core import limits, notices, tokens
+from core.actors import Actor, Role, portal_actor
+from core.errors import InvalidData, NotFound
+from core.transitions import StatusMachine, transition
 
 from .membership import Invitation, JoinRequest, Membership
 from .organization_errors import LastAdministrator, NotAnAdministrator, Refused

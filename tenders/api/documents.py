@@ -10,12 +10,12 @@ from django.http import HttpResponseRedirect
 from django.urls import reverse
 from rest_framework import viewsets
 
+from core.actors import Role
+from core.api.envelope import created, ok, read_data
+from core.api.serializers import Out
+from core.errors import DomainError, NotFound
+from core.schema import Choice, IsoDateTime, Shape, Text, iso, validate
 from docservice import client, links
-from portal.core.actors import Role
-from portal.core.api.envelope import created, ok, read_data
-from portal.core.api.serializers import Out
-from portal.core.errors import DomainError, NotFound
-from portal.core.schema import Choice, IsoDateTime, Shape, Text, iso, validate
 from tenders.documents import DocumentInput, DocumentMetadata, document_fields, latest_versions
 
 
@@ -68,7 +68,7 @@ def document_operations(owner: str, sealed: bool = False):
     )
     from rest_framework import serializers
 
-    from portal.core.api.openapi import OWNER_TOKEN, data_of, errors
+    from core.api.openapi import OWNER_TOKEN, data_of, errors
 
     content = {
         "application/json": data_of(f"{owner}DocumentCreate", DocumentInput),

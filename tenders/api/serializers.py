@@ -7,8 +7,8 @@ from typing import ClassVar
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from portal.core.api.serializers import Out, compact
-from portal.core.schema import Choice, IsoDateTime, LongText, Schema, Shape, Text, iso
+from core.api.serializers import Out, compact
+from core.schema import Choice, IsoDateTime, LongText, Schema, Shape, Text, iso
 from tenders.api.documents import DocumentShape, documents_of
 from tenders.models import (
     AwardStatus,

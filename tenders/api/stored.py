@@ -18,11 +18,11 @@ the placeholder cannot be confused with content.
 
 from django.utils import timezone
 
+from core.actors import Viewer
+from core.api.auth import api_context, viewer_for
+from core.api.envelope import JSONRenderer, Rendered
+from core.errors import NotFound
 from docservice import links
-from portal.core.actors import Viewer
-from portal.core.api.auth import api_context, viewer_for
-from portal.core.api.envelope import JSONRenderer, Rendered
-from portal.core.errors import NotFound
 from tenders.models import Tender
 
 from .serializers import TenderOut

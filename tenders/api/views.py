@@ -5,16 +5,16 @@ from django.urls import NoReverseMatch, reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import viewsets
 
+from core.actors import Role
+from core.api import feed
+from core.api.auth import actor_for, api_context, viewer_for
+from core.api.envelope import answered_with_the_write, created, ok, read_data
+from core.api.lookup import child
+from core.api.openapi import OWNER_TOKEN, Feed, data_of, errors, patch_of
+from core.api.serializers import ABSENT
+from core.errors import InvalidData, PermissionDenied
+from core.schema import iso, too_many
 from docservice import links
-from portal.core.actors import Role
-from portal.core.api import feed
-from portal.core.api.auth import actor_for, api_context, viewer_for
-from portal.core.api.envelope import answered_with_the_write, created, ok, read_data
-from portal.core.api.lookup import child
-from portal.core.api.openapi import OWNER_TOKEN, Feed, data_of, errors, patch_of
-from portal.core.api.serializers import ABSENT
-from portal.core.errors import InvalidData, PermissionDenied
-from portal.core.schema import iso, too_many
 from tenders.documents import document_fields
 from tenders.models import Tender
 from tenders.models.base import mark_locked

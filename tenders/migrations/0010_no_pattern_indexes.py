@@ -1,9 +1,9 @@
-"""PostgreSQL: the tenders' tables keep no pattern-ops index on their ids (portal.core.indexes),
+"""PostgreSQL: the tenders' tables keep no pattern-ops index on their ids (core.indexes),
 and the feed's plain index, which the covering one (0008) replaces there, goes too."""
 
 from django.db import migrations
 
-from portal.core.indexes import drop_pattern_indexes
+from core.indexes import drop_pattern_indexes
 
 
 def drop_plain_feed_index(apps, schema_editor):

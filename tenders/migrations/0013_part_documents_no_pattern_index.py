@@ -1,10 +1,10 @@
-"""PostgreSQL keeps no pattern-ops index on the keys of the documents of bids, awards, contracts and cancellations (portal.core.indexes).
+"""PostgreSQL keeps no pattern-ops index on the keys of the documents of bids, awards, contracts and cancellations (core.indexes).
 A migration of its own: Django creates a new table's foreign-key indexes as the migration that
 creates it ends, after any operation of its own."""
 
 from django.db import migrations
 
-from portal.core.indexes import drop_pattern_indexes
+from core.indexes import drop_pattern_indexes
 
 
 class Migration(migrations.Migration):

@@ -1,10 +1,10 @@
-"""PostgreSQL: the questions' table keeps no pattern-ops index on its ids (portal.core.indexes;
+"""PostgreSQL: the questions' table keeps no pattern-ops index on its ids (core.indexes;
 in a migration of its own: the indexes of a model are made at the end of the migration that
 creates it)."""
 
 from django.db import migrations
 
-from portal.core.indexes import drop_pattern_indexes
+from core.indexes import drop_pattern_indexes
 
 
 class Migration(migrations.Migration):

@@ -1,10 +1,10 @@
 from django.db import models
 
-from portal.core.actors import Actor, Role
-from portal.core.errors import NotAllowed, in_own_status, in_tender_status
-from portal.core.schema import validate
-from portal.core.transactions import atomic_change
-from portal.core.transitions import StatusMachine, transition
+from core.actors import Actor, Role
+from core.errors import NotAllowed, in_own_status, in_tender_status
+from core.schema import validate
+from core.transactions import atomic_change
+from core.transitions import StatusMachine, transition
 from tenders import notifications
 from tenders.documents import PartDocuments
 from tenders.schema import AwardPatchSchema

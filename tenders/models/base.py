@@ -4,9 +4,9 @@ from contextvars import ContextVar
 from django.db import connection, models
 from django.db.models.sql import InsertQuery
 
-from portal.core import tokens
-from portal.core.actors import Actor
-from portal.core.ids import new_id as new_id  # the id columns' default, by this path in migrations
+from core import tokens
+from core.actors import Actor
+from core.ids import new_id as new_id  # the id columns' default, by this path in migrations
 
 
 class Owned(models.Model):

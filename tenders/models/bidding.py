@@ -3,10 +3,10 @@
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from portal.core.actors import Actor, Role
-from portal.core.errors import InvalidData, NotAllowed, PermissionDenied, in_tender_status
-from portal.core.schema import iso, to_json, validate
-from portal.core.transactions import atomic_change
+from core.actors import Actor, Role
+from core.errors import InvalidData, NotAllowed, PermissionDenied, in_tender_status
+from core.schema import iso, to_json, validate
+from core.transactions import atomic_change
 from tenders.schema import (
     MAX_BIDS,
     MAX_BIDS_OF_ONE,

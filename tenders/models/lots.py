@@ -4,10 +4,10 @@ under its tender's lock and with its row."""
 
 from decimal import Decimal
 
-from portal.core.actors import Actor, Viewer
-from portal.core.errors import InvalidData, NotAllowed, NotFound
-from portal.core.schema import iso, merge_patch, validate
-from portal.core.transactions import atomic_change
+from core.actors import Actor, Viewer
+from core.errors import InvalidData, NotAllowed, NotFound
+from core.schema import iso, merge_patch, validate
+from core.transactions import atomic_change
 from tenders.schema import Lot, TenderSchema
 
 from .statuses import LotStatus

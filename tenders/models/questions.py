@@ -11,12 +11,12 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from portal.core import limits, notices
-from portal.core.actors import Actor
-from portal.core.errors import InvalidData, NotAllowed, NotFound, PermissionDenied, offered
-from portal.core.ids import is_id
-from portal.core.schema import validate
-from portal.core.transactions import atomic_change
+from core import limits, notices
+from core.actors import Actor
+from core.errors import InvalidData, NotAllowed, NotFound, PermissionDenied, offered
+from core.ids import is_id
+from core.schema import validate
+from core.transactions import atomic_change
 from tenders.schema import (
     MAX_QUESTIONS,
     MAX_QUESTIONS_OF_ONE,

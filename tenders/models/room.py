@@ -5,9 +5,9 @@ that no one broker or organization can fill a tender and leave the others no roo
 
 from django.db.models import Count, Q
 
-from portal.core.actors import Actor
-from portal.core.errors import InvalidData
-from portal.core.schema import too_many
+from core.actors import Actor
+from core.errors import InvalidData
+from core.schema import too_many
 
 
 def check_room(objects, by: Actor, *, name: str, most: int, most_of_one: int | None) -> None:

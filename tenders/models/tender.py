@@ -9,12 +9,12 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from portal.core.actors import Actor, Role, Viewer
-from portal.core.compiled import Compiled
-from portal.core.errors import InvalidData, NotAllowed, in_own_status, in_tender_status
-from portal.core.schema import KYIV, merge_patch, validate
-from portal.core.transactions import atomic_change
-from portal.core.transitions import StatusMachine, transition
+from core.actors import Actor, Role, Viewer
+from core.compiled import Compiled
+from core.errors import InvalidData, NotAllowed, in_own_status, in_tender_status
+from core.schema import KYIV, merge_patch, validate
+from core.transactions import atomic_change
+from core.transitions import StatusMachine, transition
 from tenders import workdays
 from tenders.documents import HasDocuments
 from tenders.schema import MAX_CANCELLATIONS, CancellationSchema, TenderSchema

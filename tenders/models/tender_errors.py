@@ -1,6 +1,6 @@
 """The refusals particular to registering and publishing tenders."""
 
-from portal.core.errors import DomainError, Refused
+from core.errors import DomainError, Refused
 
 
 class MethodNotImplemented(DomainError):

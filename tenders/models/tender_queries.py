@@ -10,12 +10,12 @@ from django.db.models import Case, Prefetch, Q, Value, When, prefetch_related_ob
 from django.db.models.fields.json import KT
 from django.utils import timezone
 
-from portal.core.actors import Actor, Role, Viewer
-from portal.core.compiled import Compiled
-from portal.core.errors import DomainError, NotFound, PermissionDenied
-from portal.core.ids import is_id
-from portal.core.schema import validate
-from portal.core.transactions import all_or_nothing, atomic_change
+from core.actors import Actor, Role, Viewer
+from core.compiled import Compiled
+from core.errors import DomainError, NotFound, PermissionDenied
+from core.ids import is_id
+from core.schema import validate
+from core.transactions import all_or_nothing, atomic_change
 from tenders.schema import PUBLISHING_KINDS, TenderSchema
 from tenders.search import cpv_digits, understand
 
@@ -44,7 +44,7 @@ def _tenders():
     return apps.get_model("tenders", "Tender").objects
 
 
-# The reads asked most, compiled once (portal.core.compiled).
+# The reads asked most, compiled once (core.compiled).
 _KEPT = Compiled(
     lambda pk: _tenders()
     .only("id", "status", "published", "broker_id", "organization_id", "token_digest",

@@ -4,7 +4,7 @@ deadline passed, any write, the chronograph)."""
 
 from django.db import transaction
 
-from portal.core.actors import Actor
+from core.actors import Actor
 from tenders.schema import features_by_lot, features_of
 
 from .base import new_id

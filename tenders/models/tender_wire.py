@@ -1,6 +1,6 @@
 """A tender in its 2.3 wire form: the document its owner writes, mapped to and from the columns."""
 
-from portal.core.schema import iso, to_json
+from core.schema import iso, to_json
 from tenders.schema import TenderSchema
 from tenders.search import search_columns
 

@@ -7,12 +7,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from core.actors import Role, portal_actor
+from core.errors import PermissionDenied
+from core.forms import DocumentsForm, OnceForm
+from core.reviews import Review, not_now
+from core.words import moment
 from docservice import client
-from portal.core.actors import Role, portal_actor
-from portal.core.errors import PermissionDenied
-from portal.core.forms import DocumentsForm, OnceForm
-from portal.core.reviews import Review, not_now
-from portal.core.words import moment
 from tenders.forms import BidForm, BidPriceForm
 
 from .page import _act, about_tender

@@ -9,11 +9,11 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
-from portal.core.actors import Role, portal_actor
-from portal.core.errors import DomainError
-from portal.core.forms import made_from
-from portal.core.htmx import render_page_or_partial
-from portal.core.refusals import said
+from core.actors import Role, portal_actor
+from core.errors import DomainError
+from core.forms import made_from
+from core.htmx import render_page_or_partial
+from core.refusals import said
 from tenders.forms import (
     ItemFormSet,
     LotFormSet,

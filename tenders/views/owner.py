@@ -10,10 +10,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from core.forms import DocumentsForm
+from core.reviews import Review, not_now
+from core.words import moment, money
 from docservice import client
-from portal.core.forms import DocumentsForm
-from portal.core.reviews import Review, not_now
-from portal.core.words import moment, money
 from tenders.forms import (
     AwardDecisionForm,
     ContractSignForm,

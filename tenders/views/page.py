@@ -10,14 +10,14 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
+from core.actors import Role, Viewer, portal_actor
+from core.errors import DomainError, NotFound, offered
+from core.forms import DocumentsForm, made_from
+from core.fragments import fragment_key, kept_fragment
+from core.htmx import changed, render_page_or_partial
+from core.refusals import said
+from core.reviews import render_review
 from docservice import links
-from portal.core.actors import Role, Viewer, portal_actor
-from portal.core.errors import DomainError, NotFound, offered
-from portal.core.forms import DocumentsForm, made_from
-from portal.core.fragments import fragment_key, kept_fragment
-from portal.core.htmx import changed, render_page_or_partial
-from portal.core.refusals import said
-from portal.core.reviews import render_review
 from tenders.documents import latest_versions
 from tenders.forms import (
     BidForm,
@@ -359,7 +359,7 @@ def tender_detail(request, tender_id):
 
 def _public_tender_page(request, tender_id):
     """The page a visitor who is not signed in reads: its body is the same for every such
-    visitor, so it is kept rendered until the tender changes (portal/core/fragments.py). A
+    visitor, so it is kept rendered until the tender changes (core/fragments.py). A
     page read again is one small query; a tender with a change due is brought up to date
     first."""
     stamp = Tender.objects.stamp(tender_id)
@@ -403,7 +403,7 @@ def _act(
     `find(tender)` looks up what the URL names first: an unknown one is a 404 page;
     `form_kwargs(tender)`: what the form is made with besides the request's data.
 
-    An act that can't be undone has a `review(tender, owner, form)` (portal/core/reviews.py):
+    An act that can't be undone has a `review(tender, owner, form)` (core/reviews.py):
     its address read (GET) is the review, with the form; a refusal comes back to it."""
     tender = current_tender(tender_id, request.user)
     if find is not None:

@@ -7,8 +7,8 @@ from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from portal.core.actors import portal_actor
-from portal.core.errors import PermissionDenied
+from core.actors import portal_actor
+from core.errors import PermissionDenied
 from tenders.forms import QuestionAnswerForm, QuestionForm
 
 from .page import _act

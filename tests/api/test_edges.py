@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from portal.core.schema import LONG_TEXT_MAX, SHORT_TEXT_MAX
+from core.schema import LONG_TEXT_MAX, SHORT_TEXT_MAX
 from tests.docservice.helpers import CONTENT, DocService, document
 from tests.helpers import create_tender, error, routes, single_error, tender_data
 

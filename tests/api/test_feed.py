@@ -6,9 +6,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from django.db.models.sql.compiler import SQLCompiler
 
-from portal.core import limits
-from portal.core.api import feed
-from portal.core.schema import iso, parse_iso
+from core import limits
+from core.api import feed
+from core.schema import iso, parse_iso
 from tenders.api.serializers import TenderOut
 from tests.helpers import (
     CLAIM,

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from portal.core.schema import parse_iso
+from core.schema import parse_iso
 from tenders.models import Tender
 from tests.docservice.helpers import multipart
 from tests.helpers import Claims, create_tender, open_for_bids

@@ -5,7 +5,7 @@ from datetime import datetime, timedelta
 import pytest
 from django.core.management import call_command
 
-from portal.core.schema import KYIV, iso, parse_iso
+from core.schema import KYIV, iso, parse_iso
 from tenders.models import AuditEvent
 from tests.helpers import (
     bid_data,

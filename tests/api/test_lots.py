@@ -4,9 +4,9 @@ from datetime import timedelta
 
 import pytest
 
-from portal.core.actors import Actor, Role
-from portal.core.errors import NotFound
-from portal.core.schema import parse_iso
+from core.actors import Actor, Role
+from core.errors import NotFound
+from core.schema import parse_iso
 from tenders.models import AuditEvent, Tender
 from tests.docservice.helpers import DocService, document
 from tests.helpers import (

@@ -7,7 +7,7 @@ from functools import partial
 import pytest
 from django.db import connection, transaction
 
-from portal.core.schema import parse_iso
+from core.schema import parse_iso
 from tenders.models import Tender
 from tests.docservice.helpers import DocService, document
 from tests.helpers import (
@@ -253,7 +253,7 @@ def write_statements(query_count, send) -> list[str]:
         response = send()
     assert response.status_code in (200, 201), response.content
     # The write's transaction is a savepoint of the test's own; the changes inside it make
-    # none (portal.core.transactions): each would be two more round trips.
+    # none (core.transactions): each would be two more round trips.
     opened = [q for q in captured.captured_queries if q["sql"].upper().startswith("SAVEPOINT")]
     assert len(opened) == 1
     return statements(captured)

@@ -4,7 +4,7 @@ from datetime import timedelta
 
 import pytest
 
-from portal.core.schema import iso, parse_iso
+from core.schema import iso, parse_iso
 from tests.helpers import (
     FIRST,
     SECOND,

@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from portal.core.schema import iso, parse_iso
+from core.schema import iso, parse_iso
 from tenders.models import AuditEvent, Tender
 from tests.helpers import create_tender, error, single_error, tender_data
 

@@ -2,7 +2,7 @@
 
 from axe_playwright_python.sync_playwright import Axe
 
-from portal.core.schema import KYIV
+from core.schema import KYIV
 from tests.factories import PASSWORD
 
 

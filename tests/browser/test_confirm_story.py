@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from complaints.models import Complaint
-from portal.core.actors import Actor, Role
+from core.actors import Actor, Role
 from tenders.models import Bid, Tender
 from tests.browser.pages import serious_violations, sign_in
 from tests.factories import make_user, portal_world

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core import mail
 from django.core.management import call_command
 
-from portal.core.actors import Actor, Role
+from core.actors import Actor, Role
 from tenders.models import Tender
 from tests.browser.pages import serious_violations, sign_in
 from tests.factories import make_user, sign_up

@@ -5,7 +5,7 @@ import pytest
 from django.utils import timezone
 
 from complaints.models import Complaint
-from portal.core.actors import Actor, Role
+from core.actors import Actor, Role
 from tenders.models import Tender
 from tests.browser.pages import serious_violations, sign_in
 from tests.factories import portal_world

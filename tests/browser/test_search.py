@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from portal.core.actors import Actor, Role
+from core.actors import Actor, Role
 from portal.models import Organization
 from tenders.models import Tender
 from tests.browser.pages import serious_violations

@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from portal.core.schema import parse_iso
+from core.schema import parse_iso
 from tests.helpers import ANSWER, CLAIM, Claims, error, in_qualification, single_error
 
 pytestmark = pytest.mark.django_db

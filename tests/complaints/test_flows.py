@@ -6,7 +6,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
-from portal.core.schema import iso, parse_iso
+from core.schema import iso, parse_iso
 from tests.docservice.helpers import DocService, download, fetched, md5
 from tests.helpers import bid_data, organization, tender_data
 

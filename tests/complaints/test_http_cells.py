@@ -4,7 +4,7 @@ sends for it; refused cells assert the status code and the 2.3 description."""
 import pytest
 
 from complaints.models import Complaint, ComplaintStatus
-from portal.core.schema import iso
+from core.schema import iso
 from tenders.models import AuditEvent
 from tests.factories import decided_award, make_complaint
 from tests.helpers import ANSWER, Api, error

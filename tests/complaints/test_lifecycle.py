@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from complaints.models import Complaint
-from portal.core.errors import NotAllowed
+from core.errors import NotAllowed
 from tenders.models import Tender
 from tenders.schema import MAX_CLAIMS_OF_ONE
 from tests.factories import RESOLUTION, decided_award, file_claim, make_complaint

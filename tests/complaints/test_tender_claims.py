@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from portal.core.schema import parse_iso
+from core.schema import parse_iso
 from tests.docservice.helpers import with_file
 from tests.helpers import (
     ANSWER,

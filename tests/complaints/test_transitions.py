@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from complaints.models import TRANSITIONS, Complaint, ComplaintStatus
-from portal.core.errors import InvalidData, NotAllowed, PermissionDenied, RoleNotAllowed
+from core.errors import InvalidData, NotAllowed, PermissionDenied, RoleNotAllowed
 from tenders.models import AuditEvent
 from tests.factories import RESOLUTION, decided_award, make_complaint
 from tests.helpers import organization
@@ -74,7 +74,7 @@ def world(brokers, clock):
 
 
 def actor(world, complaint, who):
-    from portal.core.actors import Actor
+    from core.actors import Actor
 
     return {
         "claimant": world.claimant(complaint),

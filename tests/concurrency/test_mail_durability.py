@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.db import transaction
 from django_tasks_db.models import DBTaskResult
 
-from portal.core import notices
+from core import notices
 from tenders.models import Award
 from tests.factories import portal_world
 from tests.served import ROOT, SECRET, database_url
@@ -28,7 +28,7 @@ import django
 django.setup()
 import time_machine
 from django.db import transaction
-from portal.core.actors import Actor, Role
+from core.actors import Actor, Role
 from portal.models import User
 from tenders.models import Award
 

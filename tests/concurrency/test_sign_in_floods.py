@@ -22,7 +22,7 @@ ATTEMPTS = 8
 def shared_counts(settings, redis):
     settings.CACHES = {
         "default": {
-            "BACKEND": "portal.core.cache.SharedRedisCache",
+            "BACKEND": "core.cache.SharedRedisCache",
             "LOCATION": redis,
             "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
         }

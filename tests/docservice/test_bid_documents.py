@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from portal.core.schema import parse_iso
+from core.schema import parse_iso
 from tenders.models import Bid, BidDocument
 from tests.docservice.helpers import document, download, md5
 from tests.helpers import bid_data, open_for_bids, place_bid, single_error

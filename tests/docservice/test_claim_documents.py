@@ -6,7 +6,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 
 from complaints.models import ComplaintDocument
-from portal.core.schema import iso
+from core.schema import iso
 from tenders.models import AuditEvent
 from tests.docservice.helpers import (
     CONTENT,

@@ -3,10 +3,10 @@
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from core.actors import Actor, Role
+from core.errors import DomainError, NotAllowed
 from docservice import client
 from docservice.models import StoredFile
-from portal.core.actors import Actor, Role
-from portal.core.errors import DomainError, NotAllowed
 from tests.docservice.helpers import stored_names
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from portal.core.schema import parse_iso
+from core.schema import parse_iso
 from tenders.models import ContractDocument
 from tests.docservice.helpers import document, download, md5
 from tests.helpers import in_qualification, single_error

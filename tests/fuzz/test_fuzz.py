@@ -35,7 +35,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from portal.core.models import Broker
+from core.models import Broker
 from tests.fuzz.aim import Aim
 from tests.fuzz.world import Builder, World
 from tests.helpers import Clock, basic, settings_for_tests

@@ -5,7 +5,7 @@ from datetime import timedelta
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from portal.core.schema import KYIV
+from core.schema import KYIV
 
 PASSWORD_FIELDS = {"password1": "Tr1cky-passphrase", "password2": "Tr1cky-passphrase"}
 

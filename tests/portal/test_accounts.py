@@ -8,8 +8,8 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from portal.core.actors import Actor, Role
-from portal.core.errors import EmailNotConfirmed, NoOrganization
+from core.actors import Actor, Role
+from core.errors import EmailNotConfirmed, NoOrganization
 from portal.models import Invitation, JoinRequest, Membership, Organization, User
 from portal.models.organization_errors import AlreadyMember, InvitationUnusable
 from tenders.models import Tender

@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from portal.core.actors import Actor, Role
+from core.actors import Actor, Role
 from tenders.models import Bid, Tender
 from tests.factories import make_user
 from tests.helpers import tender_data

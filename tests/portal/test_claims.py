@@ -8,9 +8,9 @@ from django.urls import reverse
 
 from complaints.models import Complaint, ComplaintDocument
 from complaints.views import claim_actor
+from core.actors import Actor, Role
+from core.models import FormSubmission
 from docservice.models import StoredFile
-from portal.core.actors import Actor, Role
-from portal.core.models import FormSubmission
 from tenders.models import AuditEvent
 from tests.factories import RESOLUTION, portal_world
 from tests.portal.forms import claim_form, file_claim, new_claim_url, upload
@@ -201,7 +201,7 @@ def test_claimant_withdraws_with_a_reason(world, as_user):
     ("who", "view", "data", "message"),
     [
         # The claimant may not answer its own claim, the buyer may not judge its answer: the
-        # API's 403s, in the portal's words (portal/core/refusals.py).
+        # API's 403s, in the portal's words (core/refusals.py).
         (
             "bidder",
             "claim-answer",

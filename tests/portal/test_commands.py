@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from complaints.models import Complaint
-from portal.core.models import Broker
+from core.models import Broker
 from portal.models import User
 from tenders.models import Tender, TenderStatus
 

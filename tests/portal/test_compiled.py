@@ -11,8 +11,8 @@ from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
 
 from complaints.models import Complaint
-from portal.core.compiled import Compiled, Shapes
-from portal.core.models import Broker
+from core.compiled import Compiled, Shapes
+from core.models import Broker
 from tenders.models import Tender
 from tests.factories import decided_award, file_claim
 

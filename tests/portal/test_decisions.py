@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from complaints.models import Complaint
-from portal.core.actors import Actor, Role
-from portal.core.words import moment
+from core.actors import Actor, Role
+from core.words import moment
 from tenders.models import Award
 from tests.factories import RESOLUTION, portal_world
 from tests.portal.forms import upload

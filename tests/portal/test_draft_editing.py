@@ -5,7 +5,7 @@ edited this way."""
 import pytest
 from django.urls import reverse
 
-from portal.core.actors import Actor, Role
+from core.actors import Actor, Role
 from tenders.models import AuditEvent, Tender
 from tests.factories import make_user
 from tests.portal.forms import tender_form

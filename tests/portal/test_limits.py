@@ -17,9 +17,9 @@ from django.core.cache import caches
 from django.core.management import call_command
 from django.urls import reverse
 
-from portal.core import limits
-from portal.core.limits import Rate, RateLimited, check, client_address, hit
-from portal.core.log_filters import MaskTokens
+from core import limits
+from core.limits import Rate, RateLimited, check, client_address, hit
+from core.log_filters import MaskTokens
 from portal.models import Invitation, JoinRequest, User
 from tests.docservice.helpers import multipart
 from tests.factories import PASSWORD, make_user, sign_up
@@ -169,7 +169,7 @@ def test_a_name_typed_as_an_address_does_not_count_against_that_address(client, 
 def test_sign_in_and_sign_up_work_while_the_cache_does_not_answer(
     client, settings, caplog, monkeypatch
 ):
-    monkeypatch.setattr("portal.core.limits._last_complaint", 0.0)  # not said in the last minute
+    monkeypatch.setattr("core.limits._last_complaint", 0.0)  # not said in the last minute
     # The lockout handler keeps the cache it was made with (made now, if not yet, with the
     # working one): hand it the one that does not answer, for this test only.
     lockout = AxesProxyHandler.get_implementation()
@@ -306,7 +306,7 @@ def test_the_address_behind_trusted_proxies(rf, settings):
 
 
 def test_a_cache_that_does_not_answer_lets_requests_through(settings, caplog, monkeypatch):
-    monkeypatch.setattr("portal.core.limits._last_complaint", 0.0)  # not said in the last minute
+    monkeypatch.setattr("core.limits._last_complaint", 0.0)  # not said in the last minute
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -335,7 +335,7 @@ def counting_in(backend: str, settings, request) -> None:
     [
         "django.core.cache.backends.locmem.LocMemCache",
         "django.core.cache.backends.redis.RedisCache",
-        "portal.core.cache.SharedRedisCache",
+        "core.cache.SharedRedisCache",
     ],
 )
 def test_a_window_counts_every_knock_and_ends_with_its_time(settings, request, clock, backend):
@@ -364,7 +364,7 @@ def test_a_window_counts_every_knock_and_ends_with_its_time(settings, request, c
 
 @pytest.mark.parametrize(
     "backend",
-    ["django.core.cache.backends.locmem.LocMemCache", "portal.core.cache.SharedRedisCache"],
+    ["django.core.cache.backends.locmem.LocMemCache", "core.cache.SharedRedisCache"],
 )
 def test_a_caller_holds_so_many_places_at_once_and_gives_them_back(
     settings, request, clock, backend
@@ -386,7 +386,7 @@ def test_a_caller_holds_so_many_places_at_once_and_gives_them_back(
 
 @pytest.mark.parametrize(
     "backend",
-    ["django.core.cache.backends.locmem.LocMemCache", "portal.core.cache.SharedRedisCache"],
+    ["django.core.cache.backends.locmem.LocMemCache", "core.cache.SharedRedisCache"],
 )
 def test_a_place_never_given_back_is_free_after_its_lease(settings, request, clock, backend):
     counting_in(backend, settings, request)
@@ -402,10 +402,10 @@ def test_a_place_never_given_back_is_free_after_its_lease(settings, request, clo
 
 
 def test_places_are_not_counted_while_the_cache_does_not_answer(settings, monkeypatch):
-    monkeypatch.setattr("portal.core.limits._last_complaint", 0.0)
+    monkeypatch.setattr("core.limits._last_complaint", 0.0)
     settings.CACHES = {
         "default": {
-            "BACKEND": "portal.core.cache.SharedRedisCache",
+            "BACKEND": "core.cache.SharedRedisCache",
             "LOCATION": "redis://127.0.0.1:9/0",
         }
     }
@@ -484,9 +484,7 @@ def test_a_malformed_log_call_is_left_to_the_handler():
 
 
 def test_the_shared_cache_makes_one_redis_client_for_every_operation(settings, redis):
-    settings.CACHES = {
-        "default": {"BACKEND": "portal.core.cache.SharedRedisCache", "LOCATION": redis}
-    }
+    settings.CACHES = {"default": {"BACKEND": "core.cache.SharedRedisCache", "LOCATION": redis}}
     shared = caches["default"]._cache
     assert shared.get_client("a", write=True) is shared.get_client("b")
 

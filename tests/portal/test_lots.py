@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 
 from complaints.models import Complaint
-from portal.core.actors import Actor, Role
-from portal.core.ids import new_id
+from core.actors import Actor, Role
+from core.ids import new_id
 from tenders.document_types import document_type_title
 from tenders.models import Bid, Tender
 from tests.factories import make_user

@@ -10,7 +10,7 @@ from django.core import mail
 from django.core.management import call_command
 from django_tasks_db.models import DBTaskResult
 
-from portal.core import notices
+from core import notices
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,8 +7,8 @@ status and the audit event the table says."""
 import pytest
 from django.utils import timezone
 
-from portal.core.actors import portal_actor
-from portal.core.errors import PermissionDenied, Refused, RoleNotAllowed
+from core.actors import portal_actor
+from core.errors import PermissionDenied, Refused, RoleNotAllowed
 from portal.models import JoinRequest, Organization
 from portal.models import organization_errors as refusals
 from tests.factories import make_user, operator, sign_up

@@ -7,8 +7,8 @@ from django.contrib.auth.models import Permission
 from django.core import mail
 from django.urls import reverse
 
-from portal.core.actors import Actor, Role
-from portal.core.errors import InvalidData, PermissionDenied
+from core.actors import Actor, Role
+from core.errors import InvalidData, PermissionDenied
 from portal.models import Membership, Organization, User
 from portal.models.organization_errors import LastAdministrator, NotAnAdministrator, Refused
 from tenders.models import Tender

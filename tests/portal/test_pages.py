@@ -8,9 +8,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from complaints.models import Complaint
-from portal.core.actors import Actor, Role
-from portal.core.paging import ListPage, about
-from portal.core.schema import KYIV
+from core.actors import Actor, Role
+from core.paging import ListPage, about
+from core.schema import KYIV
 from portal.models import Organization, User
 from tenders.models import Tender
 from tests.factories import make_user
@@ -166,9 +166,7 @@ def test_before_the_last_page_the_total_is_the_database_s_estimate(
 def test_an_estimate_is_said_to_be_one(client, buyer, clock, monkeypatch, estimate, said):
     """(past the cap too: "more than" is said only of what was seen or counted)"""
     monkeypatch.setattr("portal.views.TENDERS_PER_PAGE", 2)
-    monkeypatch.setattr(
-        "portal.core.paging.estimated_count", lambda queryset, cap: (estimate, "estimate")
-    )
+    monkeypatch.setattr("core.paging.estimated_count", lambda queryset, cap: (estimate, "estimate"))
     for _ in range(3):
         publish(buyer, clock)
 

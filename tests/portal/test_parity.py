@@ -4,7 +4,7 @@ leaves the same rows and the same audit events (apart from who made it)."""
 import pytest
 from django.urls import reverse
 
-from portal.core.actors import Actor, Role
+from core.actors import Actor, Role
 from tenders.models import AuditEvent, Tender
 from tests.factories import make_user, tendering_closed
 

@@ -1,5 +1,5 @@
 """The pages a visitor who is not signed in reads are kept rendered until what they show changes
-(portal/core/fragments.py): read again, a page is one query and the same page."""
+(core/fragments.py): read again, a page is one query and the same page."""
 
 import re
 from datetime import timedelta
@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from complaints.models import Complaint
-from portal.core.actors import Actor, Role
+from core.actors import Actor, Role
 from tenders.models import Tender
 from tests.factories import RESOLUTION, portal_world
 from tests.helpers import organization, tender_data

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from complaints.models import Complaint
-from portal.core.actors import Actor, Role
+from core.actors import Actor, Role
 from portal.models import Organization, User
 from tenders.models import Question, Tender
 from tests.factories import RESOLUTION, make_user, portal_world

@@ -9,8 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from complaints.models import Complaint
+from core.actors import Actor, Role
 from portal import queues
-from portal.core.actors import Actor, Role
 from tenders.models import Tender
 from tests.factories import RESOLUTION, portal_world
 from tests.helpers import tender_data

@@ -1,4 +1,4 @@
-"""The step before an act that cannot be undone (portal/core/reviews.py): the act's address
+"""The step before an act that cannot be undone (core/reviews.py): the act's address
 read is a page that says what will happen and who will see it, with the form that does it and
 a way back; reading it changes nothing, going back changes nothing, a refusal returns to it."""
 
@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 
 from complaints.models import Complaint
-from portal.core.actors import Actor, Role
-from portal.core.words import moment
+from core.actors import Actor, Role
+from core.words import moment
 from tenders.models import Tender
 from tests.factories import RESOLUTION, portal_world
 from tests.helpers import organization, tender_data

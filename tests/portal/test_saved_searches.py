@@ -10,8 +10,8 @@ from django.core import mail
 from django.core.management import call_command
 from django.urls import reverse
 
+from core.actors import Actor, Role
 from portal.alerts import look
-from portal.core.actors import Actor, Role
 from portal.models import SavedSearch, User
 from tenders.models import Tender
 from tests.factories import make_user, sign_up

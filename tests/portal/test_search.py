@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from portal.core.actors import Actor, Role
+from core.actors import Actor, Role
 from portal.models import Organization
 from tenders.models import Tender
 from tenders.search import SEARCH_TEXT_MAX, search_columns, searchable

@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from portal.core.actors import Actor, Role
+from core.actors import Actor, Role
 from tenders.models import Tender
 from tests.factories import make_user
 from tests.helpers import tender_data

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from complaints.models import Complaint
-from portal.core.actors import Actor, Role
+from core.actors import Actor, Role
 from tenders.models import Bid, Tender
 from tests.factories import RESOLUTION, make_user, operator
 from tests.helpers import tender_data

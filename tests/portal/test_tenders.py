@@ -8,8 +8,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from core.actors import Actor, Role
 from docservice.models import StoredFile
-from portal.core.actors import Actor, Role
 from portal.models import User
 from tenders.models import AuditEvent, Tender, TenderDocument
 from tests.factories import make_user

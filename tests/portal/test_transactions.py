@@ -4,7 +4,7 @@ its refusal; inside a request's all-or-nothing write it is not (nothing would ro
 import pytest
 from django.db import transaction
 
-from portal.core.transactions import all_or_nothing, atomic_change
+from core.transactions import all_or_nothing, atomic_change
 from tenders.models import Counter
 
 pytestmark = pytest.mark.django_db

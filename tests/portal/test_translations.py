@@ -7,15 +7,15 @@ from django.conf import settings
 from django.utils import translation
 
 from complaints.models import OUTCOMES, RESOLUTION_MEANING, ComplaintStatus, ResolutionType
-from portal.core.errors import (
+from core.errors import (
     EmailNotConfirmed,
     NoOrganization,
     OrganizationNotVerified,
     PermissionDenied,
     RoleNotAllowed,
 )
-from portal.core.forms import AlreadySent
-from portal.core.refusals import WORDS, said
+from core.forms import AlreadySent
+from core.refusals import WORDS, said
 
 CATALOG = Path(settings.BASE_DIR) / "locale" / "uk" / "LC_MESSAGES" / "django.po"
 
@@ -71,7 +71,7 @@ def placeholders(text: str) -> set[str]:
 
 
 def test_every_refusal_code_has_words_in_ukrainian_and_english():
-    """The portal says a model's refusal by its code (portal/core/refusals.py): every code the
+    """The portal says a model's refusal by its code (core/refusals.py): every code the
     models refuse with has words, in both languages, naming the same values."""
     for code, words in WORDS.items():
         with translation.override("en"):
@@ -83,7 +83,7 @@ def test_every_refusal_code_has_words_in_ukrainian_and_english():
     sources = [
         *Path(settings.BASE_DIR, "tenders", "models").glob("*.py"),
         *Path(settings.BASE_DIR, "complaints", "models").glob("*.py"),
-        Path(settings.BASE_DIR, "portal", "core", "errors.py"),
+        Path(settings.BASE_DIR, "core", "errors.py"),
     ]
     raised = {
         code

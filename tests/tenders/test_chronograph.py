@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 
 from complaints.models import Complaint
-from portal.core.actors import Actor, Role
+from core.actors import Actor, Role
 from tenders.models import AuditEvent, Tender
 from tenders.models.tender_queries import RETRY_AFTER
 from tests.factories import decided_award, make_complaint, tendering_closed

@@ -1,11 +1,11 @@
 """PostgreSQL keeps no index the registry never reads on the tables written most: a new
 character id or foreign key brings Django's pattern-ops index back, and its migration must
-drop it (portal.core.indexes.drop_pattern_indexes)."""
+drop it (core.indexes.drop_pattern_indexes)."""
 
 import pytest
 from django.db import connection
 
-from portal.core.indexes import pattern_indexes
+from core.indexes import pattern_indexes
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 

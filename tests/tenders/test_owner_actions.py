@@ -4,8 +4,8 @@ from datetime import timedelta
 
 import pytest
 
-from portal.core.actors import Actor, Role
-from portal.core.errors import NotAllowed, PermissionDenied
+from core.actors import Actor, Role
+from core.errors import NotAllowed, PermissionDenied
 from portal.models import User
 from tenders.models import AuditEvent, Tender
 from tenders.models.tender_errors import NotProcuringEntity

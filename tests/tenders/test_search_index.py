@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 
 from bench.multiply import copy_statement
-from portal.core.actors import Actor, Role
+from core.actors import Actor, Role
 from portal.models import Organization
 from tenders.models import Tender
 from tests.factories import make_user

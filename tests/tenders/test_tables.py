@@ -8,8 +8,8 @@ from itertools import pairwise
 
 import pytest
 
-from portal.core.actors import Actor, Role
-from portal.core.errors import NotAllowed, PermissionDenied, Refused, RoleNotAllowed
+from core.actors import Actor, Role
+from core.errors import NotAllowed, PermissionDenied, Refused, RoleNotAllowed
 from tenders.models import AuditEvent, Award, Bid, Cancellation, Contract, Tender
 from tenders.models.tender import TRANSITIONS as TENDER_TRANSITIONS
 from tests.factories import decided_award, file_claim

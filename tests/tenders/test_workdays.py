@@ -2,7 +2,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from portal.core.schema import KYIV
+from core.schema import KYIV
 from tenders import workdays
 
 

@@ -5,7 +5,7 @@ import pytest
 from django.db import DataError, connection, transaction
 
 from complaints.models import Complaint
-from portal.core.actors import Actor
+from core.actors import Actor
 from tenders.models import AuditEvent, Tender
 from tenders.models.base import save_later, written_together
 from tests.factories import decided_award, make_complaint

@@ -1,8 +1,8 @@
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from portal.core import tokens
-from portal.core.models import Broker
+from core import tokens
+from core.models import Broker
 
 
 class Command(BaseCommand):

@@ -15,10 +15,10 @@ from django.test.utils import override_settings
 from django.utils import timezone
 
 from complaints.models import Complaint
-from portal.core import tokens
-from portal.core.actors import Actor, Role
-from portal.core.models import Broker
-from portal.core.schema import iso
+from core import tokens
+from core.actors import Actor, Role
+from core.models import Broker
+from core.schema import iso
 from portal.models import Organization, User
 from tenders.classifiers import cpv_name
 from tenders.models import Tender

@@ -7,10 +7,10 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
-from portal.core.errors import DomainError, InvalidData
-from portal.core.ids import new_id
-from portal.core.models import FormSubmission
-from portal.core.refusals import said
+from core.errors import DomainError, InvalidData
+from core.ids import new_id
+from core.models import FormSubmission
+from core.refusals import said
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -109,7 +109,7 @@ class AlreadySent(DomainError):
 
 
 # The 2.3 descriptions people meet in the portal without a code of their own (refusals with one
-# are said in portal/core/refusals.py's words), marked for the translators: the API sends them
+# are said in core/refusals.py's words), marked for the translators: the API sends them
 # untranslated; add_domain_error translates what the catalog has.
 REFUSALS_TO_TRANSLATE = (
     gettext_noop("Forbidden"),

@@ -139,7 +139,7 @@ class TooManyAtOnce(RateLimited):
 
 # Reads that cost what a large write does, as the apps above say (each a function of the
 # request, true for such a read): counted as writes are, in places of their own
-# (portal/core/middleware.py RequestsInFlight), before anything else is done for them.
+# (core/middleware.py RequestsInFlight), before anything else is done for them.
 LARGE_READS: list[Callable] = []
 
 

@@ -6,7 +6,7 @@ from rest_framework import serializers
 from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
-from portal.core.schema import Text
+from core.schema import Text
 
 from .errors import envelope, not_found_response
 from .openapi import ERROR

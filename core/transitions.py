@@ -30,8 +30,8 @@ from typing import ClassVar, NamedTuple
 
 from django.utils import timezone
 
-from portal.core.actors import Actor, Role
-from portal.core.errors import (
+from core.actors import Actor, Role
+from core.errors import (
     PermissionDenied,
     Refused,
     RoleNotAllowed,

@@ -1,5 +1,5 @@
-from portal.core.errors import NotFound
-from portal.core.ids import is_id
+from core.errors import NotFound
+from core.ids import is_id
 
 
 def child(parent, related: str, pk: str, segment: str):

@@ -8,7 +8,7 @@ is the owner of *that* tender, and a model method checks both.
 from dataclasses import dataclass
 from enum import StrEnum
 
-from portal.core import tokens
+from core import tokens
 
 
 class Role(StrEnum):

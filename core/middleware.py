@@ -5,9 +5,9 @@ from django.shortcuts import render
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
-from portal.core import limits
-from portal.core.api.auth import key_from_header
-from portal.core.api.errors import envelope_response, error_response, not_found_response
+from core import limits
+from core.api.auth import key_from_header
+from core.api.errors import envelope_response, error_response, not_found_response
 
 MACHINE_PREFIXES = ("/api/", "/ds/")
 

@@ -25,7 +25,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail, ValidationError
 from rest_framework.fields import empty, get_error_detail
 
-from portal.core.errors import InvalidData
+from core.errors import InvalidData
 
 KYIV = ZoneInfo("Europe/Kyiv")
 

@@ -27,9 +27,9 @@ from django.db.models import Q
 from django.utils import timezone
 from rest_framework.response import Response
 
-from portal.core.compiled import Shapes
-from portal.core.errors import InvalidData, NotFound
-from portal.core.schema import iso, parse_iso
+from core.compiled import Shapes
+from core.errors import InvalidData, NotFound
+from core.schema import iso, parse_iso
 
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 1000
@@ -74,7 +74,7 @@ def opt_fields(request) -> list[str]:
     return [field for field in raw.split(",") if field.strip()]
 
 
-# The first read of a page, compiled per shape of the listing (portal.core.compiled).
+# The first read of a page, compiled per shape of the listing (core.compiled).
 _FIRST_READS = Shapes()
 
 

@@ -3,7 +3,7 @@ for callers without one, reads and writes apart (the API_RATE_* settings)."""
 
 from rest_framework.throttling import BaseThrottle
 
-from portal.core.limits import Rate, client_address, hit
+from core.limits import Rate, client_address, hit
 
 _READING = frozenset({"GET", "HEAD", "OPTIONS"})
 

@@ -6,8 +6,8 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from portal.core import tokens
-from portal.core.compiled import Compiled
+from core import tokens
+from core.compiled import Compiled
 
 
 class Broker(models.Model):
@@ -48,7 +48,7 @@ class Broker(models.Model):
         return _ACTIVE_BY_DIGEST.first(tokens.digest(key))
 
 
-# Asked on every request that presents a key: compiled once (portal.core.compiled).
+# Asked on every request that presents a key: compiled once (core.compiled).
 _ACTIVE_BY_DIGEST = Compiled(
     lambda digest: Broker.objects.filter(key_digest=digest, is_active=True)[:1]
 )

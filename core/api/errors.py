@@ -7,7 +7,7 @@ from django.http import JsonResponse
 from rest_framework import exceptions
 from rest_framework.response import Response
 
-from portal.core.errors import Conflict, DomainError, infrastructure_failure, is_retryable
+from core.errors import Conflict, DomainError, infrastructure_failure, is_retryable
 
 logger = logging.getLogger(__name__)
 

@@ -9,8 +9,8 @@ from rest_framework import renderers
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.response import Response
 
-from portal.core.errors import DomainError
-from portal.core.transactions import all_or_nothing
+from core.errors import DomainError
+from core.transactions import all_or_nothing
 
 
 class Rendered(str):

@@ -29,7 +29,7 @@ class DomainError(Exception):
     ):
         super().__init__(description)
         self.description = description
-        # What the portal's words for `code` name (portal/core/refusals.py): a status in words,
+        # What the portal's words for `code` name (core/refusals.py): a status in words,
         # a moment; the API sends the 2.3 description alone.
         self.params = params or {}
         if code is not None:

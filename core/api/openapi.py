@@ -25,13 +25,13 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
-from portal.core.schema import Choice, Text
+from core.schema import Choice, Text
 
 # --- the fields of portal/schema.py that are not DRF's own ---------------------------------
 
 
 class NumberExtension(OpenApiSerializerFieldExtension):
-    target_class = "portal.core.schema.Number"
+    target_class = "core.schema.Number"
 
     def map_serializer_field(self, auto_schema, direction):
         number = {"type": "number"}
@@ -41,21 +41,21 @@ class NumberExtension(OpenApiSerializerFieldExtension):
 
 
 class IsoDateTimeExtension(OpenApiSerializerFieldExtension):
-    target_class = "portal.core.schema.IsoDateTime"
+    target_class = "core.schema.IsoDateTime"
 
     def map_serializer_field(self, auto_schema, direction):
         return {"type": "string", "format": "date-time"}
 
 
 class BooleanExtension(OpenApiSerializerFieldExtension):
-    target_class = "portal.core.schema.Boolean"
+    target_class = "core.schema.Boolean"
 
     def map_serializer_field(self, auto_schema, direction):
         return {"type": "boolean"}
 
 
 class BrokerKey(OpenApiAuthenticationExtension):
-    target_class = "portal.core.api.auth.BrokerAuthentication"
+    target_class = "core.api.auth.BrokerAuthentication"
     name = "basicAuth"
 
     def get_security_definition(self, auto_schema):

@@ -5,10 +5,10 @@ import binascii
 
 from rest_framework.authentication import BaseAuthentication
 
-from portal.core import tokens
-from portal.core.actors import Actor, Role, Viewer
-from portal.core.limits import Rate, check, client_address, hit
-from portal.core.models import Broker
+from core import tokens
+from core.actors import Actor, Role, Viewer
+from core.limits import Rate, check, client_address, hit
+from core.models import Broker
 
 from .envelope import body_token
 
