@@ -16,10 +16,12 @@ class Role(StrEnum):
     BID_OWNER = "bid_owner"
     COMPLAINT_OWNER = "complaint_owner"
     # The portal's own machines: an operator vouching for organizations, an administrator of
-    # an organization, a person asking to join one.
+    # an organization, a person asking to join one or invited to.
     OPERATOR = "operator"
     ORGANIZATION_ADMIN = "organization_admin"
     APPLICANT = "applicant"
+    # Whoever holds an invitation's link (its token).
+    INVITEE = "invitee"
     # Known, but owning nothing relevant: a broker key without a matching token, or a signed-in
     # portal user whose organization owns none of the objects at hand.
     AUTHENTICATED = "authenticated"
@@ -64,6 +66,10 @@ class Actor:
             and type(self.subject) is type(subject)
             and self.subject.pk == subject.pk
         )
+
+    def owning(self, subject, role: Role) -> "Actor":
+        """This caller as the owner (holding `role`) of `subject`, which it is creating."""
+        return Actor(role, broker=self.broker, user=self.user, subject=subject)
 
     def check_standing(self, *, in_public: bool = True) -> None:
         """May this actor act at all (`in_public`: in a way others see: publishing, bidding,

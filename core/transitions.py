@@ -1,23 +1,23 @@
-"""The frame every status machine uses: Tender, Bid, Award, Contract, Cancellation, Complaint,
-and the portal's Organization (its verification) and JoinRequest.
+"""The frame every status machine uses: Tender, its lots, Bid, Award, Contract, Cancellation,
+Complaint, and the portal's Organization (its verification), JoinRequest and Invitation.
 
 A model lists its transitions in one table, `TRANSITIONS`: action -> (statuses it starts from,
-the status it leads to, the role that performs it). One guard (`guard`) reads the table; the
-portal's buttons (`available_actions`), `can` and the API's dispatch (`action_for`) are derived
-from it; one method per transition on the model calls `begin` (lock, then guard) and `apply`
-(set, stamp, save the changed columns, record). Time-driven changes pass the same guard with
-the system actor.
+the statuses it leads to, the role that performs it). One guard (`guard`) reads the table; the
+portal's buttons (`available_actions`), `can` and the API's dispatch (`transition_to`) are
+derived from it; one method per transition on the model calls `begin` (lock, then guard) and
+`apply` (set, stamp, save the changed columns, record). Time-driven changes pass the same guard
+with the system actor. A status column is written by `apply` alone (a test reads every model
+for writes elsewhere); a new object starts in its column's default.
 
-The model says what the table cannot:
-- `role_of(by)`: which role of its table `by` holds for this object (None: none), and
-  `party_refusal()`: the refusal when it holds none (403 unless said otherwise);
-- `check_context(action, by, now)`: the state around it (e.g. the tender's status), checked
-  before the table, because 2.3 words those refusals first;
-- `status_refusal(action)`: the 2.3 refusal when the status is not a source;
-- `check_rules(action, by, now)`: the transition's own rules (periods, standing...);
-- `lock_for_change()`: lock what the change must hold, apply due changes, reload; returns now;
-- `record_change(action, by, now, before, fields)`: the audit event and the tender's stamp;
-- `save_change(fields)`, only if its row is saved otherwise (the tender's, once per change).
+An object comes into being by a transition too, from NEW (its creation: `register`,
+`place`, `file`...), so that its first status is the table's as well.
+
+A transition leads to one status; or to one of several, picked by a method of the model the
+table names (`picked_by`: e.g. closing tendering leads to qualification when there are bids,
+else to unsuccessful); or to none (`UNCHANGED`: an edit that leaves the status as it is).
+
+The model answers the hooks declared below (`role_of`, `status_refusal`, `lock_for_change` and
+`record_change` always; the others when it has something to say).
 
 Every rule, in the frame or beside it, speaks one vocabulary: `check_*` raises a `Refused`
 (carrying the 2.3 description); `can(...)` and `can_*` are the booleans derived from a check
@@ -43,17 +43,30 @@ from core.errors import (
 
 class Transition(NamedTuple):
     sources: frozenset
-    # None: the transition decides (e.g. an answered claim takes its resolution type).
-    target: str | None
+    # The statuses it may lead to: one; several, of which the model's method named `picked_by`
+    # picks one; or none (UNCHANGED: the status stays as it is).
+    targets: frozenset
     role: Role
+    picked_by: str | None = None
 
 
-def transition(sources, target, role: Role) -> Transition:
-    return Transition(frozenset(sources), target, role)
+# The target of a change that leaves the status as it is (an edit, a document added).
+UNCHANGED = frozenset()
+# The source of a creation: the status of an object not saved yet (its column is empty).
+NEW = ""
+
+
+def transition(sources, targets, role: Role, *, picked_by: str | None = None) -> Transition:
+    """A row of a table. `targets`: a status, a set of statuses (then `picked_by` names the
+    model's method that picks one, from what the change set), or UNCHANGED."""
+    targets = frozenset({targets} if isinstance(targets, str) else targets)
+    if (len(targets) > 1) != (picked_by is not None):
+        raise ValueError("several targets need the method that picks one, and only they")
+    return Transition(frozenset(sources), targets, role, picked_by)
 
 
 class StatusMachine:
-    """Mixin for a model with a `status` column and a `TRANSITIONS` table."""
+    """Mixin for a model with a status column and a `TRANSITIONS` table."""
 
     TRANSITIONS: ClassVar[dict[str, Transition]] = {}
     # The column that holds the status.
@@ -61,9 +74,10 @@ class StatusMachine:
     # The column stamped with the moment of every change (None: none).
     STAMP_FIELD: ClassVar[str | None] = "date"
 
-    # --- what the model says --------------------------------------------------------------
+    # --- the hooks: what the model says ---------------------------------------------------
 
     def role_of(self, by: Actor) -> Role | None:
+        """Which role of the table `by` holds for this object (None: none)."""
         raise NotImplementedError
 
     def party_refusal(self) -> Refused:
@@ -71,21 +85,35 @@ class StatusMachine:
         return PermissionDenied()
 
     def check_context(self, action: str, by: Actor, now) -> None:
-        """The state around this object that every change needs (none by default)."""
+        """The state around this object that every change needs (e.g. its tender's status),
+        checked before the table, because 2.3 words those refusals first (none by default)."""
 
     def status_refusal(self, action: str) -> Refused:
+        """The refusal when this object's status is not among the action's sources."""
         raise NotImplementedError
 
     def check_rules(self, action: str, by: Actor, now) -> None:
-        """The transition's own rules, after the table (none by default)."""
+        """The transition's own rules (periods, standing...), after the table (none by
+        default)."""
 
-    # lock_for_change() and record_change(action, by, now, before, fields) come from the model
-    # or from a mixin it shares with its kind (tenders.models.base.ChangedUnderItsTendersLock).
+    def lock_for_change(self):
+        """Lock what the change must hold (the object's row, or its tender's), apply the
+        changes that became due, reload this object; returns `now`, the one moment the change
+        is stamped with."""
+        raise NotImplementedError
+
+    def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]) -> None:
+        """Record the change (the audit event; `before`: the status it left, `fields`: the
+        columns it set besides the status and the stamp)."""
+        raise NotImplementedError
 
     def save_change(self, fields: list[str]) -> None:
-        """Save the changed columns (a model that saves its row once per change, later,
-        says so here)."""
-        self.save(update_fields=fields)
+        """Save the changed columns (a new object: its row). A model whose row is saved once
+        per change, later, says so here."""
+        if self._state.adding:
+            self.save(force_insert=True)
+        else:
+            self.save(update_fields=fields)
 
     @property
     def current_status(self) -> str:
@@ -136,7 +164,12 @@ class StatusMachine:
         """The transition that takes `role` from this status to `requested` (how a 2.3 PATCH
         of `status` is read), or None."""
         for action, row in self.TRANSITIONS.items():
-            if row.role is role and self.current_status in row.sources and row.target == requested:
+            if (
+                row.role is role
+                and self.current_status in row.sources
+                and requested in row.targets
+                and row.picked_by is None
+            ):
                 return action
         return None
 
@@ -148,15 +181,18 @@ class StatusMachine:
         self.guard(action, by, now)
         return now
 
-    def apply(self, action: str, by: Actor, now, *, status=None, **fields) -> None:
-        """Set `fields` and the status (the table's target unless given), stamp, save only the
-        changed columns, and record the change."""
+    def apply(self, action: str, by: Actor, now, **fields) -> None:
+        """Set `fields` and the status the table leads to, stamp, save only the changed
+        columns, and record the change."""
+        row = self.TRANSITIONS[action]
         before = self.current_status
-        target = status if status is not None else self.TRANSITIONS[action].target
         for name, value in fields.items():
             setattr(self, name, value)
         changed = list(fields)
-        if target is not None:
+        if row.targets:
+            target = getattr(self, row.picked_by)() if row.picked_by else next(iter(row.targets))
+            if target not in row.targets:
+                raise ValueError(f"{action} leads to {sorted(row.targets)}, not to {target}")
             setattr(self, self.STATUS_FIELD, target)
             changed.append(self.STATUS_FIELD)
         if self.STAMP_FIELD:

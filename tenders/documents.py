@@ -349,7 +349,7 @@ class PartDocuments(HasDocuments):
         self.tender._touch(now)
 
     def _record_document(self, version, action: str, by, now) -> None:
-        self.tender._record(
+        self.tender.record_event(
             self, action, by, now, document_id=version.document_id, version=version.version
         )
 

@@ -31,7 +31,6 @@ from core.errors import (
     offered,
 )
 from core.transactions import atomic_change
-from core.transitions import StatusMachine
 from tenders.documents import DocumentVersion, HasDocuments
 from tenders.models import AwardStatus, BidStatus, Owned, TenderStatus, new_id
 from tenders.models.base import ChangedUnderItsTendersLock, save_later, written_together
@@ -42,6 +41,7 @@ from .queries import ComplaintQuerySet
 from .table import (
     ANSWER_STANDSTILL,
     DOCUMENT_STATUSES,
+    FILING,
     MIN_RESOLUTION_LENGTH,
     OPEN,
     OUTCOMES,
@@ -65,7 +65,7 @@ def _changing():
         yield
 
 
-class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
+class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
     MIN_RESOLUTION_LENGTH = MIN_RESOLUTION_LENGTH
     TRANSITIONS = TRANSITIONS
 
@@ -234,7 +234,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
     def check_context(self, action: str, by: Actor, now) -> None:
         """A party changes a claim only in a tender still deciding its awards, and only while
         the claim is open."""
-        if by.role is Role.SYSTEM:
+        if by.role is Role.SYSTEM or action in FILING:
             return
         if self.tender.status not in self.kind.changed_in:
             raise in_tender_status("update complaint", self.tender)
@@ -339,8 +339,8 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         may_patch = any(
             row.role is role
             and (
-                row.target == requested == S.CANCELLED
-                or (row.target != S.CANCELLED and self.status in row.sources)
+                (requested == S.CANCELLED and row.targets == {S.CANCELLED})
+                or (S.CANCELLED not in row.targets and self.status in row.sources)
             )
             for row in TRANSITIONS.values()
         )
@@ -352,7 +352,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
 
     def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]):
         tender = self.tender
-        tender._record(
+        tender.record_event(
             self, action, by, now, from_status=before, to_status=self.status, fields=fields
         )
         # A change by time or by another decision is made inside the tender's own change,
@@ -365,7 +365,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
     def save_change(self, fields: list[str]) -> None:
         """At once, or with the rest of the chronograph's batch, whose time-driven changes
         close claims (tenders.models.base.written_together)."""
-        if not save_later(self, fields):
+        if self._state.adding or not save_later(self, fields):
             super().save_change(fields)
 
     @staticmethod
@@ -488,7 +488,7 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
     def _documents_changed(self, version, action: str, by: Actor, now) -> None:
         self.date = now
         self.save(update_fields=["date"])
-        self.tender._record(
+        self.tender.record_event(
             self, action, by, now, document_id=version.document_id, version=version.version
         )
         self.tender._touch(now)
@@ -505,13 +505,21 @@ class Complaint(StatusMachine, ChangedUnderItsTendersLock, HasDocuments, Owned):
         self.guard(action, system, at)
         self.apply(action, system, at, **fields)
 
-    def _expire(self, at) -> None:
-        self._close("expire", at, status=self.resolution_type)
+    def status_its_answer_gives(self) -> ComplaintStatus:
+        """Where an answered claim nobody closed goes: the answer's resolution type."""
+        return ComplaintStatus(self.resolution_type)
 
-    def _ignore(self, at) -> None:
+    def expire(self, at) -> None:
+        """Answered, and closed by nobody within its time: it takes its answer's type."""
+        self._close("expire", at)
+
+    def ignore(self, at) -> None:
+        """Not answered before its tender (or lot) ended."""
         self._close("ignore", at)
 
-    def _void(self, at) -> None:
+    def void(self, at) -> None:
+        """Still open when the decision it contests was taken back, or its draft's lot was
+        deleted."""
         self._close("void", at, cancellation_reason="cancelled", date_canceled=at)
 
 

@@ -4,9 +4,8 @@ from typing import TYPE_CHECKING
 
 from django.db import models
 
-from complaints import notifications
 from core import limits
-from core.actors import Actor, Viewer
+from core.actors import Actor, Role, Viewer
 from core.errors import NotFound
 from core.ids import is_id
 from core.transactions import atomic_change
@@ -127,17 +126,15 @@ class ComplaintQuerySet(models.QuerySet):
             organization=by.organization,
             number=number,
             complaint_id=f"{tender.tender_id}.{number}",
-            status=S.CLAIM if submit else S.DRAFT,
             title=title,
             description=description,
             author=author,
-            date=now,
-            date_submitted=now if submit else None,
         )
         token = complaint.issue_token()
-        complaint.save(force_insert=True)
         tender._claim_filed(complaint)
-        tender._record(complaint, "file", by, now, to_status=complaint.status)
-        tender._touch(now)
-        notifications.notify(complaint)
+        claimant = by.owning(complaint, Role.COMPLAINT_OWNER)
+        action = "file" if submit else "file_draft"
+        complaint.guard(action, claimant, now)
+        # (saved, recorded, its tender stamped and the people concerned told, as every change)
+        complaint.apply(action, claimant, now, **({"date_submitted": now} if submit else {}))
         return complaint, token

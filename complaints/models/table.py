@@ -7,7 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from core.actors import Role
-from core.transitions import transition
+from core.transitions import NEW, transition
 
 # The tender owner's answer must say at least this much.
 MIN_RESOLUTION_LENGTH = 20
@@ -84,9 +84,12 @@ OPEN = frozenset({S.DRAFT, S.CLAIM, S.ANSWERED})
 # resolved (withdrawn, refused and ignored claims do not).
 RECONSIDERING = frozenset({S.CLAIM, S.ANSWERED, S.RESOLVED})
 
-# action: (statuses it starts from, status it leads to, who performs it). None: the claim's
-# resolutionType. The last three are not asked for: time or another decision causes them.
+# action: (statuses it starts from, statuses it leads to, who performs it). The last three are
+# not asked for: time or another decision causes them.
 TRANSITIONS = {
+    # Filed submitted at once, or as a draft (what the claimant sends picks).
+    "file": transition({NEW}, S.CLAIM, Role.COMPLAINT_OWNER),
+    "file_draft": transition({NEW}, S.DRAFT, Role.COMPLAINT_OWNER),
     "edit": transition({S.DRAFT}, S.DRAFT, Role.COMPLAINT_OWNER),
     "submit": transition({S.DRAFT}, S.CLAIM, Role.COMPLAINT_OWNER),
     "prepare_answer": transition({S.CLAIM}, S.CLAIM, Role.TENDER_OWNER),
@@ -94,15 +97,24 @@ TRANSITIONS = {
     "rate_answer": transition({S.ANSWERED}, S.ANSWERED, Role.COMPLAINT_OWNER),
     "resolve": transition({S.ANSWERED}, S.RESOLVED, Role.COMPLAINT_OWNER),
     "cancel": transition(OPEN, S.CANCELLED, Role.COMPLAINT_OWNER),
-    "expire": transition({S.ANSWERED}, None, Role.SYSTEM),
+    # To the answer's resolutionType.
+    "expire": transition(
+        {S.ANSWERED},
+        {S.INVALID, S.RESOLVED, S.DECLINED},
+        Role.SYSTEM,
+        picked_by="status_its_answer_gives",
+    ),
     "ignore": transition({S.CLAIM}, S.IGNORED, Role.SYSTEM),
     "void": transition(OPEN, S.CANCELLED, Role.SYSTEM),
 }
+# Filing: its own rules (Complaint.check_filing, check_filing_against_tender) say where a claim
+# may be filed, in 2.3's order, before the claim exists.
+FILING = frozenset({"file", "file_draft"})
 # Only inside the award's complaint period; the others may happen at any time.
 WITHIN_COMPLAINT_PERIOD = {"edit", "submit"}
 # Seen by nobody but the actor (so an account may make them before its organization is
 # verified); withdrawing a draft is one too.
-PRIVATE_ACTIONS = {"edit", "prepare_answer"}
+PRIVATE_ACTIONS = {"file_draft", "edit", "prepare_answer"}
 # Who attaches documents to a claim, and when (2.3): the claimant to a draft or to the answer
 # it reacts to, the tender owner while answering.
 DOCUMENT_STATUSES = {

@@ -160,8 +160,22 @@ class InvitationQuerySet(models.QuerySet):
         return invitation
 
 
-class Invitation(models.Model):
+class Invitation(StatusMachine, models.Model):
     """An administrator's invitation of a person, by e-mail: a one-time link that expires."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting to be accepted")
+        ACCEPTED = "accepted", _("accepted")
+        REVOKED = "revoked", _("withdrawn")
+
+    STAMP_FIELD = None
+    TRANSITIONS = {
+        # The person holding the link joins.
+        "accept": transition({Status.PENDING}, Status.ACCEPTED, Role.INVITEE),
+        "revoke": transition({Status.PENDING}, Status.REVOKED, Role.ORGANIZATION_ADMIN),
+        # A new invitation to the same address takes its place.
+        "replace": transition({Status.PENDING}, Status.REVOKED, Role.ORGANIZATION_ADMIN),
+    }
 
     organization = models.ForeignKey(
         "portal.Organization", on_delete=models.CASCADE, related_name="invitations"
@@ -171,6 +185,7 @@ class Invitation(models.Model):
     invited_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
+    status = models.CharField(max_length=16, choices=Status, default=Status.PENDING, editable=False)
     created = models.DateTimeField(default=timezone.now, editable=False)
     expires_at = models.DateTimeField(editable=False)
     accepted_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -192,18 +207,14 @@ class Invitation(models.Model):
     def __str__(self) -> str:
         return f"{self.email} to {self.organization}"
 
+    def is_expired(self, now=None) -> bool:
+        return (now or timezone.now()) >= self.expires_at
+
     def check_usable(self, now=None) -> None:
         """Raises why this link no longer works: used, withdrawn or expired."""
-        if self.accepted_at is not None:
-            raise InvitationUnusable(gettext_noop("This invitation has already been used."))
-        if self.revoked_at is not None:
-            raise InvitationUnusable(
-                gettext_noop(
-                    "This invitation was withdrawn: ask the organization's administrators for a "
-                    "new one."
-                )
-            )
-        if (now or timezone.now()) >= self.expires_at:
+        if self.status != self.Status.PENDING:
+            raise self.status_refusal("accept")
+        if self.is_expired(now):
             raise InvitationUnusable(
                 gettext_noop(
                     "This invitation has expired: ask the organization's administrators for a "
@@ -220,35 +231,69 @@ class Invitation(models.Model):
                 )
             )
 
+    # --- the frame's questions ------------------------------------------------------------
+
+    def role_of(self, by: Actor) -> Role | None:
+        if by.acts_as(Role.INVITEE, self):
+            return Role.INVITEE
+        if by.user is not None and self.organization.has_admin(by.user):
+            return Role.ORGANIZATION_ADMIN
+        return None
+
+    def party_refusal(self) -> Refused:
+        return NotAnAdministrator()
+
+    def status_refusal(self, action: str) -> Refused:
+        if self.status == self.Status.ACCEPTED:
+            return InvitationUnusable(gettext_noop("This invitation has already been used."))
+        return InvitationUnusable(
+            gettext_noop(
+                "This invitation was withdrawn: ask the organization's administrators for a "
+                "new one."
+            )
+        )
+
+    def check_rules(self, action: str, by: Actor, now) -> None:
+        if action != "replace":
+            self.check_usable(now)
+        if action == "accept":
+            self.check_addressed_to(by.user)
+            check_not_a_member(by.user)
+
+    def lock_for_change(self):
+        self.organization.lock()
+        self.refresh_from_db()
+        return timezone.now()
+
+    def record_change(self, action: str, by: Actor, now, before, fields) -> None:
+        member = {"member": by.user} if action == "accept" else {}
+        self.organization.record(f"{action}_invitation", by=by.user, email=self.email, **member)
+
+    # --- the transitions ------------------------------------------------------------------
+
     def accept(self, *, user) -> None:
         """The invited person joins. Following the link proves the address, so the account's
         e-mail counts as confirmed; a pending request to join elsewhere is withdrawn."""
-        organization = self.organization
         with transaction.atomic():
-            organization.lock()
-            self.refresh_from_db()
-            self.check_usable()
-            self.check_addressed_to(user)
-            check_not_a_member(user)
-            now = timezone.now()
-            user.join_requests.filter(status=JoinRequest.Status.PENDING).update(
-                status=JoinRequest.Status.WITHDRAWN, decided_at=now, decided_by=user
-            )
-            Membership.objects.create(user=user, organization=organization)
-            self.accepted_at, self.accepted_by = now, user
-            self.save(update_fields=["accepted_at", "accepted_by"])
+            by = Actor(Role.INVITEE, user=user, subject=self)
+            now = self.begin("accept", by)
+            for request in user.join_requests.filter(status=JoinRequest.Status.PENDING):
+                request.withdraw(by=user)
+            Membership.objects.create(user=user, organization=self.organization)
+            self.apply("accept", by, now, accepted_at=now, accepted_by=user)
             if user.email_confirmed_at is None:
                 user.email_confirmed_at = now
                 user.save(update_fields=["email_confirmed_at"])
-            organization.record("accept_invitation", by=user, member=user, email=self.email)
 
     def revoke(self, *, by) -> None:
-        organization = self.organization
         with transaction.atomic():
-            organization.lock()
-            organization.check_admin(by)
-            self.refresh_from_db()
-            self.check_usable()
-            self.revoked_at = timezone.now()
-            self.save(update_fields=["revoked_at"])
-            organization.record("revoke_invitation", by=by, email=self.email)
+            admin = portal_actor(by)
+            now = self.begin("revoke", admin)
+            self.apply("revoke", admin, now, revoked_at=now)
+
+    def replace(self, *, by, now) -> None:
+        """A new invitation to the same address takes this one's place (in its change, under
+        its organization's lock)."""
+        admin = portal_actor(by)
+        self.guard("replace", admin, now)
+        self.apply("replace", admin, now, revoked_at=now)

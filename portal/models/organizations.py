@@ -163,9 +163,7 @@ class Organization(StatusMachine, models.Model):
 
     def pending_invitations(self):
         now = timezone.now()
-        return self.invitations.filter(
-            accepted_at__isnull=True, revoked_at__isnull=True, expires_at__gt=now
-        )
+        return self.invitations.filter(status=Invitation.Status.PENDING, expires_at__gt=now)
 
     # --- the frame of every change --------------------------------------------------------
 
@@ -273,7 +271,8 @@ class Organization(StatusMachine, models.Model):
                     gettext_noop("This person already belongs to the organization."), field="email"
                 )
             now = timezone.now()
-            self.pending_invitations().filter(email__iexact=email).update(revoked_at=now)
+            for earlier in self.pending_invitations().filter(email__iexact=email):
+                earlier.replace(by=by, now=now)
             token = tokens.new_token()
             invitation = self.invitations.create(
                 email=email,
@@ -344,6 +343,7 @@ class OrganizationEvent(models.Model):
         INVITE = "invite", _("sent an invitation")
         REVOKE_INVITATION = "revoke_invitation", _("withdrew an invitation")
         ACCEPT_INVITATION = "accept_invitation", _("joined by invitation")
+        REPLACE_INVITATION = "replace_invitation", _("replaced an invitation by a new one")
         REMOVE = "remove", _("removed a member")
         LEAVE = "leave", _("left the organization")
         MAKE_ADMIN = "make_admin", _("made a member an administrator")

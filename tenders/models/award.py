@@ -4,7 +4,7 @@ from core.actors import Actor, Role
 from core.errors import NotAllowed, in_own_status, in_tender_status
 from core.schema import validate
 from core.transactions import atomic_change
-from core.transitions import StatusMachine, transition
+from core.transitions import NEW, transition
 from tenders import notifications
 from tenders.documents import PartDocuments
 from tenders.schema import AwardPatchSchema
@@ -50,11 +50,13 @@ class AwardQuerySet(models.QuerySet):
         )
 
 
-class Award(StatusMachine, PartOfTender, PartDocuments):
+class Award(PartOfTender, PartDocuments):
     """A decision on one bid. The tender owner activates it (the bid wins) or disqualifies it
     (the next lowest bid gets an award); either starts the complaint period."""
 
     TRANSITIONS = {
+        # Drawn up for the best bid still in the running, when a line needs a decision.
+        "create": transition({NEW}, AwardStatus.PENDING, Role.SYSTEM),
         # The owner's edits of a pending award (title, description).
         "edit": transition({AwardStatus.PENDING}, AwardStatus.PENDING, Role.TENDER_OWNER),
         "activate": transition({AwardStatus.PENDING}, AwardStatus.ACTIVE, Role.TENDER_OWNER),
@@ -64,6 +66,12 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
         # An active award is taken back; a disqualification is reconsidered after a claim.
         "cancel": transition(
             {AwardStatus.ACTIVE, AwardStatus.UNSUCCESSFUL}, AwardStatus.CANCELLED, Role.TENDER_OWNER
+        ),
+        # A later award of the same line, when a disqualification before it is reconsidered.
+        "fall_with_earlier": transition(
+            {AwardStatus.PENDING, AwardStatus.ACTIVE, AwardStatus.UNSUCCESSFUL},
+            AwardStatus.CANCELLED,
+            Role.SYSTEM,
         ),
     }
     # The transitions that decide (the portal's buttons); "edit" changes words only.
@@ -219,12 +227,12 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
                 complaint_period_end=self.claims_end_if_decided_at(now),
             )
             number = tender.contracts.count() + 1
-            tender.contracts.create(
+            contract = tender.contracts.model(
                 id=new_id(),
+                tender=tender,
                 number=number,
                 award=self,
                 contract_id=f"{tender.tender_id}-{number}",
-                status=ContractStatus.PENDING,
                 date=now,
                 data={
                     "value": self.value,
@@ -236,6 +244,8 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
                     ],
                 },
             )
+            contract.guard("create", Actor.system(), now)
+            contract.apply("create", Actor.system(), now)
             if tender.has_lots:
                 # (The tender is awarded once no lot's award is pending.)
                 tender._award_next_bid(at=now, by=by)
@@ -277,13 +287,17 @@ class Award(StatusMachine, PartOfTender, PartDocuments):
             for award in cancelled:
                 # The later awards fall with this one: part of this transition, under its lock.
                 award.tender = tender
-                award.apply("cancel", by, now, complaint_period_end=now)
+                if award is self:
+                    self.apply("cancel", by, now, complaint_period_end=now)
+                else:
+                    award.guard("fall_with_earlier", Actor.system(), now)
+                    award.apply("fall_with_earlier", Actor.system(), now, complaint_period_end=now)
                 for contract in award.contracts.exclude(status=ContractStatus.CANCELLED):
                     contract.tender, contract.award = tender, award
-                    contract._void(now)
+                    contract.void(now)
                 for complaint in tender.claims():
                     if complaint.award_id == award.pk and complaint.is_open:
                         complaint.tender = tender
-                        complaint._void(now)
+                        complaint.void(now)
             tender._award_next_bid(at=now, by=by)
             tender._touch(now)

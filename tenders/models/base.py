@@ -6,7 +6,8 @@ from django.db.models.sql import InsertQuery
 
 from core import tokens
 from core.actors import Actor
-from core.ids import new_id as new_id  # the id columns' default, by this path in migrations
+from core.ids import new_id as new_id
+from core.transitions import StatusMachine  # the id columns' default, by this path in migrations
 
 
 class Owned(models.Model):
@@ -198,9 +199,9 @@ def holds_lock(instance) -> bool:
     return block is not None and any(open_ is block for open_ in connection.atomic_blocks)
 
 
-class ChangedUnderItsTendersLock:
-    """What is changed only with its tender's row locked (bids, awards, contracts,
-    cancellations, claims): the transition frame's lock and record for them."""
+class ChangedUnderItsTendersLock(StatusMachine):
+    """The status machines changed only with their tender's row locked (bids, awards,
+    contracts, cancellations, claims): the frame's lock and record for them."""
 
     def lock_for_change(self):
         """Lock the tender (applying the changes that became due), reload this object; returns
@@ -221,7 +222,7 @@ class ChangedUnderItsTendersLock:
     def record_change(self, action: str, by, now, before: str, fields: list[str]):
         """The audit event, on the tender's trail. The method that made the change stamps the
         tender, once, after everything the change causes."""
-        self.tender._record(
+        self.tender.record_event(
             self, action, by, now, from_status=before, to_status=self.status, fields=fields
         )
 

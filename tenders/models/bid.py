@@ -4,7 +4,7 @@ from core.actors import Actor, Role
 from core.errors import NotAllowed, NotFound, in_own_status, in_tender_status
 from core.schema import merge_patch, parse_iso, to_json, validate
 from core.transactions import atomic_change
-from core.transitions import StatusMachine, transition
+from core.transitions import NEW, UNCHANGED, transition
 from tenders.documents import PartDocuments
 from tenders.schema import BidSchema
 
@@ -24,15 +24,24 @@ class BidQuerySet(models.QuerySet):
         )
 
 
-class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
+class Bid(PartOfTender, PartDocuments, Owned):
     LIVE = {BidStatus.DRAFT, BidStatus.ACTIVE}
     TRANSITIONS = {
-        # Value and tenderers; a draft becomes active here (and an active bid a draft again).
-        "edit": transition(LIVE, None, Role.BID_OWNER),
+        # Placed taking part at once, or as a draft (the status the bidder sends picks).
+        "place": transition({NEW}, BidStatus.ACTIVE, Role.BID_OWNER),
+        "place_draft": transition({NEW}, BidStatus.DRAFT, Role.BID_OWNER),
+        # Value and tenderers; with a status sent, a draft starts to take part (or an active
+        # bid becomes a draft again).
+        "edit": transition(LIVE, UNCHANGED, Role.BID_OWNER),
+        "activate": transition({BidStatus.DRAFT}, BidStatus.ACTIVE, Role.BID_OWNER),
+        "back_to_draft": transition({BidStatus.ACTIVE}, BidStatus.DRAFT, Role.BID_OWNER),
         "withdraw": transition(LIVE, BidStatus.DELETED, Role.BID_OWNER),
     }
     # The 2.3 words for each action.
-    VERBS = {"edit": "update", "withdraw": "delete"}
+    VERBS = {
+        "place": "add", "place_draft": "add", "edit": "update", "activate": "update",
+        "back_to_draft": "update", "withdraw": "delete",
+    }  # fmt: skip
     # A bid's date is when it was placed, or its amount last changed (Bid.patch), as in 2.3.
     STAMP_FIELD = None
 
@@ -183,11 +192,14 @@ class Bid(StatusMachine, PartOfTender, PartDocuments, Owned):
                 )
             # 2.3 dates a bid again when its amount changes (equal amounts rank by date).
             repriced = (fields.get("value") or {}).get("amount") != (self.value or {}).get("amount")
+            action = "edit"
+            if fields["status"] != self.status:
+                action = self.transition_to(fields["status"], Role.BID_OWNER)
+                self.guard(action, by, now)
             self.apply(
-                "edit",
+                action,
                 by,
                 now,
-                status=fields["status"],
                 **({"date": now} if repriced else {}),
                 value=fields.get("value"),
                 lot_values=fields.get("lotValues", []),

@@ -241,7 +241,6 @@ class Bidding:
                 tender=self,
                 broker=by.broker,
                 organization=by.organization,
-                status=fields["status"],
                 date=now,
                 value=fields.get("value"),
                 lot_values=fields.get("lotValues", []),
@@ -249,9 +248,9 @@ class Bidding:
                 tenderers=fields["tenderers"],
             )
             token = bid.issue_token()
-            bid.save(force_insert=True)
-            self._record(bid, "create", by, now, to_status=bid.status)
-            bidder = Actor(Role.BID_OWNER, broker=by.broker, user=by.user, subject=bid)
+            bidder = by.owning(bid, Role.BID_OWNER)
+            action = "place" if fields["status"] == BidStatus.ACTIVE else "place_draft"
+            bid.guard(action, bidder, now)
+            bid.apply(action, bidder, now)  # (saves it, and stamps the tender)
             bid._attach_sent(bidder, now, documents)
-            self._touch(now)
         return bid, token

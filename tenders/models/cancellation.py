@@ -4,7 +4,7 @@ from core.actors import Actor, Role
 from core.errors import NotAllowed, in_own_status, in_tender_status
 from core.schema import merge_patch, validate
 from core.transactions import atomic_change
-from core.transitions import StatusMachine, transition
+from core.transitions import NEW, transition
 from tenders.documents import PartDocuments
 from tenders.schema import CancellationSchema
 
@@ -12,11 +12,12 @@ from .base import PartOfTender, new_id
 from .statuses import CancellationStatus, TenderStatus
 
 
-class Cancellation(StatusMachine, PartOfTender, PartDocuments):
+class Cancellation(PartOfTender, PartDocuments):
     """The owner's decision to cancel the tender: pending (documents may be attached), then
     active, which cancels the tender."""
 
     TRANSITIONS = {
+        "create": transition({NEW}, CancellationStatus.PENDING, Role.TENDER_OWNER),
         "edit": transition(
             {CancellationStatus.PENDING}, CancellationStatus.PENDING, Role.TENDER_OWNER
         ),
@@ -95,7 +96,4 @@ class Cancellation(StatusMachine, PartOfTender, PartDocuments):
     def _activate(self, by: Actor, now) -> None:
         self.guard("activate", by, now)
         self.apply("activate", by, now)
-        if self.related_lot:
-            self.tender._cancel_lot(self.related_lot, by, now)
-        else:
-            self.tender._cancel(by, now)
+        self.tender.cancellation_activated(self, by, now)

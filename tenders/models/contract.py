@@ -4,7 +4,7 @@ from core.actors import Actor, Role
 from core.errors import InvalidData, NotAllowed, in_own_status, in_tender_status
 from core.schema import iso, to_json, validate
 from core.transactions import atomic_change
-from core.transitions import StatusMachine, transition
+from core.transitions import NEW, transition
 from tenders.documents import PartDocuments
 from tenders.schema import ContractPatchSchema
 
@@ -24,10 +24,12 @@ class ContractQuerySet(models.QuerySet):
         ).select_related("tender", "award")
 
 
-class Contract(StatusMachine, PartOfTender, PartDocuments):
+class Contract(PartOfTender, PartDocuments):
     """The contract with an active award's supplier; signing it completes the tender."""
 
     TRANSITIONS = {
+        # Drawn up when its award is activated.
+        "create": transition({NEW}, ContractStatus.PENDING, Role.SYSTEM),
         "edit": transition({ContractStatus.PENDING}, ContractStatus.PENDING, Role.TENDER_OWNER),
         "sign": transition({ContractStatus.PENDING}, ContractStatus.ACTIVE, Role.TENDER_OWNER),
         # Its award was taken back.
@@ -186,7 +188,7 @@ class Contract(StatusMachine, PartOfTender, PartDocuments):
             self.apply("sign", by, now, date_signed=date_signed or now)
             self.tender._contract_signed(self.award, now)
 
-    def _void(self, now) -> None:
+    def void(self, now) -> None:
         system = Actor.system()
         self.guard("void", system, now)
         self.apply("void", system, now)

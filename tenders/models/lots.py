@@ -4,10 +4,11 @@ under its tender's lock and with its row."""
 
 from decimal import Decimal
 
-from core.actors import Actor, Viewer
+from core.actors import Actor, Role, Viewer
 from core.errors import InvalidData, NotAllowed, NotFound
 from core.schema import iso, merge_patch, validate
 from core.transactions import atomic_change
+from core.transitions import StatusMachine, transition
 from tenders.schema import Lot, TenderSchema
 
 from .statuses import LotStatus
@@ -53,6 +54,63 @@ def settle_lots(document: dict, previous: list[dict], now) -> None:
             "amount": exact_sum(item["amount"] for item in guaranteed),
             "currency": currency,
         }
+
+
+class LotOfTender(StatusMachine):
+    """A lot's status machine. Its status lives in the tender's document (2.3 keeps lots there),
+    so it changes under the tender's lock and is saved with the tender's row; a new lot is
+    active (settle_lots)."""
+
+    TRANSITIONS = {
+        # Nobody bid for it, or every bid for it was disqualified and its claims are over.
+        "fail": transition({LotStatus.ACTIVE}, LotStatus.UNSUCCESSFUL, Role.SYSTEM),
+        # Its contract was signed.
+        "complete": transition({LotStatus.ACTIVE}, LotStatus.COMPLETE, Role.SYSTEM),
+        # An active cancellation of it: the owner's act.
+        "cancel": transition({LotStatus.ACTIVE}, LotStatus.CANCELLED, Role.TENDER_OWNER),
+    }
+    STAMP_FIELD = None
+
+    def __init__(self, tender, lot_id: str):
+        self.tender, self.id = tender, lot_id
+
+    @property
+    def status(self) -> str:
+        return self.tender.lot(self.id)["status"]
+
+    @status.setter
+    def status(self, status: str) -> None:
+        lots = [
+            {**lot, "status": status} if lot["id"] == self.id else lot for lot in self.tender.lots
+        ]
+        self.tender.data = {**self.tender.data, "lots": lots}
+
+    def role_of(self, by: Actor) -> Role | None:
+        return self.tender.role_of(by)
+
+    def status_refusal(self, action: str) -> NotAllowed:
+        return NotAllowed("Can't update lot in current status", code="lot_not_active")
+
+    def lock_for_change(self):
+        return self.tender.lock_for_change()
+
+    def save_change(self, fields: list[str]) -> None:
+        """Saved with the tender's row, once per change (Tender._touch)."""
+
+    def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]) -> None:
+        self.tender.record_event(
+            self.tender, f"lot_{self.status}", by, now, from_status=before, to_status=self.status,
+            lot_id=self.id,
+        )  # fmt: skip
+
+    def end(self, action: str, by: Actor, at) -> None:
+        """The lot ends (fails, is completed or cancelled) through its table; the claims
+        nobody answered on it are ignored (2.3)."""
+        self.guard(action, by, at)
+        self.apply(action, by, at)
+        for complaint in self.tender.claims():
+            if complaint.related_lot == self.id and complaint.awaits_answer:
+                complaint.ignore(at)
 
 
 class Lots:
@@ -146,7 +204,7 @@ class Lots:
                     raise InvalidData({part: [stray if names(p) == lot_id else {} for p in parts]})
             for draft in claims:
                 if draft.related_lot == lot_id and draft not in public:
-                    draft._void(now)
+                    draft.void(now)
             return [lot for lot in lots if lot["id"] != lot_id], removed
 
         return self._change_lots("delete_lot", by, change, lot_id)
@@ -165,24 +223,13 @@ class Lots:
             document = self.wire()
             document["lots"], answer = change(document.get("lots", []), now)
             if self._rewrite(validate(TenderSchema, document), now):
-                self._record(self, action, by, now, lot_id=lot_id)
+                self.record_event(self, action, by, now, lot_id=lot_id)
         return answer
 
     # --- how lots end ---------------------------------------------------------------------
 
-    def _end_lot(self, lot_id: str, status: LotStatus, at) -> None:
-        """The lot ends (unsuccessful, complete, cancelled); claims nobody answered on its
-        awards are ignored (2.3)."""
-        self.data = {
-            **self.data,
-            "lots": [
-                {**lot, "status": status.value} if lot["id"] == lot_id else lot for lot in self.lots
-            ],
-        }
-        for complaint in self.claims():
-            if complaint.related_lot == lot_id and complaint.awaits_answer:
-                complaint._ignore(at)
-        self._record(self, f"lot_{status.value}", Actor.system(), at, lot_id=lot_id)
+    def lot_machine(self, lot_id: str) -> LotOfTender:
+        return LotOfTender(self, lot_id)
 
     def _settle_lots(self, at, by: Actor) -> None:
         """Once no lot is active, the tender ends: cancelled if every lot was, unsuccessful if
@@ -191,7 +238,7 @@ class Lots:
         if LotStatus.ACTIVE in statuses:
             return
         if statuses == {LotStatus.CANCELLED}:
-            self._cancel(by, at)
+            self._transit("cancel", by, at)
         elif LotStatus.COMPLETE not in statuses:
             self._transit("fail", Actor.system(), at)
         else:

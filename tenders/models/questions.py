@@ -193,7 +193,7 @@ class Questions:
                 date=now,
             )
             question.save(force_insert=True)
-            self._record(question, "ask", by, now)
+            self.record_event(question, "ask", by, now)
             self._touch(now)
             _notify_buyer(question, self)
         return question
@@ -227,7 +227,7 @@ class Questions:
             question.answer = fields["answer"]
             question.date_answered = now
             question.save(update_fields=["answer", "date_answered"])
-            self._record(question, "answer", by, now)
+            self.record_event(question, "answer", by, now)
             self._touch(now)
             if first:
                 _notify_asker(question, self)

@@ -14,7 +14,7 @@ from core.compiled import Compiled
 from core.errors import InvalidData, NotAllowed, in_own_status, in_tender_status
 from core.schema import KYIV, merge_patch, validate
 from core.transactions import atomic_change
-from core.transitions import StatusMachine, transition
+from core.transitions import NEW, UNCHANGED, StatusMachine, transition
 from tenders import workdays
 from tenders.documents import HasDocuments
 from tenders.schema import MAX_CANCELLATIONS, CancellationSchema, TenderSchema
@@ -34,7 +34,7 @@ from .bidding import Bidding
 from .lots import Lots, lot_of
 from .questions import Questions
 from .room import check_room
-from .statuses import CancellationStatus, LotStatus, TenderStatus
+from .statuses import CancellationStatus, TenderStatus
 from .tender_errors import StaleDraft
 from .tender_queries import TenderQuerySet
 from .tender_time import TimeDrivenChanges
@@ -43,23 +43,31 @@ from .tender_wire import EDITABLE_FIELDS, TENDER_FIELDS, TenderWire
 T = TenderStatus
 LIVE = frozenset(T) - T.terminal()
 TRANSITIONS = {
+    # Registering: public at once (whatever its periods say, as 2.3 takes them), or a draft.
+    "register": transition({NEW}, T.ENQUIRIES, Role.TENDER_OWNER),
+    "register_draft": transition({NEW}, T.DRAFT, Role.TENDER_OWNER),
     # The owner's changes.
     "publish": transition({T.DRAFT}, T.ENQUIRIES, Role.TENDER_OWNER),
-    "edit": transition(LIVE - {T.DRAFT}, None, Role.TENDER_OWNER),
+    "edit": transition(LIVE - {T.DRAFT}, UNCHANGED, Role.TENDER_OWNER),
     # The portal's "edit the draft": the whole document written anew.
-    "rewrite_draft": transition({T.DRAFT}, None, Role.TENDER_OWNER),
-    "add_document": transition({T.DRAFT, T.ENQUIRIES}, None, Role.TENDER_OWNER),
-    "update_document": transition({T.DRAFT, T.ENQUIRIES}, None, Role.TENDER_OWNER),
-    "add_lot": transition({T.DRAFT, T.ENQUIRIES}, None, Role.TENDER_OWNER),
-    "update_lot": transition({T.DRAFT, T.ENQUIRIES}, None, Role.TENDER_OWNER),
-    "delete_lot": transition({T.DRAFT, T.ENQUIRIES}, None, Role.TENDER_OWNER),
+    "rewrite_draft": transition({T.DRAFT}, UNCHANGED, Role.TENDER_OWNER),
+    "add_document": transition({T.DRAFT, T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
+    "update_document": transition({T.DRAFT, T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
+    "add_lot": transition({T.DRAFT, T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
+    "update_lot": transition({T.DRAFT, T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
+    "delete_lot": transition({T.DRAFT, T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
     # Answers are given until tendering starts (2.3); questions are asked by anyone known
     # (Tender.ask).
-    "update_question": transition({T.ENQUIRIES}, None, Role.TENDER_OWNER),
+    "update_question": transition({T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
     "cancel": transition(LIVE, T.CANCELLED, Role.TENDER_OWNER),
     # Caused by time, or by a decision on an award or a contract.
     "start_tendering": transition({T.ENQUIRIES}, T.TENDERING, Role.SYSTEM),
-    "close_tendering": transition({T.TENDERING}, None, Role.SYSTEM),  # qualification | unsuccessful
+    "close_tendering": transition(
+        {T.TENDERING},
+        {T.QUALIFICATION, T.UNSUCCESSFUL},
+        Role.SYSTEM,
+        picked_by="status_after_tendering",
+    ),
     "awarded": transition({T.QUALIFICATION}, T.AWARDED, Role.SYSTEM),
     "reopen_qualification": transition({T.AWARDED}, T.QUALIFICATION, Role.SYSTEM),
     # (With lots, the last lot may end while another lot's award is still pending: the
@@ -315,7 +323,8 @@ class Tender(
             raise NotAllowed(
                 "Can't rewrite a draft with a cancelled lot", code="draft_lot_cancelled"
             )
-        by.check_standing(in_public=action == "publish" or self.status != TenderStatus.DRAFT)
+        private = action == "register_draft" or self.status == TenderStatus.DRAFT
+        by.check_standing(in_public=action == "publish" or not private)
 
     def lock_for_change(self):
         return self._lock_and_catch_up()
@@ -328,17 +337,18 @@ class Tender(
             # Claims nobody answered before the tender ended are ignored.
             for complaint in self.claims():
                 if complaint.awaits_answer:
-                    complaint._ignore(now)
-        self._record(self, action, by, now, from_status=before, to_status=self.status)
+                    complaint.ignore(now)
+        self.record_event(self, action, by, now, from_status=before, to_status=self.status)
 
-    def _transit(self, action: str, by: Actor, at, *, status=None) -> None:
+    def _transit(self, action: str, by: Actor, at) -> None:
         """A change of status through the one guard (time-driven ones by the system)."""
         self.guard(action, by, at)
-        self.apply(action, by, at, status=status)
+        self.apply(action, by, at)
 
-    def _record(
+    def record_event(
         self, subject, action: str, by: Actor, at, *, from_status="", to_status="", **payload
     ):
+        """The audit event of a change to this tender or a part of it (`subject`)."""
         AuditEvent.record(
             tender=self,
             subject=subject,
@@ -393,7 +403,7 @@ class Tender(
                 self._check_items_asked_about(document)
             if not self._rewrite(document, now):
                 return False
-            self._record(self, "edit", by, now, fields=sorted(set(data) & allowed))
+            self.record_event(self, "edit", by, now, fields=sorted(set(data) & allowed))
             return True
 
     def rewrite_draft(self, *, by: Actor, data: dict) -> bool:
@@ -425,7 +435,7 @@ class Tender(
             type(self).objects.check_publishing_kind(document)
             if not self._rewrite(document, now):
                 return False
-            self._record(self, "rewrite_draft", by, now, fields=sorted(data))
+            self.record_event(self, "rewrite_draft", by, now, fields=sorted(data))
             return True
 
     def _rewrite(self, document: dict, now) -> bool:
@@ -469,15 +479,15 @@ class Tender(
                 self.cancellations.all(), by, name="cancellations", most=MAX_CANCELLATIONS,
                 most_of_one=None,
             )  # fmt: skip
-            cancellation = self.cancellations.create(
+            cancellation = self.cancellations.model(
                 id=new_id(),
+                tender=self,
                 number=self.cancellations.count() + 1,
-                status=CancellationStatus.PENDING,
-                date=now,
                 reason=fields.pop("reason"),
                 data=fields,
             )
-            self._record(cancellation, "create", by, now, to_status=CancellationStatus.PENDING)
+            cancellation.guard("create", by, now)
+            cancellation.apply("create", by, now)
             if documents:
                 cancellation.tender = self
                 cancellation.check_document_change(by, "add")
@@ -499,20 +509,20 @@ class Tender(
         """A contract is signed: the tender is complete; with lots, the award's lot is, and
         the tender once no lot is active."""
         if award.lot_id:
-            self._end_lot(award.lot_id, LotStatus.COMPLETE, at)
+            self.lot_machine(award.lot_id).end("complete", Actor.system(), at)
             self._settle_lots(at, Actor.system())
         else:
             self._transit("complete", Actor.system(), at)
         self._touch(at)
 
-    def _cancel(self, by: Actor, at) -> None:
-        """An active cancellation cancels the tender (the owner's act, through it)."""
-        self.apply("cancel", by, at)
-
-    def _cancel_lot(self, lot_id: str, by: Actor, at) -> None:
-        """An active cancellation of a lot: the lot is cancelled; the tender ends once no lot
-        is active, and while it decides, it is awarded once no other lot's award is pending."""
-        self._end_lot(lot_id, LotStatus.CANCELLED, at)
+    def cancellation_activated(self, cancellation, by: Actor, at) -> None:
+        """An active cancellation (the owner's act) cancels the tender, or the lot it names:
+        the lot is cancelled, the tender ends once no lot is active, and while it decides, it
+        is awarded once no other lot's award is pending."""
+        if not cancellation.related_lot:
+            self._transit("cancel", by, at)
+            return
+        self.lot_machine(cancellation.related_lot).end("cancel", by, at)
         self._settle_lots(at, by)
         if self.status in TenderStatus.deciding():
             self._award_next_bid(at=at, by=by)
@@ -533,7 +543,7 @@ class Tender(
 
     def _documents_changed(self, version, action: str, by: Actor, now) -> None:
         self._touch(now)
-        self._record(
+        self.record_event(
             self, action, by, now, document_id=version.document_id, version=version.version
         )
 

@@ -249,28 +249,22 @@ class TenderQuerySet(models.QuerySet):
         now = timezone.now()
         document = validate(TenderSchema, data, now=now)
         self.check_publishing_kind(document)
-        status = TenderStatus.DRAFT if data.get("status") == "draft" else TenderStatus.ENQUIRIES
-        by.check_standing(in_public=status != TenderStatus.DRAFT)
+        action = "register_draft" if data.get("status") == "draft" else "register"
         with atomic_change():
-            tender = self.model(
-                id=new_id(),
-                broker=by.broker,
-                organization=by.organization,
-                status=status,
-                date=now,
-                tender_id=self.model.next_tender_id(now),
-            )
+            tender = self.model(id=new_id(), broker=by.broker, organization=by.organization)
+            owner = by.owning(tender, Role.TENDER_OWNER)
+            tender.guard(action, owner, now)
+            tender.tender_id = self.model.next_tender_id(now)
             tender._store(document, now=now)
             token = tender.issue_token()
-            tender.next_check = tender._next_check()
             # Stamped after the day's counter, which parallel creates wait for: dateModified
             # stays close to the commit, as the feed's watermark assumes.
-            tender.date_modified = max(now, timezone.now())
-            if status != TenderStatus.DRAFT:
-                tender.published = tender.date_modified
+            stamped = max(now, timezone.now())
+            public = {"published": stamped} if action == "register" else {}
+            tender.apply(action, owner, now, date_modified=stamped, **public)
+            tender.next_check = tender._next_check()
             tender.save(force_insert=True)
             tender._save_search(new=True)
-            tender._record(tender, "register", by, now, to_status=status)
         # The document as the database gives it back (PostgreSQL orders a JSON object's keys
         # its own way, and every read shows them so); nothing hangs on a tender just
         # registered, so its parts are known without asking.

@@ -9,7 +9,7 @@ from tenders.schema import features_by_lot, features_of
 
 from .base import new_id
 from .bidding import Weighing
-from .statuses import AwardStatus, LotStatus, TenderStatus
+from .statuses import AwardStatus, TenderStatus
 
 
 class TimeDrivenChanges:
@@ -30,7 +30,7 @@ class TimeDrivenChanges:
         changed = False
         for complaint in self.claims():
             if complaint.is_answered and complaint.closes_at <= now:
-                complaint._expire(complaint.closes_at)
+                complaint.expire(complaint.closes_at)
                 changed = True
         if self.status == TenderStatus.ENQUIRIES and self.tender_start <= now:
             self._transit("start_tendering", Actor.system(), self.tender_start)
@@ -63,13 +63,19 @@ class TimeDrivenChanges:
         bids = self.active_bids()
         for lot_id in self.lines():
             if lot_id is not None and not any(bid.offer_for(lot_id) for bid in bids):
-                self._end_lot(lot_id, LotStatus.UNSUCCESSFUL, at)
-        if not bids or not self.lines():
-            self._transit("close_tendering", system, at, status=TenderStatus.UNSUCCESSFUL)
+                self.lot_machine(lot_id).end("fail", system, at)
+        self._transit("close_tendering", system, at)
+        if self.status == TenderStatus.UNSUCCESSFUL:
             return
-        self._transit("close_tendering", system, at, status=TenderStatus.QUALIFICATION)
         self.award_period_start = at
         self._award_next_bid(at=at, by=system)
+
+    def status_after_tendering(self) -> TenderStatus:
+        """Where closing tendering leads: to qualification when a line (the tender, or an
+        active lot) has a bid, else to unsuccessful."""
+        if self.active_bids() and self.lines():
+            return TenderStatus.QUALIFICATION
+        return TenderStatus.UNSUCCESSFUL
 
     def _failures(self) -> list[tuple]:
         """(line, when it fails) for each line whose every bid was disqualified: it fails once
@@ -106,7 +112,7 @@ class TimeDrivenChanges:
         if line is None:
             self._transit("fail", Actor.system(), at)
             return
-        self._end_lot(line, LotStatus.UNSUCCESSFUL, at)
+        self.lot_machine(line).end("fail", Actor.system(), at)
         self._settle_lots(at, Actor.system())
 
     def best_bid_for(self, line: str | None, *, leaving_out) -> tuple | None:
@@ -169,18 +175,18 @@ class TimeDrivenChanges:
                 continue
             bid, offer = best
             number += 1
-            award = self.awards.create(
+            award = self.awards.model(
                 id=new_id(),
+                tender=self,
                 number=number,
                 bid=bid,
                 lot_id=line or "",
-                status=AwardStatus.PENDING,
-                date=at,
                 value=offer["value"],
                 suppliers=bid.tenderers,
                 complaint_period_start=at,
             )
-            self._record(award, "create", by, at, to_status=AwardStatus.PENDING)
+            award.guard("create", Actor.system(), at)
+            award.apply("create", Actor.system(), at)
             self.awarded_next = award
             pending = True
         if pending:

@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 from complaints.models import Complaint
 from core.errors import NotAllowed
-from tenders.models import Tender
+from tenders.models import AuditEvent, Tender
 from tenders.schema import MAX_CLAIMS_OF_ONE
 from tests.factories import RESOLUTION, decided_award, file_claim, make_complaint
 
@@ -35,6 +35,11 @@ def test_a_claim_lets_the_owner_reopen_a_disqualification(brokers, clock):
         (3, "pending"),
     ]
     assert tender.awards.get(number=3).bid_id == disqualified.bid_id
+    # The later award falls with the one reconsidered, through its table, as the system.
+    [fallen] = AuditEvent.objects.filter(subject_id=second.pk, to_status="cancelled")
+    assert (fallen.action, fallen.from_status, fallen.actor_role) == (
+        "fall_with_earlier", "pending", "system",
+    )  # fmt: skip
     # As in 2.3, the open claims against the cancelled decisions go with them.
     voided = Complaint.objects.get(pk=claim.pk)
     assert (voided.status, voided.cancellation_reason) == ("cancelled", "cancelled")

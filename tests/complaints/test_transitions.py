@@ -129,8 +129,8 @@ def test_cell(world, status, action, who):
 
 def test_every_refusal_has_its_reason_and_every_allowed_cell_is_in_the_table():
     for (status, action, who), target in ALLOWED.items():
-        sources, table_target, role = TRANSITIONS[action]
-        assert status in sources and table_target == target
+        sources, targets, role, _picked_by = TRANSITIONS[action]
+        assert status in sources and targets == {target}
         assert str(role) == {"claimant": "complaint_owner", "tender_owner": "tender_owner"}[who]
 
 
@@ -140,18 +140,25 @@ def test_table_is_the_2_3_claim_diagram():
     unanswered claims into ignored."""
     edges = {
         (source, target, str(role))
-        for action, (sources, target, role) in TRANSITIONS.items()
+        for action, (sources, targets, role, _picked_by) in TRANSITIONS.items()
         for source in sources
+        for target in targets
         if source != target
     }
     assert edges == {
+        # filing ("": the claim is not saved yet), as a draft or submitted at once
+        ("", "draft", "complaint_owner"),
+        ("", "claim", "complaint_owner"),
         ("draft", "claim", "complaint_owner"),
         ("claim", "answered", "tender_owner"),
         ("answered", "resolved", "complaint_owner"),
         ("draft", "cancelled", "complaint_owner"),
         ("claim", "cancelled", "complaint_owner"),
         ("answered", "cancelled", "complaint_owner"),
-        ("answered", None, "system"),
+        # (to the answer's resolutionType)
+        ("answered", "invalid", "system"),
+        ("answered", "resolved", "system"),
+        ("answered", "declined", "system"),
         ("claim", "ignored", "system"),
         ("draft", "cancelled", "system"),
         ("claim", "cancelled", "system"),

@@ -54,7 +54,7 @@ def test_claim_with_two_attachments_is_filed_in_three_steps_behind_the_form(worl
     actions = list(
         AuditEvent.objects.filter(subject_id=complaint.pk).values_list("action", flat=True)
     )
-    assert actions == ["file", "add_document", "add_document", "submit"]
+    assert actions == ["file_draft", "add_document", "add_document", "submit"]
 
 
 def test_draft_then_documents_then_submit(world, as_user, django_capture_on_commit_callbacks):

@@ -7,9 +7,9 @@ status and the audit event the table says."""
 import pytest
 from django.utils import timezone
 
-from core.actors import portal_actor
+from core.actors import Actor, Role, portal_actor
 from core.errors import PermissionDenied, Refused, RoleNotAllowed
-from portal.models import JoinRequest, Organization
+from portal.models import Invitation, JoinRequest, Organization
 from portal.models import organization_errors as refusals
 from tests.factories import make_user, operator, sign_up
 
@@ -129,8 +129,100 @@ def test_join_request_cells(status, action, who):
 
 
 def test_the_tables_are_the_cells_tested():
-    assert {a: (r.sources, r.target) for a, r in Organization.TRANSITIONS.items()} == {
-        "verify": ({"pending", "refused"}, "verified"),
-        "refuse": ({"pending", "verified"}, "refused"),
+    assert {a: (r.sources, r.targets) for a, r in Organization.TRANSITIONS.items()} == {
+        "verify": ({"pending", "refused"}, {"verified"}),
+        "refuse": ({"pending", "verified"}, {"refused"}),
     }
     assert set(JoinRequest.TRANSITIONS) == set(JOIN_ALLOWED)
+    assert set(Invitation.TRANSITIONS) == set(INVITATION_ALLOWED)
+
+
+# --- An invitation --------------------------------------------------------------------------
+
+INVITATION_ALLOWED = {
+    "accept": ({"pending"}, "invitee"),
+    "revoke": ({"pending"}, "administrator"),
+    "replace": ({"pending"}, "administrator"),
+}
+INVITATION_STATUSES = ["pending", "accepted", "revoked", "replaced", "expired"]
+
+
+def invitation_in(status: str, clock) -> tuple[Invitation, dict]:
+    """An invitation to a verified organization, brought to `status` by its people (or by
+    time: an expired one is pending, past its days)."""
+    admin = make_user("head", "Лікарня №5", "02000002", Organization.Kind.PROCURING)
+    stranger = make_user("other", "ТОВ «Інше»", "41000009", Organization.Kind.BIDDER)
+    invitee = sign_up("olena", email="olena@example.org")
+    invitation, _token = admin.organization.invite(by=admin, email="olena@example.org")
+    if status == "accepted":
+        invitation.accept(user=invitee)
+    elif status == "revoked":
+        invitation.revoke(by=admin)
+    elif status == "replaced":
+        admin.organization.invite(by=admin, email="Olena@example.org")
+    elif status == "expired":
+        clock.move_to(invitation.expires_at)
+    invitation.refresh_from_db()
+    assert invitation.status == {"replaced": "revoked", "expired": "pending"}.get(status, status)
+    people = {"administrator": admin, "invitee": invitee, "stranger": stranger}
+    return invitation, people
+
+
+def invitation_actor(invitation, who: str, user) -> Actor:
+    """The invitee acts by the link it holds; anyone else as the portal knows them."""
+    if who == "invitee":
+        return Actor(Role.INVITEE, user=user, subject=invitation)
+    return portal_actor(user)
+
+
+@pytest.mark.parametrize("status", INVITATION_STATUSES)
+@pytest.mark.parametrize("action", list(INVITATION_ALLOWED))
+@pytest.mark.parametrize("who", ["administrator", "invitee", "stranger"])
+def test_invitation_cells(status, action, who, clock):
+    invitation, people = invitation_in(status, clock)
+    statuses, performer = INVITATION_ALLOWED[action]
+    try:
+        invitation.guard(action, invitation_actor(invitation, who, people[who]), timezone.now())
+        found = ALLOWED
+    except Refused as refusal:
+        found = type(refusal)
+    if who == "stranger":
+        expected = refusals.NotAnAdministrator
+    elif who != performer:
+        expected = RoleNotAllowed
+    elif status == "expired" and action != "replace":
+        expected = refusals.InvitationUnusable  # (a new invitation replaces one expired too)
+    else:
+        expected = ALLOWED if invitation.status in statuses else refusals.InvitationUnusable
+    assert found == expected
+
+
+def test_accepting_an_invitation_withdraws_a_pending_request_through_its_table(clock):
+    admin = make_user("head", "Лікарня №5", "02000002", Organization.Kind.PROCURING)
+    make_user("boss", "ТОВ «Інше»", "41000009", Organization.Kind.BIDDER)
+    person = sign_up("olena", name="ТОВ «Інше»", identifier="41000009", kind="bidder")
+    request = person.pending_join_request()
+    invitation, _token = admin.organization.invite(by=admin, email=person.email)
+
+    invitation.accept(user=person)
+
+    request.refresh_from_db()
+    invitation.refresh_from_db()
+    assert (request.status, request.decided_by) == ("withdrawn", person)
+    assert (invitation.status, invitation.accepted_by) == ("accepted", person)
+    withdrawn = request.organization.events.latest("id")
+    assert (withdrawn.action, withdrawn.member) == ("withdraw_request", person)
+    joined = admin.organization.events.latest("id")
+    assert (joined.action, joined.member) == ("accept_invitation", person)
+
+
+def test_a_new_invitation_replaces_the_earlier_one_through_its_table(clock):
+    admin = make_user("head", "Лікарня №5", "02000002", Organization.Kind.PROCURING)
+    earlier, _token = admin.organization.invite(by=admin, email="olena@example.org")
+
+    admin.organization.invite(by=admin, email="OLENA@example.org")
+
+    earlier.refresh_from_db()
+    assert earlier.status == "revoked" and earlier.revoked_at is not None
+    actions = list(admin.organization.events.values_list("action", flat=True))
+    assert actions[-3:] == ["invite", "replace_invitation", "invite"]

@@ -83,7 +83,7 @@ def test_buyer_saves_a_draft_its_organization_alone_sees(client, buyer, clock):
     assert tender.data["value"] == {
         "amount": 48000.0, "currency": "UAH", "valueAddedTaxIncluded": True
     }  # fmt: skip
-    assert AuditEvent.objects.filter(action="register", subject_id=tender.pk).count() == 1
+    assert AuditEvent.objects.filter(action="register_draft", subject_id=tender.pk).count() == 1
     colleague = make_user("colleague", "Лікарня №3", "01993913", "procuring")
     client.force_login(colleague)
     assert client.get(response["Location"]).status_code == 200

@@ -13,7 +13,7 @@ from core.errors import NotAllowed, PermissionDenied, Refused, RoleNotAllowed
 from tenders.models import AuditEvent, Award, Bid, Cancellation, Contract, Tender
 from tenders.models.tender import TRANSITIONS as TENDER_TRANSITIONS
 from tests.factories import decided_award, file_claim
-from tests.helpers import bid_data, tender_data
+from tests.helpers import FIRST, SECOND, bid_data, tender_data, two_lots
 
 pytestmark = pytest.mark.django_db
 
@@ -48,6 +48,9 @@ TENDER_STATUSES = [
 LIVE = {s for s in TENDER_STATUSES if s not in ("complete", "unsuccessful", "cancelled")}
 # action -> the statuses it is allowed in, and who performs it (2.3's lifecycle, with drafts).
 TENDER_ALLOWED = {
+    # Its creation ("": not saved yet), public at once or as a draft.
+    "register": ({""}, "owner"),
+    "register_draft": ({""}, "owner"),
     "publish": ({"draft"}, "owner"),
     "edit": (LIVE - {"draft"}, "owner"),
     "rewrite_draft": ({"draft"}, "owner"),  # (the portal's "edit the draft")
@@ -151,7 +154,7 @@ def test_publishing_and_cancelling_are_recorded_once(brokers, clock):
         (e.action, e.from_status, e.to_status) for e in tender.events.filter(subject_type="tender")
     ]
     assert events == [
-        ("register", "", "draft"),
+        ("register_draft", "", "draft"),
         ("publish", "draft", "active.enquiries"),
         ("cancel", "active.enquiries", "cancelled"),
     ]
@@ -173,6 +176,14 @@ AWARD_ALLOWED = {
     "pending": {"edit", "activate", "disqualify"},
     "active": {"cancel"},
     "unsuccessful": set(),  # reopened only to remedy a claim (below)
+    "cancelled": set(),
+}
+# What the system does to an award: it draws one up (from nothing: never to one that exists),
+# and cancels the later awards of a line whose disqualification is reconsidered.
+AWARD_ALLOWED_TO_THE_SYSTEM = {
+    "pending": {"fall_with_earlier"},
+    "active": {"fall_with_earlier"},
+    "unsuccessful": {"fall_with_earlier"},
     "cancelled": set(),
 }
 
@@ -208,12 +219,16 @@ def test_award_cells(status, brokers, clock):
     world, award = award_in(status, brokers, clock)
     assert award.status == status
     now = clock.now()
-    for action in Award.TRANSITIONS:
-        for who, by in award_actors(world).items():
-            if who != "owner":
+    people = {**award_actors(world), "system": Actor.system()}
+    for action, row in Award.TRANSITIONS.items():
+        for who, by in people.items():
+            allowed = AWARD_ALLOWED_TO_THE_SYSTEM if who == "system" else AWARD_ALLOWED
+            if who not in ("owner", "system"):
                 expected = PermissionDenied.__name__
+            elif (who == "system") != (row.role is Role.SYSTEM):
+                expected = RoleNotAllowed.__name__
             else:
-                expected = ALLOWED if action in AWARD_ALLOWED[status] else NotAllowed.__name__
+                expected = ALLOWED if action in allowed[status] else NotAllowed.__name__
             assert outcome(award, action, by, now) == expected, (status, action, who)
 
 
@@ -285,14 +300,27 @@ def contract_in(status: str, brokers, clock):
 CONTRACT_CELLS = {
     # status: {action: (who, outcome)} for the one actor the row names; every other actor is
     # refused before the status is looked at.
-    "pending": {"edit": ALLOWED, "sign": NotAllowed.__name__, "void": ALLOWED},
-    "pending (signable)": {"edit": ALLOWED, "sign": ALLOWED, "void": ALLOWED},
+    # (a contract is drawn up from nothing: never again once it exists)
+    "pending": {
+        "create": NotAllowed.__name__,
+        "edit": ALLOWED,
+        "sign": NotAllowed.__name__,
+        "void": ALLOWED,
+    },
+    "pending (signable)": {
+        "create": NotAllowed.__name__,
+        "edit": ALLOWED,
+        "sign": ALLOWED,
+        "void": ALLOWED,
+    },
     "active": {
+        "create": NotAllowed.__name__,
         "edit": NotAllowed.__name__,
         "sign": NotAllowed.__name__,
         "void": NotAllowed.__name__,
     },
     "cancelled": {
+        "create": NotAllowed.__name__,
         "edit": NotAllowed.__name__,
         "sign": NotAllowed.__name__,
         "void": NotAllowed.__name__,
@@ -351,7 +379,16 @@ def bid_in(status: str, brokers, clock):
     return bid, owner, Actor(Role.TENDER_OWNER, broker=brokers["broker"], subject=bid.tender)
 
 
-@pytest.mark.parametrize("status", ["draft", "active", "deleted", "after tendering"])
+# What a bidder may do to its bid while tendering is open (placing it is done from nothing).
+BID_ALLOWED = {
+    "draft": {"edit", "activate", "withdraw"},
+    "active": {"edit", "back_to_draft", "withdraw"},
+    "deleted": set(),
+    "after tendering": set(),
+}
+
+
+@pytest.mark.parametrize("status", list(BID_ALLOWED))
 def test_bid_cells(status, brokers, clock):
     bid, owner, tender_owner = bid_in(status, brokers, clock)
     people = {
@@ -364,10 +401,8 @@ def test_bid_cells(status, brokers, clock):
         for who, by in people.items():
             if who != "bidder":
                 expected = PermissionDenied.__name__
-            elif status in ("deleted", "after tendering"):
-                expected = NotAllowed.__name__
             else:
-                expected = ALLOWED
+                expected = ALLOWED if action in BID_ALLOWED[status] else NotAllowed.__name__
             assert outcome(bid, action, by, clock.now()) == expected, (status, action, who)
 
 
@@ -407,15 +442,70 @@ def test_cancellation_cells(status, brokers, clock):
             elif who == "system":
                 expected = RoleNotAllowed.__name__ if status == "pending" else NotAllowed.__name__
             else:
-                expected = ALLOWED if status == "pending" else NotAllowed.__name__
+                editable = status == "pending" and action != "create"  # (made from nothing)
+                expected = ALLOWED if editable else NotAllowed.__name__
             assert outcome(cancellation, action, by, clock.now()) == expected, (status, action, who)
+
+
+# --- Lot -------------------------------------------------------------------------------------
+
+# action -> the statuses it is allowed in, and who performs it (every lot ends from active).
+LOT_ALLOWED = {
+    "fail": ({"active"}, "system"),
+    "complete": ({"active"}, "system"),
+    "cancel": ({"active"}, "owner"),
+}
+
+
+def lots_in(brokers, clock) -> tuple[dict, Actor]:
+    """Lots in each status they reach by the transitions: {status: (tender, lot id)}."""
+    by = Actor(Role.AUTHENTICATED, broker=brokers["broker"])
+    unbid, _ = Tender.objects.register(by=by, data=tender_data(clock.now(), **two_lots()))
+    clock.move_to(unbid.tender_end + timedelta(minutes=1))  # nobody bid: every lot fails
+    tender, _ = Tender.objects.register(by=by, data=tender_data(clock.now(), **two_lots()))
+    owner = Actor(Role.TENDER_OWNER, broker=brokers["broker"], subject=tender)
+    tender.add_cancellation(
+        by=owner, data={"reason": "Потреба відпала", "status": "active", "relatedLot": SECOND}
+    )
+    return {
+        "active": (Tender.objects.current(tender.pk, viewer=None), FIRST),
+        "cancelled": (Tender.objects.current(tender.pk, viewer=None), SECOND),
+        "unsuccessful": (Tender.objects.current(unbid.pk, viewer=None), FIRST),
+    }, owner
+
+
+def test_lot_cells(brokers, clock):
+    lots, owner = lots_in(brokers, clock)
+    for status, (tender, lot_id) in lots.items():
+        lot = tender.lot_machine(lot_id)
+        assert lot.status == status
+        people = actors(Actor(Role.TENDER_OWNER, broker=owner.broker, subject=tender), brokers)
+        for action, (statuses, performer) in LOT_ALLOWED.items():
+            row = lot.TRANSITIONS[action]
+            assert performer == ("system" if row.role is Role.SYSTEM else "owner"), action
+            for who, by in people.items():
+                expected = refusal_for(who, Role.TENDER_OWNER, row.role)
+                if expected is None:
+                    expected = ALLOWED if status in statuses else NotAllowed.__name__
+                assert outcome(lot, action, by, clock.now()) == expected, (status, action, who)
+
+
+def test_a_lot_ends_through_its_table_with_its_audit_event(brokers, clock):
+    lots, _owner = lots_in(brokers, clock)
+    tender, _lot_id = lots["cancelled"]
+
+    events = tender.events.filter(action__startswith="lot_")
+
+    assert [(e.action, e.from_status, e.to_status, e.payload["lot_id"]) for e in events] == [
+        ("lot_cancelled", "active", "cancelled", SECOND)
+    ]
 
 
 def test_the_lifecycle_is_a_path_through_the_table():
     lifecycle = ["draft", *Tender.LIFECYCLE]
     for before, after in pairwise(lifecycle):
         assert any(
-            before in row.sources and row.target in (after, None)
+            before in row.sources and (after in row.targets or not row.targets)
             for row in TENDER_TRANSITIONS.values()
         ), (before, after)
     assert set(Tender.LIFECYCLE) == set(TENDER_STATUSES) - {"draft", "unsuccessful", "cancelled"}
