@@ -322,7 +322,9 @@ def claim_document_download(request, complaint_id, document_id, key):
 # --- acting ------------------------------------------------------------------------------
 
 
-def _act(request, complaint_id, form_class, key: str, change, *, review=None, initial=None):
+def act_on_tender(
+    request, complaint_id, form_class, key: str, change, *, review=None, initial=None
+):
     """The frame of every action on a claim: bind the form, make the change (with the form's
     token spent in the same transaction), answer 422 with the errors in place, or the fresh
     claim (htmx, plus a `claim-changed` event) or a redirect to it.
@@ -369,7 +371,7 @@ def claim_draft(request, complaint_id):
         complaint.edit(by=actor, **data)
         return _("The draft is saved.")
 
-    return _act(request, complaint_id, DraftForm, "draft", change)
+    return act_on_tender(request, complaint_id, DraftForm, "draft", change)
 
 
 @require_POST
@@ -380,7 +382,7 @@ def claim_documents(request, complaint_id):
         client.attach_uploads(complaint, actor, documents)
         return _("The documents are attached.")
 
-    return _act(request, complaint_id, DocumentsForm, "documents", change)
+    return act_on_tender(request, complaint_id, DocumentsForm, "documents", change)
 
 
 @require_POST
@@ -409,7 +411,7 @@ def claim_answer(request, complaint_id):
             answer()
         return _("Your answer has been sent.") if final else _("Your answer is saved as a draft.")
 
-    return _act(request, complaint_id, AnswerForm, "answer", change)
+    return act_on_tender(request, complaint_id, AnswerForm, "answer", change)
 
 
 @require_http_methods(["GET", "POST"])
@@ -426,7 +428,7 @@ def claim_decision(request, complaint_id):
         complaint.resolve(by=actor, satisfied=satisfied)
         return _("You accepted the answer.") if satisfied else _("You rejected the answer.")
 
-    return _act(
+    return act_on_tender(
         request,
         complaint_id,
         DecisionForm,
@@ -491,7 +493,9 @@ def claim_cancel(request, complaint_id):
         complaint.cancel(by=actor, reason=reason)
         return _("The claim is withdrawn.")
 
-    return _act(request, complaint_id, CancelForm, "cancel", change, review=_withdrawal_review)
+    return act_on_tender(
+        request, complaint_id, CancelForm, "cancel", change, review=_withdrawal_review
+    )
 
 
 def _withdrawal_review(complaint, actor, form) -> Review:

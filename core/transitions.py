@@ -181,6 +181,12 @@ class StatusMachine:
         self.guard(action, by, now)
         return now
 
+    def perform(self, action: str, by: Actor, now, **fields) -> None:
+        """Guard, then apply: a transition made inside a change that holds the lock already
+        (one caused by time or by another transition)."""
+        self.guard(action, by, now)
+        self.apply(action, by, now, **fields)
+
     def apply(self, action: str, by: Actor, now, **fields) -> None:
         """Set `fields` and the status the table leads to, stamp, save only the changed
         columns, and record the change."""

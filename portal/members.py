@@ -52,7 +52,7 @@ def _errors(form) -> list[str]:
     return [message for messages_ in form.errors.values() for message in messages_]
 
 
-def _act(request, form_class, change, *, at: str, notice: str):
+def act_on_tender(request, form_class, change, *, at: str, notice: str):
     """Bind the form, make the change; a refusal keeps the form `at` its place (422)."""
     organization = _organization(request)
     form = form_class(request.POST)
@@ -87,7 +87,7 @@ def invite(request):
     def change(organization, data):
         organization.invite(by=request.user, email=data["email"])
 
-    return _act(
+    return act_on_tender(
         request,
         InviteForm,
         change,
@@ -108,7 +108,7 @@ def revoke_invitation(request, invitation_id):
     def change(organization, _data):
         invitation.revoke(by=request.user)
 
-    return _act(
+    return act_on_tender(
         request,
         NoFields,
         change,
@@ -133,7 +133,7 @@ def decide_request(request, request_id):
             join_request.refuse(by=request.user)
 
     name = join_request.user.get_full_name() or join_request.user.get_username()
-    return _act(
+    return act_on_tender(
         request,
         DecisionForm,
         change,
@@ -163,7 +163,7 @@ def member_action(request, user_id):
             )
 
     action = request.POST.get("action")
-    return _act(
+    return act_on_tender(
         request,
         MemberForm,
         change,
@@ -178,7 +178,7 @@ def leave(request):
     def change(organization, _data):
         organization.leave(user=request.user)
 
-    return _act(
+    return act_on_tender(
         request,
         NoFields,
         change,

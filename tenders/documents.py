@@ -346,14 +346,14 @@ class PartDocuments(HasDocuments):
 
     def _documents_changed(self, version, action: str, by, now) -> None:
         self._record_document(version, action, by, now)
-        self.tender._touch(now)
+        self.tender.stamp_change(now)
 
     def _record_document(self, version, action: str, by, now) -> None:
         self.tender.record_event(
             self, action, by, now, document_id=version.document_id, version=version.version
         )
 
-    def _attach_sent(self, by, now, documents: list[dict]) -> None:
+    def attach_sent(self, by, now, documents: list[dict]) -> None:
         """The documents sent with the part's own creation (tenders.documents.document_fields'
         keywords), stored and recorded as part of it: the creation stamps the tender once."""
         for document in documents:

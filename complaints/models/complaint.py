@@ -358,7 +358,7 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
         # A change by time or by another decision is made inside the tender's own change,
         # which stamps the tender once.
         if by.role is not Role.SYSTEM:
-            tender._touch(now)
+            tender.stamp_change(now)
         if self.status != before:
             notifications.notify(self)
 
@@ -491,7 +491,7 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
         self.tender.record_event(
             self, action, by, now, document_id=version.document_id, version=version.version
         )
-        self.tender._touch(now)
+        self.tender.stamp_change(now)
 
     # --- caused by time or by another decision (called under the tender's lock) -------------
 
@@ -502,8 +502,7 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
 
     def _close(self, action: str, at, **fields) -> None:
         system = Actor.system()
-        self.guard(action, system, at)
-        self.apply(action, system, at, **fields)
+        self.perform(action, system, at, **fields)
 
     def status_its_answer_gives(self) -> ComplaintStatus:
         """Where an answered claim nobody closed goes: the answer's resolution type."""

@@ -131,7 +131,7 @@ class ComplaintQuerySet(models.QuerySet):
             author=author,
         )
         token = complaint.issue_token()
-        tender._claim_filed(complaint)
+        tender.claim_filed(complaint)
         claimant = by.owning(complaint, Role.COMPLAINT_OWNER)
         action = "file" if submit else "file_draft"
         complaint.guard(action, claimant, now)

@@ -74,7 +74,7 @@ def _parse(request):
     """The JSON body, parsed once per request: (value, None) or (None, the error to raise)."""
     if not hasattr(request, "_api_body"):
         try:
-            raw = request._request.body
+            raw = request.body
             if len(raw) > settings.API_MAX_BODY_BYTES:
                 raise RequestDataTooBig
             value = json.loads(raw, parse_constant=_refuse_constant)

@@ -295,5 +295,4 @@ class Invitation(StatusMachine, models.Model):
         """A new invitation to the same address takes this one's place (in its change, under
         its organization's lock)."""
         admin = portal_actor(by)
-        self.guard("replace", admin, now)
-        self.apply("replace", admin, now, revoked_at=now)
+        self.perform("replace", admin, now, revoked_at=now)

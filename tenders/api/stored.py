@@ -1,10 +1,10 @@
 """The tender's 2.3 representation kept with it, so that a read by id is one row.
 
-The public's rendering is kept in `Tender.public_text` by the first read after a change, and every
-change empties it (`Tender._touch`, which every change of a tender or of its parts calls, in the
-change's transaction). A read whose reader sees what the public sees gets the kept text as it
-is; a reader shown more than the public (a claimant reading its draft claim, the buyer
-reading an answer not yet sent) is rendered as before. Rendering on the first read rather than
+The public's rendering is kept in `Tender.public_text` by the first read after a change, and
+every change empties it (`Tender.stamp_change`, which every change of a tender or of its parts
+calls, in the change's transaction). A read whose reader sees what the public sees gets the kept
+text as it is; a reader shown more than the public (a claimant reading its draft claim, the
+buyer reading an answer not yet sent) is rendered as before. Rendering on the first read rather than
 inside each write keeps writes to the rows they change: a write would otherwise load the whole
 tender to render it.
 

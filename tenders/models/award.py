@@ -187,7 +187,7 @@ class Award(PartOfTender, PartDocuments):
                 raise self.status_refusal("edit")
             edits = {k: v for k, v in fields.items() if k in EDITABLE_FIELDS}
             if self._write_words(edits, by, now):
-                self.tender._touch(now)
+                self.tender.stamp_change(now)
             if action:
                 getattr(self, action)(by=by)
 
@@ -200,7 +200,7 @@ class Award(PartOfTender, PartDocuments):
             self.guard(action, by, now)
             if documents:
                 self.check_document_change(by, "add")
-                self._attach_sent(by, now, documents)
+                self.attach_sent(by, now, documents)
             if description:
                 self._write_words({"description": description}, by, now)
             getattr(self, action)(by=by)  # (which stamps the tender)
@@ -244,15 +244,14 @@ class Award(PartOfTender, PartDocuments):
                     ],
                 },
             )
-            contract.guard("create", Actor.system(), now)
-            contract.apply("create", Actor.system(), now)
+            contract.perform("create", Actor.system(), now)
             if tender.has_lots:
                 # (The tender is awarded once no lot's award is pending.)
-                tender._award_next_bid(at=now, by=by)
+                tender.award_next_bid(at=now, by=by)
             else:
-                tender._transit("awarded", Actor.system(), now)
+                tender.perform("awarded", Actor.system(), now)
                 tender.award_period_end = now
-            tender._touch(now)
+            tender.stamp_change(now)
             notifications.award_decided(self)
 
     def disqualify(self, *, by: Actor) -> None:
@@ -265,8 +264,8 @@ class Award(PartOfTender, PartDocuments):
                 now,
                 complaint_period_end=self.claims_end_if_decided_at(now),
             )
-            self.tender._award_next_bid(at=now, by=by)
-            self.tender._touch(now)
+            self.tender.award_next_bid(at=now, by=by)
+            self.tender.stamp_change(now)
             notifications.award_decided(self)
 
     def cancel(self, *, by: Actor) -> None:
@@ -290,8 +289,9 @@ class Award(PartOfTender, PartDocuments):
                 if award is self:
                     self.apply("cancel", by, now, complaint_period_end=now)
                 else:
-                    award.guard("fall_with_earlier", Actor.system(), now)
-                    award.apply("fall_with_earlier", Actor.system(), now, complaint_period_end=now)
+                    award.perform(
+                        "fall_with_earlier", Actor.system(), now, complaint_period_end=now
+                    )
                 for contract in award.contracts.exclude(status=ContractStatus.CANCELLED):
                     contract.tender, contract.award = tender, award
                     contract.void(now)
@@ -299,5 +299,5 @@ class Award(PartOfTender, PartDocuments):
                     if complaint.award_id == award.pk and complaint.is_open:
                         complaint.tender = tender
                         complaint.void(now)
-            tender._award_next_bid(at=now, by=by)
-            tender._touch(now)
+            tender.award_next_bid(at=now, by=by)
+            tender.stamp_change(now)

@@ -207,15 +207,15 @@ class ChangedUnderItsTendersLock(StatusMachine):
         """Lock the tender (applying the changes that became due), reload this object; returns
         `now`."""
         tender = self.tender
-        now = tender._lock_and_catch_up()
-        if holds_lock(self) and not tender._caught_up:
+        now = tender.lock_for_change()
+        if holds_lock(self) and not tender.caught_up:
             return now
         write_gathered()  # what time just changed, this row among them
         self.refresh_from_db()
         # refresh_from_db() forgets the cached tender; keep the locked instance, so that every
         # change in this transaction is made to (and saved from) the same object.
         self.tender = tender
-        tender._adopt(self)
+        tender.adopt(self)
         mark_locked(self)
         return now
 

@@ -165,7 +165,7 @@ class Bid(PartOfTender, PartDocuments, Owned):
 
     def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]):
         super().record_change(action, by, now, before, fields)
-        self.tender._touch(now)
+        self.tender.stamp_change(now)
 
     # --- the bidder's changes -------------------------------------------------------------
 

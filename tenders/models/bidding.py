@@ -250,7 +250,6 @@ class Bidding:
             token = bid.issue_token()
             bidder = by.owning(bid, Role.BID_OWNER)
             action = "place" if fields["status"] == BidStatus.ACTIVE else "place_draft"
-            bid.guard(action, bidder, now)
-            bid.apply(action, bidder, now)  # (saves it, and stamps the tender)
-            bid._attach_sent(bidder, now, documents)
+            bid.perform(action, bidder, now)  # (saves it, and stamps the tender)
+            bid.attach_sent(bidder, now, documents)
         return bid, token

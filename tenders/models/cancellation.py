@@ -90,10 +90,9 @@ class Cancellation(PartOfTender, PartDocuments):
                 self.save(update_fields=["reason", "data"])
                 self.record_change("edit", by, now, self.status, ["data", "reason"])
             if status == CancellationStatus.ACTIVE and self.status != status:
-                self._activate(by, now)
-            self.tender._touch(now)
+                self.activate(by, now)
+            self.tender.stamp_change(now)
 
-    def _activate(self, by: Actor, now) -> None:
-        self.guard("activate", by, now)
-        self.apply("activate", by, now)
+    def activate(self, by: Actor, now) -> None:
+        self.perform("activate", by, now)
         self.tender.cancellation_activated(self, by, now)

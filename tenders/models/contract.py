@@ -112,14 +112,14 @@ class Contract(PartOfTender, PartDocuments):
                 self.data = {**self.data, **edits}
                 self.save(update_fields=["data"])
                 self.record_change("edit", by, now, self.status, sorted(edits))
-                self.tender._touch(now)
+                self.tender.stamp_change(now)
             if requested == ContractStatus.ACTIVE:
                 self.sign(by=by, date_signed=date_signed)
             elif date_signed is not None:
                 self._check_date_signed(date_signed, now)
                 self.date_signed = date_signed
                 self.save(update_fields=["date_signed"])
-                self.tender._touch(now)
+                self.tender.stamp_change(now)
 
     def _check_value(self, value: dict) -> None:
         """The owner may lower the contract's amount, not raise it past the award's, and may
@@ -184,11 +184,10 @@ class Contract(PartOfTender, PartDocuments):
                 self._check_date_signed(date_signed, now)
             if documents:
                 self.check_document_change(by, "add")
-                self._attach_sent(by, now, documents)
+                self.attach_sent(by, now, documents)
             self.apply("sign", by, now, date_signed=date_signed or now)
-            self.tender._contract_signed(self.award, now)
+            self.tender.contract_signed(self.award, now)
 
     def void(self, now) -> None:
         system = Actor.system()
-        self.guard("void", system, now)
-        self.apply("void", system, now)
+        self.perform("void", system, now)

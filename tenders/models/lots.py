@@ -95,7 +95,7 @@ class LotOfTender(StatusMachine):
         return self.tender.lock_for_change()
 
     def save_change(self, fields: list[str]) -> None:
-        """Saved with the tender's row, once per change (Tender._touch)."""
+        """Saved with the tender's row, once per change (Tender.stamp_change)."""
 
     def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]) -> None:
         self.tender.record_event(
@@ -106,8 +106,7 @@ class LotOfTender(StatusMachine):
     def end(self, action: str, by: Actor, at) -> None:
         """The lot ends (fails, is completed or cancelled) through its table; the claims
         nobody answered on it are ignored (2.3)."""
-        self.guard(action, by, at)
-        self.apply(action, by, at)
+        self.perform(action, by, at)
         for complaint in self.tender.claims():
             if complaint.related_lot == self.id and complaint.awaits_answer:
                 complaint.ignore(at)
@@ -238,8 +237,8 @@ class Lots:
         if LotStatus.ACTIVE in statuses:
             return
         if statuses == {LotStatus.CANCELLED}:
-            self._transit("cancel", by, at)
+            self.perform("cancel", by, at)
         elif LotStatus.COMPLETE not in statuses:
-            self._transit("fail", Actor.system(), at)
+            self.perform("fail", Actor.system(), at)
         else:
-            self._transit("complete", Actor.system(), at)
+            self.perform("complete", Actor.system(), at)

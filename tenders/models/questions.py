@@ -194,7 +194,7 @@ class Questions:
             )
             question.save(force_insert=True)
             self.record_event(question, "ask", by, now)
-            self._touch(now)
+            self.stamp_change(now)
             _notify_buyer(question, self)
         return question
 
@@ -228,7 +228,7 @@ class Questions:
             question.date_answered = now
             question.save(update_fields=["answer", "date_answered"])
             self.record_event(question, "answer", by, now)
-            self._touch(now)
+            self.stamp_change(now)
             if first:
                 _notify_asker(question, self)
         return question

@@ -117,10 +117,10 @@ class Tender(
     # When it became public (None: a draft), stamped as dateModified is: what the portal's
     # alerts of saved searches call new.
     published = models.DateTimeField(null=True, blank=True, editable=False, db_index=True)
-    # Derived from the document by _store() for the portal's search (tenders/search.py; the
+    # Derived from the document by store_document() for the portal's search (tenders/search.py; the
     # words and codes are in TenderSearch).
     buyer_identifier = models.CharField(max_length=64, blank=True, editable=False)
-    # Derived by _store(): whether `data` holds lots (asked by changes that do not read it).
+    # Derived by store_document(): whether `data` holds lots (asked by changes that do not read it).
     has_lots = models.BooleanField(default=False, editable=False)
     # When a time-driven change is next due; the chronograph looks for tenders past it.
     next_check = models.DateTimeField(null=True, blank=True, editable=False)
@@ -204,14 +204,14 @@ class Tender(
             self.refresh_from_db(from_queryset=locked)
             self.locked_as_loaded()
         now = timezone.now()
-        self._caught_up = self.is_due(now) and self._advance(now)
-        if self._caught_up:
-            self._touch(now)
+        self.caught_up = self.is_due(now) and self._advance(now)
+        if self.caught_up:
+            self.stamp_change(now)
         elif self.is_due(now):
             # Nothing was due after all (a change is waiting on something else): look again
             # when the next thing is due, not on every pass.
             # next_check is shown (2.3's next_check): the kept representation goes with it.
-            self.next_check = self._next_check()
+            self.next_check = self.next_check_due()
             self.public_text = ""
             self._save_changed()
         return now
@@ -221,7 +221,7 @@ class Tender(
         due, without locking or reloading it again; True if something was."""
         self.locked_as_loaded()
         self._lock_and_catch_up()
-        return self._caught_up
+        return self.caught_up
 
     def locked_as_loaded(self) -> None:
         """This instance was just loaded with its row locked (FOR UPDATE): changes made before
@@ -281,21 +281,21 @@ class Tender(
                 mark_locked(*self._claims)
         return self._claims
 
-    def _adopt(self, part) -> None:
+    def adopt(self, part) -> None:
         """`part`, reloaded to be changed, replaces its stale twin among the claims (read now if
         they were not: once its change is gathered to be written later, the database would
         show them as they were)."""
         if isinstance(part, self.complaints.model):
             self._claims = [part if claim.pk == part.pk else claim for claim in self.claims()]
 
-    def _claim_filed(self, claim) -> None:
+    def claim_filed(self, claim) -> None:
         if getattr(self, "_claims", None) is not None:
             self._claims.append(claim)
 
-    def _touch(self, now) -> None:
+    def stamp_change(self, now) -> None:
         """Save a change: dateModified moves forward (strictly), next_check is recomputed."""
         self.date_modified = max(now, self.date_modified + timedelta(microseconds=1))
-        self.next_check = self._next_check()
+        self.next_check = self.next_check_due()
         self.public_text = ""
         self._save_changed()
 
@@ -330,7 +330,7 @@ class Tender(
         return self._lock_and_catch_up()
 
     def save_change(self, fields: list[str]) -> None:
-        """The tender's row is saved once per change, by _touch (dateModified, next_check)."""
+        """The tender's row is saved once per change, by stamp_change (dateModified, next_check)."""
 
     def record_change(self, action: str, by: Actor, now, before: str, fields: list[str]):
         if self.status in TenderStatus.terminal():
@@ -339,11 +339,6 @@ class Tender(
                 if complaint.awaits_answer:
                     complaint.ignore(now)
         self.record_event(self, action, by, now, from_status=before, to_status=self.status)
-
-    def _transit(self, action: str, by: Actor, at) -> None:
-        """A change of status through the one guard (time-driven ones by the system)."""
-        self.guard(action, by, at)
-        self.apply(action, by, at)
 
     def record_event(
         self, subject, action: str, by: Actor, at, *, from_status="", to_status="", **payload
@@ -442,15 +437,15 @@ class Tender(
         """Store a validated document in place of the current one; True if it changed
         anything (then the tender is stamped, and its search rewritten if that changed)."""
         before, searched = self._stored_state(), search_columns(self.wire())
-        self._store(document, now=now)
+        self.store_document(document, now=now)
         if self._stored_state() == before:
             return False
-        self._touch(now)
+        self.stamp_change(now)
         if self._search != {name: searched[name] for name in self._search}:
-            self._save_search(new=False)
+            self.save_search(new=False)
         return True
 
-    def _save_search(self, *, new: bool) -> None:
+    def save_search(self, *, new: bool) -> None:
         """Write the words and codes `_store` derived (only when they changed: their index is
         costly to rewrite)."""
         if new:
@@ -460,7 +455,7 @@ class Tender(
 
     def _publish(self, by: Actor, now) -> None:
         self.apply("publish", by, now, published=now)
-        self._touch(now)
+        self.stamp_change(now)
 
     def add_cancellation(self, *, by: Actor, data: dict, documents=()):
         """POST /tenders/{id}/cancellations: a pending cancellation, or with status "active" the
@@ -486,15 +481,14 @@ class Tender(
                 reason=fields.pop("reason"),
                 data=fields,
             )
-            cancellation.guard("create", by, now)
-            cancellation.apply("create", by, now)
+            cancellation.perform("create", by, now)
             if documents:
                 cancellation.tender = self
                 cancellation.check_document_change(by, "add")
-                cancellation._attach_sent(by, now, documents)
+                cancellation.attach_sent(by, now, documents)
             if status == CancellationStatus.ACTIVE:
-                cancellation._activate(by, now)
-            self._touch(now)
+                cancellation.activate(by, now)
+            self.stamp_change(now)
         return cancellation
 
     def cancel(self, *, by: Actor, reason: str, documents=()) -> None:
@@ -505,27 +499,27 @@ class Tender(
             documents=documents,
         )
 
-    def _contract_signed(self, award, at) -> None:
+    def contract_signed(self, award, at) -> None:
         """A contract is signed: the tender is complete; with lots, the award's lot is, and
         the tender once no lot is active."""
         if award.lot_id:
             self.lot_machine(award.lot_id).end("complete", Actor.system(), at)
             self._settle_lots(at, Actor.system())
         else:
-            self._transit("complete", Actor.system(), at)
-        self._touch(at)
+            self.perform("complete", Actor.system(), at)
+        self.stamp_change(at)
 
     def cancellation_activated(self, cancellation, by: Actor, at) -> None:
         """An active cancellation (the owner's act) cancels the tender, or the lot it names:
         the lot is cancelled, the tender ends once no lot is active, and while it decides, it
         is awarded once no other lot's award is pending."""
         if not cancellation.related_lot:
-            self._transit("cancel", by, at)
+            self.perform("cancel", by, at)
             return
         self.lot_machine(cancellation.related_lot).end("cancel", by, at)
         self._settle_lots(at, by)
         if self.status in TenderStatus.deciding():
-            self._award_next_bid(at=at, by=by)
+            self.award_next_bid(at=at, by=by)
 
     # --- documents ------------------------------------------------------------------------
 
@@ -542,7 +536,7 @@ class Tender(
         return Role.TENDER_OWNER
 
     def _documents_changed(self, version, action: str, by: Actor, now) -> None:
-        self._touch(now)
+        self.stamp_change(now)
         self.record_event(
             self, action, by, now, document_id=version.document_id, version=version.version
         )

@@ -255,16 +255,16 @@ class TenderQuerySet(models.QuerySet):
             owner = by.owning(tender, Role.TENDER_OWNER)
             tender.guard(action, owner, now)
             tender.tender_id = self.model.next_tender_id(now)
-            tender._store(document, now=now)
+            tender.store_document(document, now=now)
             token = tender.issue_token()
             # Stamped after the day's counter, which parallel creates wait for: dateModified
             # stays close to the commit, as the feed's watermark assumes.
             stamped = max(now, timezone.now())
             public = {"published": stamped} if action == "register" else {}
             tender.apply(action, owner, now, date_modified=stamped, **public)
-            tender.next_check = tender._next_check()
+            tender.next_check = tender.next_check_due()
             tender.save(force_insert=True)
-            tender._save_search(new=True)
+            tender.save_search(new=True)
         # The document as the database gives it back (PostgreSQL orders a JSON object's keys
         # its own way, and every read shows them so); nothing hangs on a tender just
         # registered, so its parts are known without asking.

@@ -23,7 +23,7 @@ class TimeDrivenChanges:
                 self._lock_and_catch_up()
         except type(self).DoesNotExist:
             return False
-        return self._caught_up
+        return self.caught_up
 
     def _advance(self, now) -> bool:
         """Apply, in order, each change that became due by `now`, stamped with its due time."""
@@ -33,7 +33,7 @@ class TimeDrivenChanges:
                 complaint.expire(complaint.closes_at)
                 changed = True
         if self.status == TenderStatus.ENQUIRIES and self.tender_start <= now:
-            self._transit("start_tendering", Actor.system(), self.tender_start)
+            self.perform("start_tendering", Actor.system(), self.tender_start)
             changed = True
         if self.status == TenderStatus.TENDERING and self.tender_end <= now:
             self._close_tendering(at=self.tender_end)
@@ -44,7 +44,7 @@ class TimeDrivenChanges:
                 changed = True
         return changed
 
-    def _next_check(self):
+    def next_check_due(self):
         # (Claims against the tender are answered, and close, while questions and bids are
         # taken too.)
         due = [complaint.closes_at for complaint in self.claims() if complaint.is_answered]
@@ -64,11 +64,11 @@ class TimeDrivenChanges:
         for lot_id in self.lines():
             if lot_id is not None and not any(bid.offer_for(lot_id) for bid in bids):
                 self.lot_machine(lot_id).end("fail", system, at)
-        self._transit("close_tendering", system, at)
+        self.perform("close_tendering", system, at)
         if self.status == TenderStatus.UNSUCCESSFUL:
             return
         self.award_period_start = at
-        self._award_next_bid(at=at, by=system)
+        self.award_next_bid(at=at, by=system)
 
     def status_after_tendering(self) -> TenderStatus:
         """Where closing tendering leads: to qualification when a line (the tender, or an
@@ -110,7 +110,7 @@ class TimeDrivenChanges:
 
     def _fail_line(self, line, at) -> None:
         if line is None:
-            self._transit("fail", Actor.system(), at)
+            self.perform("fail", Actor.system(), at)
             return
         self.lot_machine(line).end("fail", Actor.system(), at)
         self._settle_lots(at, Actor.system())
@@ -140,7 +140,7 @@ class TimeDrivenChanges:
             return None
         return min(competing, key=lambda pair: pair[0].rank_of(pair[1], weighing))
 
-    def _award_next_bid(self, *, at, by: Actor) -> None:
+    def award_next_bid(self, *, at, by: Actor) -> None:
         """Give each line (the tender, or each active lot) whose last award was neither
         pending nor active a pending award for its best bid not yet disqualified; then the
         tender is in qualification while some award is pending, awarded otherwise. The award
@@ -185,15 +185,14 @@ class TimeDrivenChanges:
                 suppliers=bid.tenderers,
                 complaint_period_start=at,
             )
-            award.guard("create", Actor.system(), at)
-            award.apply("create", Actor.system(), at)
+            award.perform("create", Actor.system(), at)
             self.awarded_next = award
             pending = True
         if pending:
             if self.status != TenderStatus.QUALIFICATION:
-                self._transit("reopen_qualification", Actor.system(), at)
+                self.perform("reopen_qualification", Actor.system(), at)
             self.award_period_end = None
         else:
             if self.status != TenderStatus.AWARDED:
-                self._transit("awarded", Actor.system(), at)
+                self.perform("awarded", Actor.system(), at)
             self.award_period_end = at

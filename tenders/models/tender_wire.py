@@ -56,7 +56,7 @@ class TenderWire:
         }
         return document
 
-    def _store(self, document: dict, *, now) -> None:
+    def store_document(self, document: dict, *, now) -> None:
         """Write a validated document into the columns and `data` (its lots as
         lots.settle_lots keeps them; `now`: when a new lot is added)."""
         document = dict(document)

@@ -15,7 +15,7 @@ from core.words import moment
 from docservice import client
 from tenders.forms import BidForm, BidPriceForm
 
-from .page import _act, about_tender
+from .page import about_tender, act_on_tender
 
 
 @require_POST
@@ -30,7 +30,9 @@ def bid_place(request, tender_id):
         tender.place_bid(by=portal_actor(request.user), data=form.as_bid(organization))
         return _("Your bid is placed. It stays sealed until bidding closes.")
 
-    return _act(request, tender_id, BidForm, change, at="bid", form_kwargs=lambda t: {"tender": t})
+    return act_on_tender(
+        request, tender_id, BidForm, change, at="bid", form_kwargs=lambda t: {"tender": t}
+    )
 
 
 def bid_of(tender, bid_id: str):
@@ -54,7 +56,7 @@ def bid_documents(request, tender_id, bid_id):
         client.attach_uploads(bid, bidder, form.cleaned_data["documents"])
         return _("The documents are added to your bid; they stay sealed with it.")
 
-    return _act(
+    return act_on_tender(
         request,
         tender_id,
         DocumentsForm,
@@ -83,7 +85,7 @@ def bid_reprice(request, tender_id, bid_id):
         bid.patch(by=portal_actor(request.user, (Role.BID_OWNER, bid)), data=form.as_patch())
         return _("Your bid's price is changed. It stays sealed until bidding closes.")
 
-    return _act(
+    return act_on_tender(
         request,
         tender_id,
         BidPriceForm,
@@ -126,7 +128,7 @@ def bid_withdraw(request, tender_id, bid_id):
             refusal=not_now(form, lambda: bid.refused("withdraw", bidder, timezone.now())),
         )
 
-    return _act(
+    return act_on_tender(
         request,
         tender_id,
         OnceForm,

@@ -23,7 +23,7 @@ from tenders.forms import (
 )
 from tenders.models import Award
 
-from .page import _act, about_tender, award_of, document_of
+from .page import about_tender, act_on_tender, award_of, document_of
 
 DECISION_NOTICES = {
     "activate": _("The bid is chosen as the winner; claims may be filed against the decision."),
@@ -63,7 +63,7 @@ def award_decision(request, tender_id, award_id):
             )
         return DECISION_NOTICES[action]
 
-    return _act(
+    return act_on_tender(
         request,
         tender_id,
         AwardDecisionForm,
@@ -187,7 +187,7 @@ def contract_sign(request, tender_id, award_id):
             return _("The contract is signed; its lot is complete.")
         return _("The contract is signed; the tender is complete.")
 
-    return _act(
+    return act_on_tender(
         request,
         tender_id,
         ContractSignForm,
@@ -237,7 +237,9 @@ def tender_publish(request, tender_id):
         tender.publish(by=owner)
         return _("The tender is published: questions are taken from now on.")
 
-    return _act(request, tender_id, PublishForm, change, at="publish", review=_publishing_review)
+    return act_on_tender(
+        request, tender_id, PublishForm, change, at="publish", review=_publishing_review
+    )
 
 
 def _publishing_review(tender, owner, form) -> Review:
@@ -284,7 +286,7 @@ def tender_cancel(request, tender_id):
             return _("The lot is cancelled.")
         return _("The tender is cancelled.")
 
-    return _act(
+    return act_on_tender(
         request,
         tender_id,
         TenderCancelForm,
@@ -331,7 +333,7 @@ def tender_documents(request, tender_id):
         client.attach_uploads(tender, owner, form.cleaned_data["documents"])
         return _("The documents are published with the tender.")
 
-    return _act(request, tender_id, DocumentsForm, change, at="documents")
+    return act_on_tender(request, tender_id, DocumentsForm, change, at="documents")
 
 
 @require_POST
@@ -347,7 +349,7 @@ def tender_document_version(request, tender_id, document_id):
         return _("The new version is published; the earlier one stays in the history.")
 
     form_class = partial(NewVersionForm, document_id=document_id)
-    return _act(
+    return act_on_tender(
         request,
         tender_id,
         form_class,

@@ -394,7 +394,7 @@ def about_tender(tender, lot_id: str = "") -> str:
     return _("«%(tender)s» (%(id)s)") % {"tender": tender.title, "id": tender.tender_id}
 
 
-def _act(
+def act_on_tender(
     request, tender_id, form_class, change, *, at: str, find=None, form_kwargs=None, review=None
 ):
     """The frame of every change made from the tender page: the form's token is spent with

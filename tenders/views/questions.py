@@ -11,7 +11,7 @@ from core.actors import portal_actor
 from core.errors import PermissionDenied
 from tenders.forms import QuestionAnswerForm, QuestionForm
 
-from .page import _act
+from .page import act_on_tender
 
 
 @require_POST
@@ -23,7 +23,7 @@ def question_ask(request, tender_id):
         tender.ask(by=portal_actor(request.user), data=form.as_question(request.user))
         return _("Your question is published. The answer will appear under it.")
 
-    return _act(
+    return act_on_tender(
         request, tender_id, QuestionForm, change, at="question", form_kwargs=lambda t: {"tender": t}
     )
 
@@ -45,7 +45,7 @@ def question_answer(request, tender_id, question_id):
         )
         return _("Your answer is published.")
 
-    return _act(
+    return act_on_tender(
         request,
         tender_id,
         QuestionAnswerForm,

@@ -319,7 +319,7 @@ def test_a_change_made_to_the_document_in_place_is_saved(api):
     with transaction.atomic():
         locked = Tender.objects.for_change(tender.id, viewer=None)
         locked.data["value"]["amount"] = 123
-        locked._touch(locked.date_modified)
+        locked.stamp_change(locked.date_modified)
     assert Tender.objects.get(pk=tender.id).data["value"]["amount"] == 123
 
 

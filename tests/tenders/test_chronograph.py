@@ -47,7 +47,7 @@ def test_one_pass_brings_every_kind_of_due_tender_up_to_date(brokers, clock):
         assert new.date_modified > old.date_modified and new.public_text == ""
         # next_check as the tender itself computes it, from its rows as they now are.
         new._claims = None
-        assert new.next_check == new._next_check()
+        assert new.next_check == new.next_check_due()
     # Each change recorded at the moment it became due, as a read would have recorded it.
     expired = AuditEvent.objects.get(subject_id=claim.pk, action="expire")
     assert expired.at == claim.closes_at and expired.to_status == "declined"
