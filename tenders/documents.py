@@ -12,9 +12,9 @@ from django.core.validators import RegexValidator
 from django.db import models
 from rest_framework.exceptions import ValidationError
 
-from core.compiled import Compiled
 from core.errors import DomainError, InvalidData, NotFound, Refused
 from core.ids import new_id
+from core.reads import Read
 from core.schema import (
     Choice,
     LongText,
@@ -228,16 +228,16 @@ class HasDocuments:
 
     def all_document_versions(self) -> list:
         """Every version of every document: as read with it (prefetched), or in one query,
-        compiled once per kind of container (core.compiled)."""
+        written in SQL once per kind of container (core.reads)."""
         if "documents" in getattr(self, "_prefetched_objects_cache", {}):
             return list(self.documents.all())
-        compiled = _VERSIONS_OF.get(type(self))
-        if compiled is None:
+        read = _VERSIONS_OF.get(type(self))
+        if read is None:
             relation = type(self)._meta.get_field("documents")
-            compiled = _VERSIONS_OF[type(self)] = Compiled(
-                lambda pk: relation.related_model.objects.filter(**{relation.field.attname: pk})
+            read = _VERSIONS_OF[type(self)] = Read(
+                relation.related_model._meta.label, where=[relation.field.attname]
             )
-        return compiled(self.pk)
+        return read(self.pk)
 
     def _check_author(self, author: str, document_id: str) -> None:
         if self.latest_document(document_id).author != author:

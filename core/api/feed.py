@@ -27,7 +27,6 @@ from django.db.models import Q
 from django.utils import timezone
 from rest_framework.response import Response
 
-from core.compiled import Shapes
 from core.errors import InvalidData, NotFound
 from core.schema import iso, parse_iso
 
@@ -74,16 +73,11 @@ def opt_fields(request) -> list[str]:
     return [field for field in raw.split(",") if field.strip()]
 
 
-# The first read of a page, compiled per shape of the listing (core.compiled).
-_FIRST_READS = Shapes()
-
-
-def page(request, listing, represent, *, shape=None, large=False) -> Response:
+def page(request, listing, represent, *, large=False) -> Response:
     """One page of the queryset `listing()` builds (objects with `date_modified`), each shown
     by `represent(obj, fields)`, with next_page (and prev_page when paging from an offset or
-    backwards). `shape` names what the listing reads (the same shape: the same SQL); with it,
-    the page's read is compiled once, and the listing built only to compile it. `large` says
-    that the fields asked for may be large: the page then ends past FEED_PAGE_BYTES."""
+    backwards). `large` says that the fields asked for may be large: the page then ends past
+    FEED_PAGE_BYTES."""
     params = request.query_params
     fields = opt_fields(request)
     limit = _limit(params.get("limit", ""), MAX_LIMIT_WITH_FIELDS if fields else MAX_LIMIT)
@@ -111,12 +105,7 @@ def page(request, listing, represent, *, shape=None, large=False) -> Response:
         found = settled_after(settled, offset)
         rows, shown = _up_to_bytes(_in_chunks(found, order, later), represent, fields, limit)
     else:
-        arguments = (settled,) if offset is None else (settled, offset)
-        if shape is None:
-            rows = list(first_read(*arguments))
-        else:
-            key = (shape, descending, len(arguments), limit)
-            rows = _FIRST_READS.get(key, first_read)(*arguments)
+        rows = list(first_read(settled, offset))
         if len(rows) > limit:
             beyond = rows.pop()
             last = rows[-1]

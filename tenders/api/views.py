@@ -138,10 +138,8 @@ def _documents_sent(request, documents) -> list[dict]:
 
 
 def _feed_listing(mode: str, fields: list[str]):
-    """What a feed page reads (the tenders of `mode`, as much of each as `fields` need), as
-    (its shape, a function building its queryset); the shape is None when the read cannot be
-    compiled (it prefetches)."""
-    shape = (mode if mode in ("test", "_all_") else "", "tenders")
+    """What a feed page reads: a function building its queryset (the tenders of `mode`, as much
+    of each as `fields` need)."""
     if not fields:
         # Rows, not model objects: a page shows two columns of each.
         columns, how = [], "rows"
@@ -171,8 +169,7 @@ def _feed_listing(mode: str, fields: list[str]):
             return tenders.select_related("broker").defer(*unshown)
         return tenders.with_related().defer(*unshown)
 
-    owner = ("broker",) if how == "objects" and "owner" in fields else ()
-    return (None if how == "with related" else (*shape, how, *columns, *owner)), listing
+    return listing
 
 
 @extend_schema_view(
@@ -203,9 +200,9 @@ def _feed_listing(mode: str, fields: list[str]):
 class TenderViewSet(viewsets.ViewSet):
     def list(self, request):
         fields = TenderOut.known_fields(feed.opt_fields(request))
-        shape, listing = _feed_listing(request.query_params.get("mode", ""), fields)
+        listing = _feed_listing(request.query_params.get("mode", ""), fields)
         large = _reads_whole_tenders(fields)
-        return feed.page(request, listing, _listed(request, fields), shape=shape, large=large)
+        return feed.page(request, listing, _listed(request, fields), large=large)
 
     @answered_with_the_write
     def create(self, request):

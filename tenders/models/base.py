@@ -2,9 +2,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from django.db import connection, models
-from django.db.models.sql import InsertQuery
 
-from core import tokens
+from core import tokens, transactions
 from core.actors import Actor
 from core.ids import new_id as new_id
 from core.transitions import StatusMachine  # the id columns' default, by this path in migrations
@@ -96,11 +95,22 @@ class Gathered:
 
     @staticmethod
     def _insert(events: list) -> tuple[str, list]:
+        """One INSERT of every event (its columns from the model's description, each value as
+        its field prepares it for the database)."""
+        quote = connection.ops.quote_name
         fields = [field for field in AuditEvent._meta.concrete_fields if not field.primary_key]
-        query = InsertQuery(AuditEvent)
-        query.insert_values(fields, events)
-        [(sql, params)] = query.get_compiler(connection=connection).as_sql()
-        return sql, list(params)
+        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        sql = (
+            f"INSERT INTO {quote(AuditEvent._meta.db_table)} "
+            f"({', '.join(quote(field.column) for field in fields)}) "
+            f"VALUES {', '.join([row] * len(events))}"
+        )
+        params = [
+            field.get_db_prep_save(field.pre_save(event, add=True), connection)
+            for event in events
+            for field in fields
+        ]
+        return sql, params
 
     @staticmethod
     def _updates(model, columns: list[str], instances: list) -> list[tuple[str, list, bool]]:
@@ -188,15 +198,14 @@ def mark_locked(*instances) -> None:
     """These instances were loaded with their tender's row locked (FOR UPDATE) by the
     transaction, or savepoint, now running: a change made before it ends needs not lock or
     reload them again."""
-    block = connection.atomic_blocks[-1] if connection.in_atomic_block else None
+    block = transactions.current()
     for instance in instances:
         instance._lock_block = block
 
 
 def holds_lock(instance) -> bool:
     """Was `instance` loaded under a lock the running transaction (or savepoint) still holds?"""
-    block = getattr(instance, "_lock_block", None)
-    return block is not None and any(open_ is block for open_ in connection.atomic_blocks)
+    return transactions.is_open(getattr(instance, "_lock_block", None))
 
 
 class ChangedUnderItsTendersLock(StatusMachine):

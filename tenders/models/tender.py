@@ -10,7 +10,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core.actors import Actor, Role, Viewer
-from core.compiled import Compiled
 from core.errors import InvalidData, NotAllowed, in_own_status, in_tender_status
 from core.schema import KYIV, merge_patch, validate
 from core.transactions import atomic_change
@@ -79,16 +78,6 @@ TRANSITIONS = {
 # The way a tender goes when nothing ends it early (each step a transition above; closing
 # tendering leads to qualification when there are bids): the stages the portal shows.
 LIFECYCLE = [T.ENQUIRIES, T.TENDERING, T.QUALIFICATION, T.AWARDED, T.COMPLETE]
-
-
-# A tender's claims, each with its award, as every change of a claim reads them.
-_CLAIMS_WITH_AWARDS = Compiled(
-    lambda pk: (
-        Tender._meta.get_field("complaints")
-        .related_model.objects.filter(tender_id=pk)
-        .select_related("award")
-    )
-)
 
 
 class Tender(
@@ -274,7 +263,8 @@ class Tender(
             if "complaints" in getattr(self, "_prefetched_objects_cache", {}):
                 self._claims = list(self.complaints.all())
             else:
-                self._claims = _CLAIMS_WITH_AWARDS(self.pk)  # each with its award: one query
+                # each with its award: one query
+                self._claims = list(self.complaints.select_related("award"))
                 for claim in self._claims:
                     claim.tender = self
             if holds_lock(self):

@@ -11,9 +11,9 @@ from django.db.models.fields.json import KT
 from django.utils import timezone
 
 from core.actors import Actor, Role, Viewer
-from core.compiled import Compiled
 from core.errors import DomainError, NotFound, PermissionDenied
 from core.ids import is_id
+from core.reads import Read
 from core.schema import validate
 from core.transactions import all_or_nothing, atomic_change
 from tenders.schema import PUBLISHING_KINDS, TenderSchema
@@ -39,29 +39,14 @@ def _with_codes(cpv: str, *, through: str = "search__") -> Q:
     return Q(**{f"{through}cpv_codes__contains": f" {cpv_digits(cpv)}"})
 
 
-def _tenders():
-    """Where the compiled queries below start (this module is loaded before the model is)."""
-    return apps.get_model("tenders", "Tender").objects
-
-
-# The reads asked most, compiled once (core.compiled).
-_KEPT = Compiled(
-    lambda pk: _tenders()
-    .only("id", "status", "published", "broker_id", "organization_id", "token_digest",
-          "next_check", "public_text", "others_see_more")
-    .filter(pk=pk)[:1]
+# The reads asked most, written in SQL once (core.reads).
+_KEPT = Read(
+    "tenders.Tender",
+    fields=["id", "status", "published", "broker", "organization", "token_digest", "next_check",
+            "public_text", "others_see_more"],
+    where=["id"],
+    limit=1,
 )  # fmt: skip
-_LOCKED = {
-    document: Compiled(
-        lambda pk, document=document: (
-            _tenders()
-            .select_for_update()
-            .defer(*TenderQuerySet.UNLISTED, *(() if document else ("data",)))
-            .filter(pk=pk)[:1]
-        )
-    )
-    for document in (True, False)
-}
 
 
 class TenderQuerySet(models.QuerySet):
@@ -363,3 +348,17 @@ class TenderQuerySet(models.QuerySet):
             tender.catch_up()
             tender = self.with_related().get(pk=pk)
         return tender
+
+
+# A tender locked for a change: without what no change reads (the kept representation, which
+# a change empties), nor its document when the change does not need it.
+_LOCKED = {
+    document: Read(
+        "tenders.Tender",
+        defer=[*TenderQuerySet.UNLISTED, *(() if document else ("data",))],
+        where=["id"],
+        limit=1,
+        for_update=True,
+    )
+    for document in (True, False)
+}

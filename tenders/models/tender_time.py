@@ -2,9 +2,8 @@
 bid is out, answered claims close. Applied whenever the tender is locked (a read that finds a
 deadline passed, any write, the chronograph)."""
 
-from django.db import transaction
-
 from core.actors import Actor
+from core.transactions import recoverable
 from tenders.schema import features_by_lot, features_of
 
 from .base import new_id
@@ -19,7 +18,7 @@ class TimeDrivenChanges:
         """Apply every time-driven change due by now; True if there was one (False too for a
         tender no longer there)."""
         try:
-            with transaction.atomic():
+            with recoverable():
                 self._lock_and_catch_up()
         except type(self).DoesNotExist:
             return False

@@ -4,7 +4,6 @@ from contextlib import ExitStack
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from django.db.models.sql.compiler import SQLCompiler
 
 from core import limits
 from core.api import feed
@@ -119,23 +118,6 @@ def test_a_page_that_ends_between_two_stamps_is_one_query(api, anonymous, clock,
         body = anonymous.get("/tenders", {"limit": "2"}).json()
     assert len(body["data"]) == 2 and len(captured.captured_queries) == 1
     assert len(anonymous.get(body["next_page"]["path"]).json()["data"]) == 1
-
-
-@pytest.mark.parametrize("params", [{}, {"opt_fields": "status,tenderID"}, {"opt_fields": "owner"}])
-def test_a_page_of_a_shape_read_before_compiles_no_sql(api, anonymous, clock, monkeypatch, params):
-    ids = spaced_tenders(api, clock, 3)
-    first = anonymous.get("/api/2.3/tenders", {"limit": "1", **params}).json()
-    second = anonymous.get(first["next_page"]["path"]).json()  # the shape read after an offset
-    compiles = []
-    original = SQLCompiler.as_sql
-    monkeypatch.setattr(
-        SQLCompiler, "as_sql", lambda self, *a, **k: compiles.append(1) or original(self, *a, **k)
-    )
-
-    third = anonymous.get(second["next_page"]["path"]).json()
-
-    assert compiles == []
-    assert [page["data"][0]["id"] for page in (first, second, third)] == ids
 
 
 def test_a_change_waits_for_the_watermark_before_the_feed_shows_it(api, anonymous, clock, settings):
