@@ -34,7 +34,7 @@ from core.refusals import said
 from core.reviews import Review, not_now, render_review
 from docservice import client
 from tenders.documents import latest_versions
-from tenders.forms import party_of
+from tenders.forms.party import party_of
 from tenders.views import award_of, bid_actor, current_tender, download_version
 
 CLAIM_TEMPLATE = "complaints/claim_detail.html"

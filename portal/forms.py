@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from core.forms import OnceForm
 from portal.models import SavedSearch
 from tenders.classifiers import regions
-from tenders.forms import CpvField
+from tenders.forms.new_tender import CpvField
 from tenders.models import TenderStatus
 
 SORTS = [

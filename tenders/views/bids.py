@@ -13,7 +13,7 @@ from core.forms import DocumentsForm, OnceForm
 from core.reviews import Review, not_now
 from core.words import moment
 from docservice import client
-from tenders.forms import BidForm, BidPriceForm
+from tenders.forms.bids import BidForm, BidPriceForm
 
 from .page import about_tender, act_on_tender
 

@@ -14,11 +14,7 @@ from core.errors import DomainError
 from core.forms import made_from
 from core.htmx import render_page_or_partial
 from core.refusals import said
-from tenders.forms import (
-    ItemFormSet,
-    LotFormSet,
-    TenderForm,
-)
+from tenders.forms.new_tender import ItemFormSet, LotFormSet, TenderForm
 from tenders.models import Tender
 
 from .page import current_tender

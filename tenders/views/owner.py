@@ -14,7 +14,7 @@ from core.forms import DocumentsForm
 from core.reviews import Review, not_now
 from core.words import moment, money
 from docservice import client
-from tenders.forms import (
+from tenders.forms.owner import (
     AwardDecisionForm,
     ContractSignForm,
     NewVersionForm,

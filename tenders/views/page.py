@@ -19,13 +19,9 @@ from core.refusals import said
 from core.reviews import render_review
 from docservice import links
 from tenders.documents import latest_versions
-from tenders.forms import (
-    BidForm,
-    BidPriceForm,
-    NewVersionForm,
-    QuestionAnswerForm,
-    QuestionForm,
-)
+from tenders.forms.bids import BidForm, BidPriceForm
+from tenders.forms.owner import NewVersionForm
+from tenders.forms.questions import QuestionAnswerForm, QuestionForm
 from tenders.models import CancellationStatus, LotStatus, Tender, TenderStatus
 from tenders.models.lots import lot_of
 

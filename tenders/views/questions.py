@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 
 from core.actors import portal_actor
 from core.errors import PermissionDenied
-from tenders.forms import QuestionAnswerForm, QuestionForm
+from tenders.forms.questions import QuestionAnswerForm, QuestionForm
 
 from .page import act_on_tender
 
