@@ -27,7 +27,7 @@ import threading
 import time
 from http.client import HTTPConnection
 
-from bench.run import PYTHON, ROOT, Server, Side, admin, basic, environment
+from bench.sides import PYTHON, ROOT, Server, Side, admin, basic, environment
 
 ROUNDS = int(os.environ.get("LOAD_ROUNDS", "3"))
 SECONDS = float(os.environ.get("LOAD_SECONDS", "10"))
