@@ -12,9 +12,9 @@ NOTICES = {
 
 def notify(complaint) -> None:
     """Mail the party that must act next, when `complaint` has just reached such a status."""
-    if complaint.status not in NOTICES:
+    whose, template = NOTICES.get(complaint.status, (None, None))
+    if whose is None:
         return
-    whose, template = NOTICES[complaint.status]
     organization = (complaint.tender if whose == "tender" else complaint).organization
     if organization is None:
         return

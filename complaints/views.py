@@ -96,7 +96,7 @@ def _filing_page(request, form, refusal, file_claim, context: dict):
             messages.info(
                 request,
                 _("This claim is already saved as a draft: here it is.")
-                if first.status == "draft"
+                if first.is_draft
                 else _("This claim is already filed: here it is."),
             )
             url = reverse("claim", args=[first.pk])
@@ -110,7 +110,7 @@ def _filing_page(request, form, refusal, file_claim, context: dict):
                 messages.success(
                     request,
                     _("Your claim has been submitted.")
-                    if complaint.status == "claim"
+                    if complaint.awaits_answer
                     else _("Your claim is saved as a draft."),
                 )
                 return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
@@ -504,14 +504,14 @@ def _withdrawal_review(complaint, actor, form) -> Review:
         about=_claim_about(complaint),
         happens=[
             _("The draft is withdrawn for good, with the reason you give.")
-            if complaint.status == "draft"
+            if complaint.is_draft
             else _(
                 "The claim is withdrawn for good, with the reason you give; the procuring "
                 "entity no longer answers it."
             ),
         ],
         seen_by=_("Your organization alone: it is a draft.")
-        if complaint.status == "draft"
+        if complaint.is_draft
         else _("Everyone who reads the tender: the claim stays listed, marked as withdrawn."),
         form=form,
         url=reverse("claim-cancel", args=[complaint.pk]),

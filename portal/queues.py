@@ -117,9 +117,7 @@ def bidder_tasks(organization, now) -> list[Task]:
     tasks = []
     for award in Award.objects.open_to_claims_of(organization, now)[:SHOWN]:
         decided = (
-            _("%(supplier)s chosen as the winner")
-            if award.status == "active"
-            else _("%(supplier)s disqualified")
+            _("%(supplier)s chosen as the winner") if award.won else _("%(supplier)s disqualified")
         ) % {"supplier": award.supplier_name}
         tasks.append(
             Task(

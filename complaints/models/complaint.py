@@ -274,6 +274,25 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
         return self.status not in OPEN
 
     @property
+    def is_draft(self) -> bool:
+        return self.status == S.DRAFT
+
+    @property
+    def last_step(self) -> str | None:
+        """What the claim's story ends with after the answer, for its timeline: "rated" (the
+        claimant said what it thinks of the answer, the claim still open), "closed_by_claimant",
+        "closed_by_time" (it took the answer's type), "withdrawn", "ignored"; None: nothing
+        yet."""
+        if self.status == S.RESOLVED and self.satisfied is not None:
+            return "closed_by_claimant"
+        if self.status == S.ANSWERED and self.satisfied is not None:
+            return "rated"
+        return {
+            S.INVALID: "closed_by_time", S.DECLINED: "closed_by_time",
+            S.RESOLVED: "closed_by_time", S.CANCELLED: "withdrawn", S.IGNORED: "ignored",
+        }.get(self.status)  # fmt: skip
+
+    @property
     def awaits_answer(self) -> bool:
         return self.status == S.CLAIM
 

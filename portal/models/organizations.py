@@ -135,6 +135,14 @@ class Organization(StatusMachine, models.Model):
         return {"scheme": self.identifier_scheme, "id": self.identifier}
 
     @property
+    def awaits_verification(self) -> bool:
+        return self.verification == self.Verification.PENDING
+
+    @property
+    def verification_refused(self) -> bool:
+        return self.verification == self.Verification.REFUSED
+
+    @property
     def publishes_tenders(self) -> bool:
         return self.kind == self.Kind.PROCURING
 

@@ -1,4 +1,5 @@
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from core.actors import Actor, Role
 from core.errors import NotAllowed, in_own_status, in_tender_status
@@ -12,6 +13,13 @@ from tenders.workdays import STAND_STILL
 
 from .base import PartOfTender, new_id
 from .statuses import AwardStatus, BidStatus, ContractStatus, TenderStatus
+
+DECISION_LABELS = {
+    AwardStatus.PENDING: _("being considered"),
+    AwardStatus.ACTIVE: _("winner"),
+    AwardStatus.UNSUCCESSFUL: _("disqualified"),
+    AwardStatus.CANCELLED: _("decision cancelled"),
+}
 
 EDITABLE_FIELDS = (
     "title",
@@ -107,6 +115,22 @@ class Award(PartOfTender, PartDocuments):
         """May `by` file a claim against this decision now? The claim model decides; the
         tender reaches it through the relation, never by importing it."""
         return self.complaints.model.can_file(self, by, now)
+
+    @property
+    def won(self) -> bool:
+        """Its bid is chosen as the winner (the award is active)."""
+        return self.status == AwardStatus.ACTIVE
+
+    @property
+    def takes_claims_until(self):
+        """When claims against this decision may no longer be filed (None: not decided yet,
+        or taken back)."""
+        return None if self.status == AwardStatus.CANCELLED else self.complaint_period_end
+
+    @property
+    def decision_label(self) -> str:
+        """What the decision is, in the reader's words."""
+        return DECISION_LABELS[self.status]
 
     @property
     def supplier_name(self) -> str:

@@ -59,6 +59,10 @@ class Cancellation(PartOfTender, PartDocuments):
         tender.check_lot_active(self.related_lot, "update cancellation")
 
     @property
+    def took_effect(self) -> bool:
+        return self.status == CancellationStatus.ACTIVE
+
+    @property
     def related_lot(self) -> str | None:
         """The lot it cancels, or None: the whole tender (2.3: a cancellation naming a lot
         cancels that lot)."""

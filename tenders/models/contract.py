@@ -170,6 +170,10 @@ class Contract(PartOfTender, PartDocuments):
                 "Can't sign contract before reviewing all complaints", code="claims_answered"
             )
 
+    @property
+    def is_signed(self) -> bool:
+        return self.status == ContractStatus.ACTIVE
+
     def awaits_signing_by(self, by: Actor) -> bool:
         """Is this a contract `by` is to sign (now or once the rules allow)?"""
         return self.role_of(by) is not None and self.status in self.TRANSITIONS["sign"].sources

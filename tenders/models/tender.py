@@ -142,6 +142,35 @@ class Tender(
         return workdays.shift(start, duration, working_days=working_days, speedup=self.speedup)
 
     @property
+    def is_draft(self) -> bool:
+        return self.status == TenderStatus.DRAFT
+
+    @property
+    def is_cancelled(self) -> bool:
+        return self.status == TenderStatus.CANCELLED
+
+    def stages(self) -> list[tuple[str, str]]:
+        """The lifecycle's stages, each with where the tender stands to it: "done", "current",
+        "upcoming" (all of them for a draft), or "skipped" (every one, for a tender that ended
+        early)."""
+        if self.status == TenderStatus.DRAFT:
+            position = -1
+        elif self.status in self.LIFECYCLE:
+            position = self.LIFECYCLE.index(self.status)
+        else:
+            return [(status, "skipped") for status in self.LIFECYCLE]
+        return [
+            (status, "done" if index < position else "current" if index == position else "upcoming")
+            for index, status in enumerate(self.LIFECYCLE)
+        ]
+
+    @property
+    def cancellation_in_effect(self):
+        """The cancellation that took effect (of the tender or of a lot), or None; read from
+        the cancellations loaded with it."""
+        return next((c for c in self.cancellations.all() if c.took_effect), None)
+
+    @property
     def ended_early(self) -> bool:
         """Ended off the lifecycle's path: cancelled, or without a contract."""
         return self.status in TenderStatus.terminal() and self.status not in self.LIFECYCLE

@@ -131,7 +131,7 @@ def _decision_review(tender, owner, form, *, award_id: str, action: str) -> Revi
         confirm = _("Disqualify")
     else:
         title = _("Take back the decision on %(supplier)s?")
-        if award.status == "active":
+        if award.won:
             undone = _(
                 "The bid of %(supplier)s is no longer the winner, and the contract drawn up "
                 "for it is cancelled."
@@ -310,7 +310,7 @@ def _cancelling_review(tender, owner, form) -> Review:
             _("The reason and the protocol you give are published with it."),
         ],
         seen_by=_("Your organization alone: the draft was never published.")
-        if tender.status == "draft"
+        if tender.is_draft
         else _(
             "Everyone: the cancellation, its reason and protocol are published on the tender's "
             "page."

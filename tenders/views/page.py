@@ -22,7 +22,7 @@ from tenders.documents import latest_versions
 from tenders.forms.bids import BidForm, BidPriceForm
 from tenders.forms.owner import NewVersionForm
 from tenders.forms.questions import QuestionAnswerForm, QuestionForm
-from tenders.models import CancellationStatus, LotStatus, Tender, TenderStatus
+from tenders.models import LotStatus, Tender, TenderStatus
 from tenders.models.lots import lot_of
 
 # What each stage of the tender's lifecycle (Tender.LIFECYCLE) means to a reader.
@@ -44,26 +44,11 @@ def current_tender(tender_id: str, user) -> Tender:
 
 
 def lifecycle(tender: Tender) -> list[dict]:
-    """The stages with the one the tender is in marked: all are ahead of a draft, and none is
-    reached by a tender that ended early."""
-    order = Tender.LIFECYCLE
-    if tender.status == TenderStatus.DRAFT:
-        position = -1
-    else:
-        position = order.index(tender.status) if tender.status in order else None
-    stages = []
-    for index, status in enumerate(order):
-        label = STAGE_LABELS[status]
-        if position is None:
-            state = "skipped"
-        elif index < position:
-            state = "done"
-        elif index == position:
-            state = "current"
-        else:
-            state = "upcoming"
-        stages.append({"status": status, "name": status.label, "label": label, "state": state})
-    return stages
+    """The stages with where the tender stands to each (Tender.stages), in the reader's words."""
+    return [
+        {"status": status, "name": status.label, "label": STAGE_LABELS[status], "state": state}
+        for status, state in tender.stages()
+    ]
 
 
 def document_history(versions) -> list[dict]:
@@ -148,9 +133,7 @@ def _tender_context(request, tender, refused=None) -> dict:
             for entry in document_history(tender.documents.all())
         ],
         "cancellations": _cancellation_entries(tender, lots),
-        "cancellation": next(
-            (c for c in tender.cancellations.all() if c.status == CancellationStatus.ACTIVE), None
-        ),
+        "cancellation": tender.cancellation_in_effect,
         "bids": (
             [_bid_entry(bid, lots) for bid in tender.active_bids()]
             if tender.bids_are_public
