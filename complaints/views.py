@@ -322,7 +322,7 @@ def claim_document_download(request, complaint_id, document_id, key):
 # --- acting ------------------------------------------------------------------------------
 
 
-def act_on_tender(
+def _act_on_claim(
     request, complaint_id, form_class, key: str, change, *, review=None, initial=None
 ):
     """The frame of every action on a claim: bind the form, make the change (with the form's
@@ -371,7 +371,7 @@ def claim_draft(request, complaint_id):
         complaint.edit(by=actor, **data)
         return _("The draft is saved.")
 
-    return act_on_tender(request, complaint_id, DraftForm, "draft", change)
+    return _act_on_claim(request, complaint_id, DraftForm, "draft", change)
 
 
 @require_POST
@@ -382,7 +382,7 @@ def claim_documents(request, complaint_id):
         client.attach_uploads(complaint, actor, documents)
         return _("The documents are attached.")
 
-    return act_on_tender(request, complaint_id, DocumentsForm, "documents", change)
+    return _act_on_claim(request, complaint_id, DocumentsForm, "documents", change)
 
 
 @require_POST
@@ -411,7 +411,7 @@ def claim_answer(request, complaint_id):
             answer()
         return _("Your answer has been sent.") if final else _("Your answer is saved as a draft.")
 
-    return act_on_tender(request, complaint_id, AnswerForm, "answer", change)
+    return _act_on_claim(request, complaint_id, AnswerForm, "answer", change)
 
 
 @require_http_methods(["GET", "POST"])
@@ -428,7 +428,7 @@ def claim_decision(request, complaint_id):
         complaint.resolve(by=actor, satisfied=satisfied)
         return _("You accepted the answer.") if satisfied else _("You rejected the answer.")
 
-    return act_on_tender(
+    return _act_on_claim(
         request,
         complaint_id,
         DecisionForm,
@@ -493,7 +493,7 @@ def claim_cancel(request, complaint_id):
         complaint.cancel(by=actor, reason=reason)
         return _("The claim is withdrawn.")
 
-    return act_on_tender(
+    return _act_on_claim(
         request, complaint_id, CancelForm, "cancel", change, review=_withdrawal_review
     )
 
