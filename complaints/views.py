@@ -26,11 +26,11 @@ from complaints.forms import (
 from complaints.models import OUTCOMES, Complaint
 from core.actors import Actor, Role, Viewer, portal_actor
 from core.errors import DomainError, PermissionDenied
-from core.forms import DocumentsForm, add_domain_error, made_from
+from core.forms import DocumentsForm, add_domain_error, change_from_form
 from core.fragments import fragment_key, kept_fragment
 from core.htmx import changed, render_page_or_partial
 from core.ids import is_id
-from core.refusals import said
+from core.refusals import in_words
 from core.reviews import Review, not_now, render_review
 from docservice import client
 from tenders.documents import latest_versions
@@ -104,7 +104,7 @@ def _filing_page(request, form, refusal, file_claim, context: dict):
         if refusal is not None:
             add_domain_error(form, refusal)
         elif form.is_valid():
-            complaint = made_from(form, request.user, file_claim)
+            complaint = change_from_form(form, request.user, file_claim)
             if complaint is not None:
                 url = reverse("claim", args=[complaint.pk])
                 messages.success(
@@ -115,7 +115,7 @@ def _filing_page(request, form, refusal, file_claim, context: dict):
                 )
                 return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
         status = 422
-    context = {**context, "form": form, "refusal": said(refusal) if refusal else None}
+    context = {**context, "form": form, "refusal": in_words(refusal) if refusal else None}
     return render_page_or_partial(
         request, "complaints/claim_new.html", context, partials={"claim-form"}, status=status
     )
@@ -337,7 +337,7 @@ def _act_on_claim(
     if request.method == "GET":
         return render_review(request, review(complaint, actor, form_class(initial=initial or {})))
     form = form_class(request.POST, request.FILES)
-    notice = form.is_valid() and made_from(
+    notice = form.is_valid() and change_from_form(
         form, request.user, lambda: change(complaint, actor, form)
     )
     if notice:

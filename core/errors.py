@@ -51,7 +51,7 @@ class DomainError(Exception):
 
 class Refused(DomainError):
     """What a guard raises: the actor may not make this change now. Every guard's refusal is
-    one of these, so a predicate (`offered`) catches this type alone."""
+    one of these, so a predicate (`worth_offering`) catches this type alone."""
 
 
 class NotAllowed(Refused):
@@ -177,7 +177,7 @@ class OrganizationNotVerified(NotInGoodStanding):
         )
 
 
-def offered(check, *args) -> bool:
+def worth_offering(check, *args) -> bool:
     """Does an action pass its guard (`check(*args)`)? One refused only for the actor's
     standing is still offered: trying it says what the account must do first."""
     try:

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from core.errors import DomainError, InvalidData
 from core.ids import new_id
 from core.models import FormSubmission
-from core.refusals import said
+from core.refusals import in_words
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -136,7 +136,7 @@ def add_domain_error(form, error: DomainError) -> None:
             for message in flat_messages(messages):
                 form.add_error(field if field in form.fields else None, gettext(message))
         return
-    form.add_error(error.field if error.field in form.fields else None, said(error))
+    form.add_error(error.field if error.field in form.fields else None, in_words(error))
 
 
 def flat_messages(messages) -> list[str]:
@@ -152,7 +152,7 @@ def snake_case(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
-def made_from(form, user, change):
+def change_from_form(form, user, change):
     """Make the change a valid portal form asks for: its one-time token is spent in the same
     transaction, so a form sent twice changes nothing the second time. Returns what `change()`
     returns, or None when the model refused (its words are then next to the form's field)."""

@@ -47,15 +47,15 @@ WORDS = {
 }
 
 
-def said(error) -> str:
+def in_words(error) -> str:
     """`error` (a DomainError) in the words of the page's language."""
     words = WORDS.get(error.code)
     if words is None:
         return gettext(error.description)
-    return str(words) % {name: spoken(value) for name, value in error.params.items()}
+    return str(words) % {name: value_in_words(value) for name, value in error.params.items()}
 
 
-def spoken(value) -> str:
+def value_in_words(value) -> str:
     if isinstance(value, datetime):
         return moment(value)
     return "—" if value is None else str(value)

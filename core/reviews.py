@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.forms import Form
 from django.template.response import TemplateResponse
 
-from .refusals import said
+from .refusals import in_words
 
 
 @dataclass
@@ -47,4 +47,4 @@ def not_now(form: Form, refused) -> str:
     if form.is_bound:
         return ""
     refusal = refused()
-    return said(refusal) if refusal else ""
+    return in_words(refusal) if refusal else ""

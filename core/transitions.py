@@ -21,7 +21,7 @@ The model answers the hooks declared below (`role_of`, `status_refusal`, `lock_f
 
 Every rule, in the frame or beside it, speaks one vocabulary: `check_*` raises a `Refused`
 (carrying the 2.3 description); `can(...)` and `can_*` are the booleans derived from a check
-by `offered`; `refusal(...)` and `refusal_of(check, ...)` say why, or None (`refused(...)`
+by `worth_offering`; `refusal(...)` and `refusal_of(check, ...)` say why, or None (`refused(...)`
 and `error_of(check, ...)`: the refusal itself, for the portal's words). `check_party(by)`
 is the guard's first step alone: who `by` is here, or 403.
 """
@@ -36,8 +36,8 @@ from core.errors import (
     Refused,
     RoleNotAllowed,
     error_of,
-    offered,
     refusal_of,
+    worth_offering,
 )
 
 
@@ -141,7 +141,7 @@ class StatusMachine:
         self.check_rules(action, by, now)
 
     def can(self, action: str, by: Actor, now=None) -> bool:
-        return offered(self.guard, action, by, now or timezone.now())
+        return worth_offering(self.guard, action, by, now or timezone.now())
 
     def refused(self, action: str, by: Actor, now) -> Refused | None:
         """The refusal `by` would meet performing `action` now, or None if it may."""

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from core import limits
 from core.errors import DomainError, NotFound
 from core.forms import add_domain_error
-from core.refusals import said
+from core.refusals import in_words
 from portal.account_forms import InvitedSignUpForm, SignUpForm
 from portal.models import Invitation, User
 from portal.models.accounts import BadConfirmationLink
@@ -92,7 +92,7 @@ def confirm_email(request, token):
     try:
         User.confirm_email(token)
     except BadConfirmationLink as error:
-        context = {"refusal": said(error)}
+        context = {"refusal": in_words(error)}
         return render(request, "registration/confirm_email.html", context, status=400)
     messages.success(request, _("Your e-mail address is confirmed."))
     return redirect("dashboard")
@@ -106,7 +106,7 @@ def resend_confirmation(request):
         try:
             user.resend_confirmation()
         except limits.RateLimited as error:
-            messages.error(request, said(error))
+            messages.error(request, in_words(error))
         else:
             messages.success(request, _("We sent a new link to %(email)s.") % {"email": user.email})
     return redirect("dashboard")
@@ -150,7 +150,7 @@ def invitation(request, token):
         "invitation": invitation,
         "token": token,
         "form": form,
-        "refusal": said(refusal) if refusal else None,
+        "refusal": in_words(refusal) if refusal else None,
     }
     status = 422 if request.method == "POST" else 200
     return render(request, "registration/invitation.html", context, status=status)

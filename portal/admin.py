@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.errors import DomainError
 from core.models import Broker
-from core.refusals import said
+from core.refusals import in_words
 from portal.account_forms import RefusalForm
 from portal.models import Membership, Organization, OrganizationEvent, User
 
@@ -122,7 +122,9 @@ class OrganizationAdmin(admin.ModelAdmin):
             try:
                 decide(organization)
             except DomainError as error:
-                self.message_user(request, f"{organization.name}: {said(error)}", messages.WARNING)
+                self.message_user(
+                    request, f"{organization.name}: {in_words(error)}", messages.WARNING
+                )
             else:
                 self.message_user(
                     request,

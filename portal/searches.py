@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from core.forms import OnceForm, made_from
+from core.forms import OnceForm, change_from_form
 from portal.forms import SavedSearchForm, SearchForm, search_query
 from portal.models import SavedSearch
 
@@ -38,7 +38,7 @@ def search_save(request):
                 now=timezone.now(),
             )
 
-        if made_from(form, request.user, keep):
+        if change_from_form(form, request.user, keep):
             messages.success(
                 request, _("The search is saved. New tenders it finds will be e-mailed to you.")
             )
@@ -85,7 +85,7 @@ def search_delete(request, search_id):
     if search is None:
         raise Http404
     form = OnceForm(request.POST)
-    if form.is_valid() and made_from(form, request.user, search.delete):
+    if form.is_valid() and change_from_form(form, request.user, search.delete):
         messages.success(request, _("The search is deleted: no more e-mail about it."))
     else:
         messages.error(request, " ".join(str(error) for error in form.top_errors))

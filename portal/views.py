@@ -28,7 +28,7 @@ from core.fragments import fragment_key, kept_fragment
 from core.htmx import partial_asked
 from core.middleware import is_machine_face
 from core.paging import ListPage
-from core.refusals import said
+from core.refusals import in_words
 from core.words import moment, money
 from portal import queues
 from portal.account_forms import JoinForm
@@ -251,7 +251,7 @@ def withdraw_request(request):
         try:
             join_request.withdraw(by=request.user)
         except DomainError as refusal:  # answered by an administrator a moment before
-            messages.error(request, said(refusal))
+            messages.error(request, in_words(refusal))
         else:
             messages.success(request, _("Your request is withdrawn."))
     return redirect("dashboard")

@@ -28,7 +28,7 @@ from core.errors import (
     RoleNotAllowed,
     in_own_status,
     in_tender_status,
-    offered,
+    worth_offering,
 )
 from core.transactions import atomic_change
 from tenders.documents import DocumentVersion, HasDocuments
@@ -194,7 +194,7 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
 
     @classmethod
     def can_file(cls, award, by: Actor, now=None) -> bool:
-        return offered(cls.check_filing, award, by, now or timezone.now())
+        return worth_offering(cls.check_filing, award, by, now or timezone.now())
 
     @staticmethod
     def check_tender_filer(by: Actor, tender) -> None:
@@ -222,7 +222,7 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
 
     @classmethod
     def can_file_against_tender(cls, tender, by: Actor, now=None) -> bool:
-        return offered(cls.check_filing_against_tender, tender, by, now or timezone.now())
+        return worth_offering(cls.check_filing_against_tender, tender, by, now or timezone.now())
 
     def role_of(self, by: Actor) -> Role | None:
         if by.acts_as(Role.COMPLAINT_OWNER, self):
@@ -502,7 +502,7 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
         return role
 
     def can_add_documents(self, by: Actor) -> bool:
-        return offered(self.check_document_change, by, "add")
+        return worth_offering(self.check_document_change, by, "add")
 
     def _documents_changed(self, version, action: str, by: Actor, now) -> None:
         self.date = now

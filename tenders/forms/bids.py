@@ -88,7 +88,7 @@ class BidForm(PricesChecked, OnceForm):
         # A choice per feature a bid may be weighed by (named by its place in the tender's
         # list, fixed once bids are taken): the tenderer's always; a lot's (or its items')
         # only when that lot is priced (clean).
-        open_codes = tender.weighed_by(tender.lines())
+        open_codes = tender.weighed_by(tender.awarding_lines())
         titles = {lot["id"]: lot["title"] for lot in tender.lots}
         self.features = {
             f"feature_{n}": feature

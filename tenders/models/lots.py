@@ -137,7 +137,7 @@ class Lots:
         if status is not None and status != LotStatus.ACTIVE:
             raise NotAllowed(f"Can {doing} only in active lot status", code="lot_not_active")
 
-    def lines(self) -> list[str | None]:
+    def awarding_lines(self) -> list[str | None]:
         """What is awarded on its own: each active lot, or (no lots) the tender (None)."""
         if not self.has_lots:  # (without reading `data`, which some changes leave unread)
             return [None]

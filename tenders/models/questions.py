@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core import limits, notices
 from core.actors import Actor
-from core.errors import InvalidData, NotAllowed, NotFound, PermissionDenied, offered
+from core.errors import InvalidData, NotAllowed, NotFound, PermissionDenied, worth_offering
 from core.ids import is_id
 from core.schema import validate
 from core.transactions import atomic_change
@@ -139,7 +139,7 @@ class Questions:
             )
 
     def can_ask(self, by: Actor, now) -> bool:
-        return offered(self.check_asking, by, now)
+        return worth_offering(self.check_asking, by, now)
 
     def _check_named(self, question_of: str, related_item: str) -> None:
         """What a question names exists (2.3's messages: a 422, before the period's 403)."""

@@ -60,7 +60,7 @@ class TimeDrivenChanges:
         line has a bid."""
         system = Actor.system()
         bids = self.active_bids()
-        for lot_id in self.lines():
+        for lot_id in self.awarding_lines():
             if lot_id is not None and not any(bid.offer_for(lot_id) for bid in bids):
                 self.lot_machine(lot_id).end("fail", system, at)
         self.perform("close_tendering", system, at)
@@ -72,7 +72,7 @@ class TimeDrivenChanges:
     def status_after_tendering(self) -> TenderStatus:
         """Where closing tendering leads: to qualification when a line (the tender, or an
         active lot) has a bid, else to unsuccessful."""
-        if self.active_bids() and self.lines():
+        if self.active_bids() and self.awarding_lines():
             return TenderStatus.QUALIFICATION
         return TenderStatus.UNSUCCESSFUL
 
@@ -87,7 +87,7 @@ class TimeDrivenChanges:
         failures = []
         claims = self.claims()
         awards = None
-        for line in self.lines():
+        for line in self.awarding_lines():
             mine = [claim for claim in claims if claim.concerns_line(line)]
             if any(claim.holds_up_tender for claim in mine):
                 continue
@@ -148,7 +148,7 @@ class TimeDrivenChanges:
         pending = False
         awards = self._awards_by_line()
         number = sum(len(decided) for decided in awards.values())
-        lines = self.lines()
+        lines = self.awarding_lines()
         # (every line's offers and features read once: a tender may hold many lots and bids)
         offers = self._offers_by_line(self.active_bids())
         features = (

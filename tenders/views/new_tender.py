@@ -11,9 +11,9 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from core.actors import Role, portal_actor
 from core.errors import DomainError
-from core.forms import made_from
+from core.forms import change_from_form
 from core.htmx import render_page_or_partial
-from core.refusals import said
+from core.refusals import in_words
 from tenders.forms.new_tender import ItemFormSet, LotFormSet, TenderForm
 from tenders.models import Tender
 
@@ -35,7 +35,7 @@ def tender_new(request):
         return render_page_or_partial(
             request,
             "tenders/tender_new.html",
-            {"refusal": said(error)},
+            {"refusal": in_words(error)},
             partials={"tender-form"},
             status=200 if request.method == "GET" else 422,
         )
@@ -51,7 +51,7 @@ def tender_new(request):
     if form.is_valid() and lots.is_valid() and items.is_valid():
         draft = "publish" not in request.POST
         made = lots.lots()
-        registered = made_from(
+        registered = change_from_form(
             form,
             request.user,
             lambda: Tender.objects.register(
@@ -78,7 +78,7 @@ def tender_edit(request, tender_id):
     owner = portal_actor(request.user, (Role.TENDER_OWNER, tender))
     refusal = tender.refused("rewrite_draft", owner, timezone.now())
     if refusal is not None:
-        context = {"refusal": said(refusal)}
+        context = {"refusal": in_words(refusal)}
         status = 200 if request.method == "GET" else 422
         return _new_tender_page(request, None, None, None, tender=tender, status=status, **context)
     if request.method == "GET":
@@ -95,7 +95,7 @@ def tender_edit(request, tender_id):
             draft=True,
             lots=made,
         )
-        saved = made_from(
+        saved = change_from_form(
             form, request.user, lambda: tender.rewrite_draft(by=owner, data=data) or True
         )
         if saved:

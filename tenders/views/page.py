@@ -11,11 +11,11 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from core.actors import Role, Viewer, portal_actor
-from core.errors import DomainError, NotFound, offered
-from core.forms import DocumentsForm, made_from
+from core.errors import DomainError, NotFound, worth_offering
+from core.forms import DocumentsForm, change_from_form
 from core.fragments import fragment_key, kept_fragment
 from core.htmx import changed, render_page_or_partial
-from core.refusals import said
+from core.refusals import in_words
 from core.reviews import render_review
 from docservice import links
 from tenders.documents import latest_versions
@@ -253,7 +253,7 @@ def _my_bid_entries(user, tender, owner, now, refused, lots: dict) -> list[dict]
                 "documents_form": with_ids(
                     refused.get(f"bid-documents:{bid.pk}") or DocumentsForm(), f"bid-{bid.pk}"
                 ),
-                "takes_documents": offered(bid.check_document_change, bidder, "add"),
+                "takes_documents": worth_offering(bid.check_document_change, bidder, "add"),
                 "price_form": with_ids(repriced or BidPriceForm(bid=bid), f"price-{bid.pk}")
                 if changeable
                 else None,
@@ -283,7 +283,9 @@ def _bid_form(user, tender, owner, now, refused):
     if organization is None:
         return None
     tenderer = {"identifier": organization.identifier_data}
-    return _new_bid_form(user, tender) if offered(tender.check_new_bid, tenderer, now) else None
+    return (
+        _new_bid_form(user, tender) if worth_offering(tender.check_new_bid, tenderer, now) else None
+    )
 
 
 def with_ids(form, prefix: str):
@@ -313,7 +315,7 @@ def _award_entries(user, tender, owner, now, lots: dict) -> list[dict]:
                 # The owner's contract to sign: the form, or why not yet.
                 "awaits_signing": contract is not None and contract.awaits_signing_by(owner),
                 "signing_refusal": (
-                    said(refusal)
+                    in_words(refusal)
                     if contract is not None and (refusal := contract.refused("sign", owner, now))
                     else None
                 ),
@@ -392,7 +394,9 @@ def act_on_tender(
     if request.method == "GET":
         return render_review(request, review(tender, owner, form_class(**kwargs)))
     form = form_class(request.POST, request.FILES, **kwargs)
-    notice = form.is_valid() and made_from(form, request.user, lambda: change(tender, owner, form))
+    notice = form.is_valid() and change_from_form(
+        form, request.user, lambda: change(tender, owner, form)
+    )
     if notice:
         return changed(
             request,

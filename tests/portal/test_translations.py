@@ -15,7 +15,7 @@ from core.errors import (
     RoleNotAllowed,
 )
 from core.forms import AlreadySent
-from core.refusals import WORDS, said
+from core.refusals import WORDS, in_words
 
 CATALOG = Path(settings.BASE_DIR) / "locale" / "uk" / "LC_MESSAGES" / "django.po"
 
@@ -100,7 +100,7 @@ def test_the_refusals_without_a_code_of_their_own_are_written_for_people_in_both
     refusals += [OrganizationNotVerified(), AlreadySent()]
     for refusal in refusals:
         with translation.override("en"):
-            english = said(refusal)
+            english = in_words(refusal)
         with translation.override("uk"):
-            ukrainian = said(refusal)
+            ukrainian = in_words(refusal)
         assert english != ukrainian, refusal.code
