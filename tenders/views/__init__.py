@@ -2,6 +2,13 @@
 
 from .bids import bid_documents, bid_place, bid_reprice, bid_withdraw
 from .classifiers import cpv_options
+from .documents import (
+    award_document_download,
+    award_of,
+    download_version,
+    part_document_download,
+    tender_document_download,
+)
 from .new_tender import tender_edit, tender_new
 from .owner import (
     award_decision,
@@ -11,16 +18,7 @@ from .owner import (
     tender_documents,
     tender_publish,
 )
-from .page import (
-    award_document_download,
-    award_of,
-    bid_actor,
-    current_tender,
-    download_version,
-    part_document_download,
-    tender_detail,
-    tender_document_download,
-)
+from .page import bid_actor, current_tender, tender_detail
 from .questions import question_answer, question_ask
 
 __all__ = [

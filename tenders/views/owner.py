@@ -23,7 +23,8 @@ from tenders.forms.owner import (
 )
 from tenders.models import Award
 
-from .page import about_tender, act_on_tender, award_of, document_of
+from .documents import award_of, document_of
+from .page import about_tender, act_on_tender
 
 DECISION_NOTICES = {
     "activate": _("The bid is chosen as the winner; claims may be filed against the decision."),

@@ -1,7 +1,7 @@
 """The tender page: everything about one tender, for anyone, with a form for each thing the
 visitor may do; and the frame every change made from it goes through."""
 
-from django.http import Http404, HttpResponseRedirect
+from django.http import Http404
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -11,13 +11,12 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from core.actors import Role, Viewer, portal_actor
-from core.errors import DomainError, NotFound, worth_offering
+from core.errors import NotFound, worth_offering
 from core.forms import DocumentsForm, change_from_form
 from core.fragments import fragment_key, kept_fragment
 from core.htmx import changed, render_page_or_partial
 from core.refusals import in_words
 from core.reviews import render_review
-from docservice import links
 from tenders.documents import latest_versions
 from tenders.forms.bids import BidForm, BidPriceForm
 from tenders.forms.owner import NewVersionForm
@@ -408,63 +407,3 @@ def act_on_tender(
     if review is not None:
         return render_review(request, review(tender, owner, form), status=422)
     return _tender_page(request, tender, refused={at: form}, status=422)
-
-
-def document_of(tender, document_id: str):
-    """The latest version of one of the tender's documents, or a 404 page."""
-    try:
-        return tender.latest_document(document_id)
-    except NotFound:
-        raise Http404 from None
-
-
-def award_of(tender, award_id: str):
-    """One of the tender's awards (from what is prefetched), or a 404 page."""
-    award = next((a for a in tender.awards.all() if a.pk == award_id), None)
-    if award is None:
-        raise Http404
-    award.tender = tender
-    return award
-
-
-@require_GET
-def tender_document_download(request, tender_id, document_id, key):
-    """One version of a tender's document, for whoever may see the tender: a redirect to a
-    freshly signed address of the document service."""
-    return download_version(request, current_tender(tender_id, request.user), document_id, key)
-
-
-@require_GET
-def part_document_download(request, tender_id, part, part_id, document_id, key):
-    """One version of a document of a bid, a contract or a cancellation, for whoever may see
-    that part (a bid's: its bidder, and everyone once bids are opened)."""
-    tender = current_tender(tender_id, request.user)
-    # (`part` is one of the three, by the URL's pattern)
-    found = next((each for each in getattr(tender, part).all() if each.pk == part_id), None)
-    if found is None:
-        raise Http404
-    found.tender = tender
-    if part == "bids":
-        try:
-            found.check_visible(portal_actor(request.user, (Role.BID_OWNER, found)))
-        except DomainError:
-            raise Http404 from None
-    return download_version(request, found, document_id, key)
-
-
-@require_GET
-def award_document_download(request, tender_id, award_id, document_id, key):
-    """One version of an award's document (the decision's protocol), for whoever may see the
-    tender."""
-    award = award_of(current_tender(tender_id, request.user), award_id)
-    return download_version(request, award, document_id, key)
-
-
-def download_version(request, container, document_id: str, key: str):
-    try:
-        versions = container.document_versions(document_id)
-    except NotFound:
-        raise Http404 from None
-    if key not in {version.key for version in versions}:
-        raise Http404
-    return HttpResponseRedirect(links.registry_download_url(request, key))
