@@ -90,22 +90,15 @@ def page(request, listing, represent, *, large=False) -> Response:
     )
     settled = timezone.now() - timedelta(seconds=settings.FEED_WATERMARK_SECONDS)
 
-    def first_read(settled, offset=None):
-        # One row past the limit says whether the page ends between two objects stamped
-        # alike, and only then are the rest of them read.
-        return settled_after(settled, offset).order_by(*order)[: limit + 1]
-
-    def settled_after(settled, offset=None):
-        found = listing().filter(date_modified__lte=settled)
-        if offset is not None:
-            found = found.filter(**{f"date_modified__{later}": offset})
-        return found
-
+    found = listing().filter(date_modified__lte=settled)
+    if offset is not None:
+        found = found.filter(**{f"date_modified__{later}": offset})
     if large:
-        found = settled_after(settled, offset)
         rows, shown = _up_to_bytes(_in_chunks(found, order, later), represent, fields, limit)
     else:
-        rows = list(first_read(settled, offset))
+        # One row past the limit says whether the page ends between two objects stamped
+        # alike, and only then are the rest of them read.
+        rows = list(found.order_by(*order)[: limit + 1])
         if len(rows) > limit:
             beyond = rows.pop()
             last = rows[-1]
