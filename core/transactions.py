@@ -15,6 +15,8 @@ from contextvars import ContextVar
 
 from django.db import transaction
 
+from core.writes import unit_of_work
+
 # The transactions and savepoints of changes now open, innermost last; and whether the
 # outermost is all or nothing.
 _open: ContextVar[tuple] = ContextVar("open_changes", default=())
@@ -27,7 +29,7 @@ class Block:
 
 @contextmanager
 def _remembered(atomic, *, whole: bool = False):
-    with atomic:
+    with atomic, unit_of_work():
         block = Block()
         opened = _open.set((*_open.get(), block))
         wholly = _whole.set(True) if whole else None

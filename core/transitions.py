@@ -30,6 +30,7 @@ from typing import ClassVar, NamedTuple
 
 from django.utils import timezone
 
+from core import transactions
 from core.actors import Actor, Role
 from core.errors import (
     PermissionDenied,
@@ -39,6 +40,7 @@ from core.errors import (
     refusal_of,
     worth_offering,
 )
+from core.writes import WrittenWithTheChange
 
 
 class Transition(NamedTuple):
@@ -65,8 +67,9 @@ def transition(sources, targets, role: Role, *, picked_by: str | None = None) ->
     return Transition(frozenset(sources), targets, role, picked_by)
 
 
-class StatusMachine:
-    """Mixin for a model with a status column and a `TRANSITIONS` table."""
+class StatusMachine(WrittenWithTheChange):
+    """Mixin for a model with a status column and a `TRANSITIONS` table (it comes before
+    `models.Model` among the model's bases: its saves are the change's, core/writes.py)."""
 
     TRANSITIONS: ClassVar[dict[str, Transition]] = {}
     # The column that holds the status.
@@ -114,6 +117,19 @@ class StatusMachine:
             self.save(force_insert=True)
         else:
             self.save(update_fields=fields)
+
+    # --- the lock a change holds ----------------------------------------------------------
+
+    def mark_locked(self) -> None:
+        """This instance was loaded with its row (or its tender's) locked by the transaction,
+        or savepoint, now running: a change made before it ends needs not lock or reload it
+        again."""
+        self._lock_block = transactions.current()
+
+    @property
+    def holds_lock(self) -> bool:
+        """Was it loaded under a lock the running transaction (or savepoint) still holds?"""
+        return transactions.is_open(getattr(self, "_lock_block", None))
 
     @property
     def current_status(self) -> str:

@@ -12,8 +12,6 @@ event and moves the tender's dateModified. `available_actions()` and the API's P
 read the same table.
 """
 
-from contextlib import contextmanager
-
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -33,7 +31,7 @@ from core.errors import (
 from core.transactions import atomic_change
 from tenders.documents import DocumentVersion, HasDocuments
 from tenders.models import AwardStatus, BidStatus, Owned, TenderStatus, new_id
-from tenders.models.base import ChangedUnderItsTendersLock, save_later, written_together
+from tenders.models.base import ChangedUnderItsTendersLock
 from tenders.models.lots import lot_of
 
 from .kinds import AGAINST_AWARD, AGAINST_TENDER, ClaimKind
@@ -55,14 +53,6 @@ from .table import (
     ResolutionType,
     S,
 )
-
-
-@contextmanager
-def _changing():
-    """The transaction of a claim's change: its row, its tender's stamp and its audit event are
-    gathered and written together at its end (one statement on PostgreSQL)."""
-    with atomic_change(), written_together():
-        yield
 
 
 class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
@@ -381,12 +371,6 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
         if self.status != before:
             notifications.notify(self)
 
-    def save_change(self, fields: list[str]) -> None:
-        """At once, or with the rest of the chronograph's batch, whose time-driven changes
-        close claims (tenders.models.base.written_together)."""
-        if self._state.adding or not save_later(self, fields):
-            super().save_change(fields)
-
     @staticmethod
     def _changes(current: "Complaint", **proposed) -> dict:
         return {k: v for k, v in proposed.items() if v is not None and getattr(current, k) != v}
@@ -394,7 +378,7 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
     # --- the claimant ---------------------------------------------------------------------
 
     def edit(self, *, by: Actor, title=None, description=None, author=None) -> None:
-        with _changing():
+        with atomic_change():
             now = self.begin("edit", by)
             changes = self._changes(self, title=title, description=description, author=author)
             if changes:
@@ -402,21 +386,21 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
 
     def submit(self, *, by: Actor, title=None, description=None, author=None) -> None:
         """Send the draft to the tender owner (with any last edits); its documents stay."""
-        with _changing():
+        with atomic_change():
             now = self.begin("submit", by)
             changes = self._changes(self, title=title, description=description, author=author)
             self.apply("submit", by, now, date_submitted=now, **changes)
 
     def rate_answer(self, *, by: Actor, satisfied: bool | None = None) -> None:
         """Record whether the answer satisfies the claimant, leaving the claim answered."""
-        with _changing():
+        with atomic_change():
             now = self.begin("rate_answer", by)
             if satisfied is not None and satisfied != self.satisfied:
                 self.apply("rate_answer", by, now, satisfied=satisfied)
 
     def resolve(self, *, by: Actor, satisfied: bool | None = None) -> None:
         """Close the claim: satisfied with the answer, or not (both end as "resolved")."""
-        with _changing():
+        with atomic_change():
             now = self.begin("resolve", by)
             satisfied = self.satisfied if satisfied is None else satisfied
             if satisfied is None:
@@ -424,7 +408,7 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
             self.apply("resolve", by, now, satisfied=satisfied)
 
     def cancel(self, *, by: Actor, reason: str | None = None) -> None:
-        with _changing():
+        with atomic_change():
             now = self.begin("cancel", by)
             if not reason:
                 raise InvalidData.field("cancellationReason", "This field is required.")
@@ -436,7 +420,7 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
         self, *, by: Actor, resolution=None, resolution_type=None, tenderer_action=None
     ) -> None:
         """Save the answer being written; the claim stays submitted."""
-        with _changing():
+        with atomic_change():
             now = self.begin("prepare_answer", by)
             changes = self._changes(
                 self,
@@ -453,7 +437,7 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
         self, *, by: Actor, resolution=None, resolution_type=None, tenderer_action=None
     ) -> None:
         """Answer the claim. What was saved with prepare_answer counts."""
-        with _changing():
+        with atomic_change():
             now = self.begin("answer", by)
             resolution = self.resolution if resolution is None else resolution
             resolution_type = resolution_type or self.resolution_type

@@ -28,6 +28,7 @@ from django.utils import timezone
 from rest_framework.response import Response
 
 from core.errors import InvalidData, NotFound
+from core.reads import FeedRows
 from core.schema import iso, parse_iso
 
 DEFAULT_LIMIT = 100
@@ -74,10 +75,10 @@ def opt_fields(request) -> list[str]:
 
 
 def page(request, listing, represent, *, large=False) -> Response:
-    """One page of the queryset `listing()` builds (objects with `date_modified`), each shown
-    by `represent(obj, fields)`, with next_page (and prev_page when paging from an offset or
-    backwards). `large` says that the fields asked for may be large: the page then ends past
-    FEED_PAGE_BYTES."""
+    """One page of the queryset `listing()` builds (objects with `date_modified`), or of the
+    rows a `FeedRows` reads (`listing` itself), each shown by `represent(obj, fields)`, with
+    next_page (and prev_page when paging from an offset or backwards). `large` says that the
+    fields asked for may be large: the page then ends past FEED_PAGE_BYTES."""
     params = request.query_params
     fields = opt_fields(request)
     limit = _limit(params.get("limit", ""), MAX_LIMIT_WITH_FIELDS if fields else MAX_LIMIT)
@@ -90,6 +91,9 @@ def page(request, listing, represent, *, large=False) -> Response:
     )
     settled = timezone.now() - timedelta(seconds=settings.FEED_WATERMARK_SECONDS)
 
+    if isinstance(listing, FeedRows):
+        rows = listing.page(settled=settled, offset=offset, descending=descending, limit=limit)
+        return _answer(request, rows, [represent(row, fields) for row in rows], descending)
     found = listing().filter(date_modified__lte=settled)
     if offset is not None:
         found = found.filter(**{f"date_modified__{later}": offset})
@@ -109,6 +113,12 @@ def page(request, listing, represent, *, large=False) -> Response:
                     .order_by(*order)
                 )
         shown = [represent(row, fields) for row in rows]
+    return _answer(request, rows, shown, descending)
+
+
+def _answer(request, rows: list, shown: list[dict], descending: bool) -> Response:
+    params = request.query_params
+    raw_offset = params.get("offset", "")
     kept = {key: params[key] for key in ("limit", "opt_fields", "mode") if params.get(key)}
     if rows:
         next_offset, prev_offset = iso(rows[-1].date_modified), iso(rows[0].date_modified)

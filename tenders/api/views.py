@@ -13,11 +13,11 @@ from core.api.lookup import child
 from core.api.openapi import OWNER_TOKEN, Feed, data_of, errors, patch_of
 from core.api.serializers import ABSENT
 from core.errors import InvalidData, PermissionDenied
+from core.reads import FeedRows
 from core.schema import iso, too_many
 from docservice import links
 from tenders.documents import document_fields
 from tenders.models import Tender
-from tenders.models.base import mark_locked
 from tenders.schema import (
     MAX_DOCUMENTS,
     AwardPatchSchema,
@@ -137,16 +137,35 @@ def _documents_sent(request, documents) -> list[dict]:
     return checked
 
 
+# The feed's pages that show only columns of the tender's row, by the tenders they list and
+# the columns: read as rows in SQL written once (core/reads.py).
+_FEED_ROWS: dict = {}
+
+
+def _feed_rows(mode: str, columns: list[str]) -> FeedRows:
+    kind = mode if mode in ("test", "_all_") else ""
+    key = (kind, tuple(columns))
+    if key not in _FEED_ROWS:
+        where = {"published__isnull": False}
+        if kind == "test":
+            where["mode"] = "test"
+        elif not kind:
+            where["mode__ne"] = "test"
+        _FEED_ROWS[key] = FeedRows("tenders.Tender", columns=columns, where=where)
+    return _FEED_ROWS[key]
+
+
 def _feed_listing(mode: str, fields: list[str]):
-    """What a feed page reads: a function building its queryset (the tenders of `mode`, as much
-    of each as `fields` need)."""
+    """What a feed page reads: the rows of `mode`'s tenders (when only columns of the tender's
+    row are shown), or a function building its queryset (as much of each tender as `fields`
+    need)."""
     if not fields:
         # Rows, not model objects: a page shows two columns of each.
-        columns, how = [], "rows"
-    elif TenderOut.FROM_COLUMNS.issuperset(fields) and "owner" not in fields:
+        return _feed_rows(mode, [])
+    if TenderOut.FROM_COLUMNS.issuperset(fields) and "owner" not in fields:
         # Rows too: each field is shown from its own columns.
-        columns, how = sorted(TenderOut.columns_of(fields) - {"id", "date_modified"}), "rows"
-    elif TenderOut.FROM_COLUMNS.issuperset(fields):
+        return _feed_rows(mode, sorted(TenderOut.columns_of(fields) - {"id", "date_modified"}))
+    if TenderOut.FROM_COLUMNS.issuperset(fields):
         columns, how = sorted(TenderOut.columns_of(fields)), "objects"
     elif TenderOut.FROM_RELATED.isdisjoint(fields):
         columns, how = [], "whole rows"
@@ -160,8 +179,6 @@ def _feed_listing(mode: str, fields: list[str]):
         elif mode != "_all_":
             tenders = tenders.exclude(mode="test")
         unshown = tenders.UNLISTED
-        if how == "rows":
-            return tenders.values_list("id", "date_modified", *columns, named=True)
         if how == "objects":
             tenders = tenders.only(*columns, "id", "date_modified")
             return tenders.select_related("broker") if "owner" in fields else tenders
@@ -324,7 +341,7 @@ class _OwnerPatchedViewSet(viewsets.ViewSet):
     def partial_update(self, request, tender_id, pk):
         tender = Tender.objects.for_change(tender_id, viewer=viewer_for(request))
         obj = _child(tender, self.related, pk, self.lookup)
-        mark_locked(obj)
+        obj.mark_locked()
         actor = actor_for(request, (Role.TENDER_OWNER, tender))
         obj.check_party(actor)
         # (an award made by time as the tender was locked is not this decision's)

@@ -1,12 +1,10 @@
-from contextlib import contextmanager
-from contextvars import ContextVar
-
 from django.db import connection, models
 
-from core import tokens, transactions
+from core import tokens
 from core.actors import Actor
 from core.ids import new_id as new_id
 from core.transitions import StatusMachine  # the id columns' default, by this path in migrations
+from core.writes import WrittenWithTheChange
 
 
 class Owned(models.Model):
@@ -44,170 +42,6 @@ class Owned(models.Model):
         return organization is not None and self.organization_id == organization.pk
 
 
-# Audit events and tender rows gathered by `written_together`, or None (written at once).
-_gathered: ContextVar["Gathered | None"] = ContextVar("gathered", default=None)
-
-
-class Gathered:
-    def __init__(self):
-        self.events: list[AuditEvent] = []
-        self.rows: dict = {}  # (model, pk) -> (the instance, the columns to write)
-
-    def gather(self, instance, columns) -> None:
-        key = (type(instance), instance.pk)
-        gathered, gathered_columns = self.rows.setdefault(key, (instance, set()))
-        if gathered is not instance:
-            # Written from one copy only, the other's changes would be lost.
-            raise RuntimeError(f"Two copies of {key} were changed in one write")
-        gathered_columns.update(columns)
-
-    def mark(self) -> tuple:
-        return len(self.events), {key: (i, set(c)) for key, (i, c) in self.rows.items()}
-
-    def back_to(self, mark: tuple) -> None:
-        """Forget what was gathered since `mark` (a change that failed inside)."""
-        events, rows = mark
-        del self.events[events:]
-        self.rows = rows
-
-    def write(self) -> None:
-        """Everything gathered, in one statement on PostgreSQL (the INSERT and the UPDATEs as
-        data-modifying parts of one WITH: one round trip); elsewhere one statement each."""
-        statements = [(*self._insert(self.events), False)] if self.events else []
-        by_columns: dict = {}
-        for instance, columns in self.rows.values():
-            by_columns.setdefault((type(instance), frozenset(columns)), []).append(instance)
-        for (model, columns), instances in by_columns.items():
-            statements += self._updates(model, sorted(columns), instances)
-        with connection.cursor() as cursor:
-            if connection.vendor == "postgresql" and len(statements) > 1:
-                parts = ", ".join(f"w{n} AS ({sql})" for n, (sql, *_) in enumerate(statements))
-                cursor.execute(
-                    f"WITH {parts} SELECT 1",
-                    [value for _, params, _many in statements for value in params],
-                )
-                return
-            for sql, params, many in statements:
-                if many:
-                    cursor.executemany(sql, params)
-                else:
-                    cursor.execute(sql, params)
-
-    @staticmethod
-    def _insert(events: list) -> tuple[str, list]:
-        """One INSERT of every event (its columns from the model's description, each value as
-        its field prepares it for the database)."""
-        quote = connection.ops.quote_name
-        fields = [field for field in AuditEvent._meta.concrete_fields if not field.primary_key]
-        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
-        sql = (
-            f"INSERT INTO {quote(AuditEvent._meta.db_table)} "
-            f"({', '.join(quote(field.column) for field in fields)}) "
-            f"VALUES {', '.join([row] * len(events))}"
-        )
-        params = [
-            field.get_db_prep_save(field.pre_save(event, add=True), connection)
-            for event in events
-            for field in fields
-        ]
-        return sql, params
-
-    @staticmethod
-    def _updates(model, columns: list[str], instances: list) -> list[tuple[str, list, bool]]:
-        """The rows' new values: on PostgreSQL one UPDATE joined to a VALUES list per thousand
-        rows (500 UPDATEs by primary key, even pipelined, took three times as long; Django's
-        bulk_update builds a CASE per row and column, which costs more than the rows);
-        elsewhere one UPDATE by primary key, sent for every row (`many`)."""
-        quote = connection.ops.quote_name
-        fields = [model._meta.get_field(name) for name in columns]
-        pk = model._meta.pk
-        table = quote(model._meta.db_table)
-        rows = [
-            [pk.get_db_prep_save(instance.pk, connection)]
-            + [
-                field.get_db_prep_save(getattr(instance, field.attname), connection)
-                for field in fields
-            ]
-            for instance in instances
-        ]
-        if connection.vendor != "postgresql":
-            assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-            sql = f"UPDATE {table} SET {assignments} WHERE {quote(pk.column)} = %s"
-            return [(sql, [row[1:] + row[:1] for row in rows], True)]
-        names = [f"c{n}" for n in range(len(fields))]
-        assignments = ", ".join(
-            # (the type without its length: a cast to varchar(n) would cut a longer value)
-            f"{quote(field.column)} = CAST(v.{name} AS {field.db_type(connection).split('(')[0]})"
-            for field, name in zip(fields, names, strict=True)
-        )
-        row = "(" + ", ".join(["%s"] * (len(fields) + 1)) + ")"
-        statements = []
-        for start in range(0, len(rows), 1000):
-            chunk = rows[start : start + 1000]
-            sql = (
-                f"UPDATE {table} SET {assignments} FROM (VALUES {', '.join([row] * len(chunk))}) "
-                f"AS v(pk, {', '.join(names)}) WHERE {table}.{quote(pk.column)} = v.pk"
-            )
-            statements.append((sql, [value for values in chunk for value in values], False))
-        return statements
-
-
-@contextmanager
-def written_together():
-    """Inside, audit events and the rows saved with `save_later` are gathered, and written
-    together at the end (one statement on PostgreSQL): the chronograph changes many tenders in
-    one transaction, a claim's change its row, its tender's and the audit event. Nothing inside
-    may read them back from the database. Inside another, the outer one writes them."""
-    outer = _gathered.get()
-    if outer is not None:
-        mark = outer.mark()
-        try:
-            yield
-        except BaseException:
-            outer.back_to(mark)  # a caller that recovers writes none of it
-            raise
-        return
-    gathered = Gathered()
-    token = _gathered.set(gathered)
-    try:
-        yield
-    finally:
-        _gathered.reset(token)
-    gathered.write()
-
-
-def write_gathered() -> None:
-    """Write what is gathered so far (before a row is read again from the database)."""
-    gathered = _gathered.get()
-    if gathered is not None and (gathered.events or gathered.rows):
-        gathered.write()
-        gathered.events, gathered.rows = [], {}
-
-
-def save_later(instance, columns) -> bool:
-    """Inside `written_together`, gather `columns` of `instance` to be written at its end (and
-    say so); outside, False (the caller saves)."""
-    gathered = _gathered.get()
-    if gathered is None:
-        return False
-    gathered.gather(instance, columns)
-    return True
-
-
-def mark_locked(*instances) -> None:
-    """These instances were loaded with their tender's row locked (FOR UPDATE) by the
-    transaction, or savepoint, now running: a change made before it ends needs not lock or
-    reload them again."""
-    block = transactions.current()
-    for instance in instances:
-        instance._lock_block = block
-
-
-def holds_lock(instance) -> bool:
-    """Was `instance` loaded under a lock the running transaction (or savepoint) still holds?"""
-    return transactions.is_open(getattr(instance, "_lock_block", None))
-
-
 class ChangedUnderItsTendersLock(StatusMachine):
     """The status machines changed only with their tender's row locked (bids, awards,
     contracts, cancellations, claims): the frame's lock and record for them."""
@@ -217,15 +51,14 @@ class ChangedUnderItsTendersLock(StatusMachine):
         `now`."""
         tender = self.tender
         now = tender.lock_for_change()
-        if holds_lock(self) and not tender.caught_up:
+        if self.holds_lock and not tender.caught_up:
             return now
-        write_gathered()  # what time just changed, this row among them
         self.refresh_from_db()
         # refresh_from_db() forgets the cached tender; keep the locked instance, so that every
         # change in this transaction is made to (and saved from) the same object.
         self.tender = tender
         tender.adopt(self)
-        mark_locked(self)
+        self.mark_locked()
         return now
 
     def record_change(self, action: str, by, now, before: str, fields: list[str]):
@@ -276,7 +109,7 @@ class Counter(models.Model):
             return cursor.fetchone()[0]
 
 
-class AuditEvent(models.Model):
+class AuditEvent(WrittenWithTheChange, models.Model):
     """One row per change: who did what to which object, from which status to which, when."""
 
     tender = models.ForeignKey("tenders.Tender", on_delete=models.CASCADE, related_name="events")
@@ -313,9 +146,5 @@ class AuditEvent(models.Model):
             at=at,
             payload=payload,
         )
-        gathered = _gathered.get()
-        if gathered is not None:
-            gathered.events.append(event)
-        else:
-            event.save(force_insert=True)
+        event.save()
         return event

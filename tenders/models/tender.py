@@ -2,7 +2,6 @@
 beside it: the 2.3 wire form (tender_wire.py), time-driven changes (tender_time.py), bidding
 (bidding.py), finding and registering tenders (tender_queries.py), refusals (tender_errors.py)."""
 
-import json
 from datetime import timedelta
 
 from django.db import models
@@ -19,23 +18,14 @@ from tenders.documents import HasDocuments
 from tenders.schema import MAX_CANCELLATIONS, CancellationSchema, TenderSchema
 from tenders.search import search_columns
 
-from .base import (
-    AuditEvent,
-    Counter,
-    Owned,
-    holds_lock,
-    mark_locked,
-    new_id,
-    save_later,
-    write_gathered,
-)
+from .base import AuditEvent, Counter, Owned, new_id
 from .bidding import Bidding
 from .lots import Lots, lot_of
 from .questions import Questions
 from .room import check_room
 from .statuses import CancellationStatus, TenderStatus
 from .tender_errors import StaleDraft
-from .tender_queries import TenderQuerySet
+from .tender_queries import TenderQuerySet, claims_with_awards
 from .tender_time import TimeDrivenChanges
 from .tender_wire import EDITABLE_FIELDS, TENDER_FIELDS, TenderWire
 
@@ -216,8 +206,7 @@ class Tender(
         """Lock this tender's row for the current transaction and reload it (unless this
         instance was locked so already), apply the changes that became due, and return `now`
         (read after the lock, so dates follow commit order)."""
-        if not holds_lock(self):
-            write_gathered()
+        if not self.holds_lock:
             locked = Tender.objects.select_for_update()
             self.refresh_from_db(from_queryset=locked)
             self.locked_as_loaded()
@@ -231,7 +220,7 @@ class Tender(
             # next_check is shown (2.3's next_check): the kept representation goes with it.
             self.next_check = self.next_check_due()
             self.public_text = ""
-            self._save_changed()
+            self.save()
         return now
 
     def catch_up_as_locked(self) -> bool:
@@ -245,42 +234,9 @@ class Tender(
         """This instance was just loaded with its row locked (FOR UPDATE): changes made before
         the transaction ends need not lock or reload it again, and save only the columns they
         change."""
-        mark_locked(self)
-        self._saved = self._column_values()
+        self.mark_locked()
+        self.track_changes()
         self._claims = None
-
-    def refresh_from_db(self, using=None, fields=None, from_queryset=None):
-        super().refresh_from_db(using, fields, from_queryset)
-        saved = getattr(self, "_saved", None)
-        if saved is not None and fields is not None:
-            # A column left out when the row was locked, read now: as loaded, not changed.
-            current = self._column_values()
-            saved.update({name: current[name] for name in fields if name not in saved})
-
-    def _column_values(self) -> dict:
-        """The loaded columns' values to compare; JSON as its text, so that a change made to it
-        in place is still seen as a change (a text is made in a tenth of a deep copy's time)."""
-        deferred = self.get_deferred_fields()
-        return {
-            field.attname: json.dumps(value, default=str)
-            if isinstance(value, (dict, list))
-            else value
-            for field in self._meta.concrete_fields
-            if field.attname not in deferred
-            for value in (getattr(self, field.attname),)
-        }
-
-    def _save_changed(self) -> None:
-        """Save the columns changed since the row was locked (all of them if it was not)."""
-        saved = getattr(self, "_saved", None)
-        if saved is None:
-            self.save()
-            return
-        current = self._column_values()
-        changed = [name for name, value in current.items() if saved.get(name) != value]
-        if changed and not save_later(self, changed):
-            self.save(update_fields=changed)
-        self._saved = current
 
     def claims(self) -> list:
         """Its claims (against its awards and against itself), loaded once while the row is
@@ -292,12 +248,10 @@ class Tender(
             if "complaints" in getattr(self, "_prefetched_objects_cache", {}):
                 self._claims = list(self.complaints.all())
             else:
-                # each with its award: one query
-                self._claims = list(self.complaints.select_related("award"))
+                self._claims = claims_with_awards(self)
+            if self.holds_lock:
                 for claim in self._claims:
-                    claim.tender = self
-            if holds_lock(self):
-                mark_locked(*self._claims)
+                    claim.mark_locked()
         return self._claims
 
     def adopt(self, part) -> None:
@@ -316,7 +270,7 @@ class Tender(
         self.date_modified = max(now, self.date_modified + timedelta(microseconds=1))
         self.next_check = self.next_check_due()
         self.public_text = ""
-        self._save_changed()
+        self.save()
 
     # --- the frame's questions ------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from tenders.schema import PUBLISHING_KINDS, TenderSchema
 from tenders.search import cpv_digits, understand
 
 from . import search_words
-from .base import mark_locked, new_id, written_together
+from .base import new_id
 from .statuses import TenderStatus
 from .tender_errors import MethodNotImplemented, NotProcuringEntity
 
@@ -203,7 +203,7 @@ class TenderQuerySet(models.QuerySet):
         if award is None:
             raise NotFound("award_id")
         award.tender = tender
-        mark_locked(award)
+        award.mark_locked()
         return award
 
     def check_registering(self, by: Actor) -> None:
@@ -276,7 +276,7 @@ class TenderQuerySet(models.QuerySet):
             return self._catch_up_one_by_one(limit)
 
     def _catch_up_together(self, limit: int) -> int:
-        with all_or_nothing(), written_together():
+        with all_or_nothing():
             due = self.select_for_update(skip_locked=True).filter(next_check__lte=timezone.now())
             # The document and what is derived from it are not what time changes...
             due = due.defer("data", *self.UNLISTED)
@@ -362,3 +362,26 @@ _LOCKED = {
     )
     for document in (True, False)
 }
+
+
+# A tender's claims (against it and against its awards), each with its award: two reads in SQL
+# written once, rather than a queryset joined to the awards built on every change of a claim.
+_CLAIMS_AND_AWARDS: list[Read] = []
+
+
+def claims_with_awards(tender) -> list:
+    if not _CLAIMS_AND_AWARDS:
+        meta = type(tender)._meta
+        _CLAIMS_AND_AWARDS.extend(
+            Read(meta.get_field(name).related_model._meta.label, where=["tender_id"])
+            for name in ("complaints", "awards")
+        )
+    read_claims, read_awards = _CLAIMS_AND_AWARDS
+    claims = read_claims(tender.pk)
+    awards = {award.pk: award for award in read_awards(tender.pk)} if claims else {}
+    for claim in claims:
+        claim.tender = tender
+        claim.award = awards.get(claim.award_id)
+        if claim.award is not None:
+            claim.award.tender = tender
+    return claims
