@@ -90,7 +90,7 @@ class OrganizationAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Verify the selected organizations"), permissions=["verify"])
     def verify(self, request, queryset):
-        self._decide(request, queryset, lambda organization: organization.verify(by=request.user))
+        self._decide(request, queryset, lambda organization: organization.verify(user=request.user))
 
     @admin.action(
         description=_("Refuse the selected organizations (with a reason)"),
@@ -104,7 +104,7 @@ class OrganizationAdmin(admin.ModelAdmin):
             self._decide(
                 request,
                 queryset,
-                lambda organization: organization.refuse(by=request.user, reason=reason),
+                lambda organization: organization.refuse(user=request.user, reason=reason),
             )
             return None
         context = {

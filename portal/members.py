@@ -85,7 +85,7 @@ def members(request):
 @login_required
 def invite(request):
     def change(organization, data):
-        organization.invite(by=request.user, email=data["email"])
+        organization.invite(user=request.user, email=data["email"])
 
     return act_on_tender(
         request,
@@ -106,7 +106,7 @@ def revoke_invitation(request, invitation_id):
         raise Http404
 
     def change(organization, _data):
-        invitation.revoke(by=request.user)
+        invitation.revoke(user=request.user)
 
     return act_on_tender(
         request,
@@ -128,9 +128,9 @@ def decide_request(request, request_id):
 
     def change(organization, data):
         if data["accept"]:
-            join_request.accept(by=request.user)
+            join_request.accept(user=request.user)
         else:
-            join_request.refuse(by=request.user)
+            join_request.refuse(user=request.user)
 
     name = join_request.user.get_full_name() or join_request.user.get_username()
     return act_on_tender(
@@ -156,10 +156,10 @@ def member_action(request, user_id):
 
     def change(organization, data):
         if data["action"] == "remove":
-            organization.remove(by=request.user, member=member)
+            organization.remove(user=request.user, member=member)
         else:
             organization.set_role(
-                by=request.user, member=member, admin=data["action"] == "make_admin"
+                user=request.user, member=member, admin=data["action"] == "make_admin"
             )
 
     action = request.POST.get("action")

@@ -249,7 +249,7 @@ def withdraw_request(request):
     join_request = request.user.pending_join_request()
     if join_request is not None:
         try:
-            join_request.withdraw(by=request.user)
+            join_request.withdraw(user=request.user)
         except DomainError as refusal:  # answered by an administrator a moment before
             messages.error(request, in_words(refusal))
         else:

@@ -188,10 +188,10 @@ def make_user(username: str, name: str, identifier: str, kind: str, *, verified=
     if user.organization is None:
         request = user.pending_join_request()
         admin = request.organization.memberships.filter(role="admin").first().user
-        request.accept(by=admin)
+        request.accept(user=admin)
         user = User.objects.get(pk=user.pk)
     elif verified and not user.organization.is_verified:
-        user.organization.verify(by=operator())
+        user.organization.verify(user=operator())
     return user
 
 

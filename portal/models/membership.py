@@ -116,7 +116,7 @@ class JoinRequest(StatusMachine, models.Model):
         return timezone.now()
 
     def record_change(self, action: str, by: Actor, now, before, fields) -> None:
-        self.organization.record(f"{action}_request", by=by.user, member=self.user)
+        self.organization.record(f"{action}_request", user=by.user, member=self.user)
 
     # --- the transitions ------------------------------------------------------------------
 
@@ -125,22 +125,22 @@ class JoinRequest(StatusMachine, models.Model):
         now = self.begin(action, by)
         self.apply(action, by, now, decided_by=user)
 
-    def accept(self, *, by) -> None:
+    def accept(self, *, user) -> None:
         with transaction.atomic():
-            self._decide("accept", by)
+            self._decide("accept", user)
             check_not_a_member(self.user)
             Membership.objects.create(user=self.user, organization=self.organization)
             self._tell_the_person()
 
-    def refuse(self, *, by) -> None:
+    def refuse(self, *, user) -> None:
         with transaction.atomic():
-            self._decide("refuse", by)
+            self._decide("refuse", user)
             self._tell_the_person()
 
-    def withdraw(self, *, by) -> None:
+    def withdraw(self, *, user) -> None:
         """The person who asked takes the request back."""
         with transaction.atomic():
-            self._decide("withdraw", by)
+            self._decide("withdraw", user)
 
     def _tell_the_person(self) -> None:
         notices.send(
@@ -267,7 +267,7 @@ class Invitation(StatusMachine, models.Model):
 
     def record_change(self, action: str, by: Actor, now, before, fields) -> None:
         member = {"member": by.user} if action == "accept" else {}
-        self.organization.record(f"{action}_invitation", by=by.user, email=self.email, **member)
+        self.organization.record(f"{action}_invitation", user=by.user, email=self.email, **member)
 
     # --- the transitions ------------------------------------------------------------------
 
@@ -278,21 +278,21 @@ class Invitation(StatusMachine, models.Model):
             by = Actor(Role.INVITEE, user=user, subject=self)
             now = self.begin("accept", by)
             for request in user.join_requests.filter(status=JoinRequest.Status.PENDING):
-                request.withdraw(by=user)
+                request.withdraw(user=user)
             Membership.objects.create(user=user, organization=self.organization)
             self.apply("accept", by, now, accepted_at=now, accepted_by=user)
             if user.email_confirmed_at is None:
                 user.email_confirmed_at = now
                 user.save(update_fields=["email_confirmed_at"])
 
-    def revoke(self, *, by) -> None:
+    def revoke(self, *, user) -> None:
         with transaction.atomic():
-            admin = portal_actor(by)
+            admin = portal_actor(user)
             now = self.begin("revoke", admin)
             self.apply("revoke", admin, now, revoked_at=now)
 
-    def replace(self, *, by, now) -> None:
+    def replace(self, *, user, now) -> None:
         """A new invitation to the same address takes this one's place (in its change, under
         its organization's lock)."""
-        admin = portal_actor(by)
+        admin = portal_actor(user)
         self.perform("replace", admin, now, revoked_at=now)

@@ -57,11 +57,11 @@ class OrganizationQuerySet(models.QuerySet):
                 Membership.objects.create(
                     user=user, organization=organization, role=Membership.Role.ADMIN
                 )
-                organization.record("register", by=user, to_status=organization.verification)
+                organization.record("register", user=user, to_status=organization.verification)
                 return organization
             organization.lock()
             request = JoinRequest.objects.create(user=user, organization=organization)
-            organization.record("request", by=user, member=user)
+            organization.record("request", user=user, member=user)
             notices.send(
                 "portal/email/join_requested.txt",
                 {"request": request, "organization": organization, "link": notices.link("members")},
@@ -179,12 +179,13 @@ class Organization(StatusMachine, models.Model):
         """Lock this organization's row for the rest of the transaction and reload it."""
         self.refresh_from_db(from_queryset=Organization.objects.select_for_update())
 
-    def record(self, action: str, *, by, member=None, from_status="", to_status="", **payload):
+    def record(self, action: str, *, user, member=None, from_status="", to_status="", **payload):
+        """The event on its trail: `user` did `action` (to `member`)."""
         OrganizationEvent.objects.create(
             organization=self,
             action=action,
-            actor=by,
-            actor_name=by.get_username() if by is not None else "",
+            actor=user,
+            actor_name=user.get_username() if user is not None else "",
             member=member,
             member_name=member.get_username() if member is not None else "",
             from_status=from_status,
@@ -232,7 +233,7 @@ class Organization(StatusMachine, models.Model):
 
     def record_change(self, action: str, by: Actor, now, before, fields) -> None:
         self.record(
-            action, by=by.user, from_status=before, to_status=self.verification,
+            action, user=by.user, from_status=before, to_status=self.verification,
             reason=self.refusal_reason,
         )  # fmt: skip
 
@@ -247,26 +248,26 @@ class Organization(StatusMachine, models.Model):
                 self.emails(),
             )
 
-    def verify(self, *, by) -> None:
+    def verify(self, *, user) -> None:
         """An operator vouches for the organization: from now on it acts in public."""
-        self._decide_verification("verify", by)
+        self._decide_verification("verify", user)
 
-    def refuse(self, *, by, reason: str) -> None:
+    def refuse(self, *, user, reason: str) -> None:
         """An operator refuses (or withdraws) the verification, saying why."""
         reason = (reason or "").strip()
         if not reason:
             raise InvalidData.field("reason", gettext_noop("Say why the verification is refused."))
-        self._decide_verification("refuse", by, reason)
+        self._decide_verification("refuse", user, reason)
 
     # --- members (administrators) ---------------------------------------------------------
 
-    def invite(self, *, by, email: str) -> tuple["Invitation", str]:
+    def invite(self, *, user, email: str) -> tuple["Invitation", str]:
         """Invite a person by e-mail: a one-time link that expires. An earlier invitation to
         the same address stops working. Returns the invitation and the link's token."""
         email = email.strip()
         with transaction.atomic():
             self.lock()
-            self.check_admin(by)
+            self.check_admin(user)
             limits.hit(
                 "invitations",
                 f"organization:{self.pk}",
@@ -280,37 +281,37 @@ class Organization(StatusMachine, models.Model):
                 )
             now = timezone.now()
             for earlier in self.pending_invitations().filter(email__iexact=email):
-                earlier.replace(by=by, now=now)
+                earlier.replace(user=user, now=now)
             token = tokens.new_token()
             invitation = self.invitations.create(
                 email=email,
                 token_digest=tokens.digest(token),
-                invited_by=by,
+                invited_by=user,
                 created=now,
                 expires_at=now + timedelta(days=settings.INVITATION_DAYS),
             )
-            self.record("invite", by=by, email=email)
+            self.record("invite", user=user, email=email)
             notices.send(
                 "portal/email/invitation.txt",
                 {
                     "invitation": invitation,
                     "organization": self,
-                    "inviter": by,
+                    "inviter": user,
                     "link": notices.link("invitation", token),
                 },
                 [email],
             )
         return invitation, token
 
-    def remove(self, *, by, member) -> None:
+    def remove(self, *, user, member) -> None:
         """An administrator removes a member (the last administrator stays)."""
         with transaction.atomic():
             self.lock()
-            self.check_admin(by)
+            self.check_admin(user)
             membership = self._membership_of(member)
             self._check_not_last_admin(membership)
             membership.delete()
-            self.record("remove", by=by, member=member)
+            self.record("remove", user=user, member=member)
 
     def leave(self, *, user) -> None:
         """A member leaves (the last administrator cannot)."""
@@ -319,14 +320,14 @@ class Organization(StatusMachine, models.Model):
             membership = self._membership_of(user)
             self._check_not_last_admin(membership)
             membership.delete()
-            self.record("leave", by=user, member=user)
+            self.record("leave", user=user, member=user)
 
-    def set_role(self, *, by, member, admin: bool) -> None:
+    def set_role(self, *, user, member, admin: bool) -> None:
         """Make a member an administrator, or an administrator a member again (not the last)."""
         role = Membership.Role.ADMIN if admin else Membership.Role.MEMBER
         with transaction.atomic():
             self.lock()
-            self.check_admin(by)
+            self.check_admin(user)
             membership = self._membership_of(member)
             if membership.role == role:
                 return
@@ -334,7 +335,7 @@ class Organization(StatusMachine, models.Model):
                 self._check_not_last_admin(membership)
             membership.role = role
             membership.save(update_fields=["role"])
-            self.record("make_admin" if admin else "revoke_admin", by=by, member=member)
+            self.record("make_admin" if admin else "revoke_admin", user=user, member=member)
 
 
 class OrganizationEvent(models.Model):

@@ -15,18 +15,18 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def world(brokers, clock):
-    world = portal_world(brokers, clock)
-    bid = world.tender.bids.get(organization=world.bidder.organization)
+def claimed(brokers, clock):
+    claimed = portal_world(brokers, clock)
+    bid = claimed.tender.bids.get(organization=claimed.bidder.organization)
     Complaint.objects.file(
-        award=world.award,
-        by=Actor(Role.BID_OWNER, user=world.bidder, subject=bid),
+        award=claimed.award,
+        by=Actor(Role.BID_OWNER, user=claimed.bidder, subject=bid),
         title="Переможець не підтвердив досвід аналогічних поставок",
         description="Учасник не надав жодного договору, чого вимагає пункт 4.2 документації.",
         author=bid.tenderers[0],
         submit=True,
     )
-    return world
+    return claimed
 
 
 def in_language(page, language: str, server):
@@ -35,11 +35,11 @@ def in_language(page, language: str, server):
 
 
 @pytest.mark.parametrize("language", ["uk", "en"])
-def test_pages_in_each_language(people, world, screenshot, live_server, language):
+def test_pages_in_each_language(people, claimed, screenshot, live_server, language):
     visitor = in_language(people(), language, live_server)
     pages = {
         "home": "/",
-        "tender": f"/tenders/{world.tender.pk}/",
+        "tender": f"/tenders/{claimed.tender.pk}/",
         "claim": f"/claims/{Complaint.objects.get().pk}/",
         "sign-up": "/accounts/signup/",
     }
@@ -50,13 +50,13 @@ def test_pages_in_each_language(people, world, screenshot, live_server, language
         screenshot(visitor, f"{language}-{name}")
 
     bidder = in_language(people(), language, live_server)
-    sign_in(bidder, world.bidder)
-    bidder.goto(f"/tenders/{world.tender.pk}/awards/{world.award.pk}/claims/new/")
+    sign_in(bidder, claimed.bidder)
+    bidder.goto(f"/tenders/{claimed.tender.pk}/awards/{claimed.award.pk}/claims/new/")
     assert serious_violations(bidder) == []
     screenshot(bidder, f"{language}-claim-form")
 
     buyer = in_language(people(), language, live_server)
-    sign_in(buyer, world.buyer)
+    sign_in(buyer, claimed.buyer)
     assert serious_violations(buyer) == []
     screenshot(buyer, f"{language}-owner-dashboard")
     buyer.goto(f"/claims/{Complaint.objects.get().pk}/")
@@ -66,13 +66,13 @@ def test_pages_in_each_language(people, world, screenshot, live_server, language
     assert serious_violations(buyer) == []
     screenshot(buyer, f"{language}-tender-form")
     draft, _ = Tender.objects.register(
-        by=Actor(Role.AUTHENTICATED, user=world.buyer),
+        by=Actor(Role.AUTHENTICATED, user=claimed.buyer),
         data=tender_data(timezone.now(), status="draft"),
     )
     buyer.goto(f"/tenders/{draft.pk}/")
     assert serious_violations(buyer) == []
     screenshot(buyer, f"{language}-owner-draft")
-    world.buyer.organization.invite(by=world.buyer, email="colleague@example.org")
+    claimed.buyer.organization.invite(user=claimed.buyer, email="colleague@example.org")
     buyer.goto("/organization/")
     assert serious_violations(buyer) == []
     screenshot(buyer, f"{language}-organization")
@@ -81,9 +81,9 @@ def test_pages_in_each_language(people, world, screenshot, live_server, language
         assert page.errors == []
 
 
-def test_tender_page_on_a_phone(people, world, screenshot):
+def test_tender_page_on_a_phone(people, claimed, screenshot):
     phone = people(width=390)
-    phone.goto(f"/tenders/{world.tender.pk}/")
+    phone.goto(f"/tenders/{claimed.tender.pk}/")
 
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390  # nothing forces sideways scrolling

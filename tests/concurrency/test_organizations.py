@@ -24,11 +24,11 @@ def test_two_administrators_removing_each_other_leave_one(brokers, round_):
     first = make_user("first", "Лікарня", "01993913", "procuring")
     second = make_user("second", "Лікарня", "01993913", "procuring")
     organization = first.organization
-    organization.set_role(by=first, member=second, admin=True)
+    organization.set_role(user=first, member=second, admin=True)
 
     results = run_together(
-        lambda: outcome(lambda: organization.remove(by=first, member=second)),
-        lambda: outcome(lambda: organization.remove(by=second, member=first)),
+        lambda: outcome(lambda: organization.remove(user=first, member=second)),
+        lambda: outcome(lambda: organization.remove(user=second, member=first)),
     )
 
     assert sorted(results) == ["NotAnAdministrator", "done"]
@@ -39,7 +39,7 @@ def test_two_people_following_one_invitation_make_one_member(brokers):
     buyer = make_user("buyer", "Лікарня", "01993913", "procuring")
     olena = sign_up("olena")
     twin = sign_up("twin", email="olena@example.org")
-    _invitation, token = buyer.organization.invite(by=buyer, email="olena@example.org")
+    _invitation, token = buyer.organization.invite(user=buyer, email="olena@example.org")
     invitation = Invitation.objects.by_token(token)
 
     results = run_together(

@@ -203,7 +203,7 @@ def test_a_request_accepted_after_the_person_joined_elsewhere_is_refused():
     ))  # fmt: skip
 
     with pytest.raises(AlreadyMember):
-        request.accept(by=buyer)
+        request.accept(user=buyer)
     assert JoinRequest.objects.get(pk=request.pk).status == "pending"
 
 
@@ -293,7 +293,7 @@ def test_a_new_link_is_sent_on_request(as_user, django_capture_on_commit_callbac
 
 def invite(admin, email="olena@example.org") -> str:
     """Invite by e-mail through the model; the token of the link."""
-    _invitation, token = admin.organization.invite(by=admin, email=email)
+    _invitation, token = admin.organization.invite(user=admin, email=email)
     return token
 
 
@@ -451,7 +451,7 @@ def test_withdrawing_a_request_answered_a_moment_before_says_so(as_user, monkeyp
         found = original(user)
         if not calls:
             calls.append(1)
-            request.refuse(by=buyer)
+            request.refuse(user=buyer)
         return found
 
     monkeypatch.setattr(User, "pending_join_request", pending_then_refused)

@@ -37,9 +37,9 @@ def organization_in(status: str) -> tuple[Organization, object]:
     admin = make_user("founder", "ТОВ «Нове»", "41000001", Organization.Kind.BIDDER, verified=False)
     organization = admin.organization
     if status == "verified":
-        organization.verify(by=operator())
+        organization.verify(user=operator())
     elif status == "refused":
-        organization.refuse(by=operator(), reason=REASON)
+        organization.refuse(user=operator(), reason=REASON)
     organization.refresh_from_db()
     assert organization.verification == status
     return organization, admin
@@ -59,9 +59,9 @@ def test_verification_cells(status, action, who):
     if expected is ALLOWED:
         before = organization.events.count()
         if action == "verify":
-            organization.verify(by=user)
+            organization.verify(user=user)
         else:
-            organization.refuse(by=user, reason=REASON)
+            organization.refuse(user=user, reason=REASON)
         organization.refresh_from_db()
         target = {"verify": "verified", "refuse": "refused"}[action]
         assert organization.verification == target
@@ -89,11 +89,11 @@ def request_in(status: str) -> tuple[JoinRequest, dict]:
     applicant = sign_up("olena", name="Лікарня №5", identifier="02000002", kind="procuring")
     request = applicant.pending_join_request()
     if status == "accepted":
-        request.accept(by=admin)
+        request.accept(user=admin)
     elif status == "refused":
-        request.refuse(by=admin)
+        request.refuse(user=admin)
     elif status == "withdrawn":
-        request.withdraw(by=applicant)
+        request.withdraw(user=applicant)
     request.refresh_from_db()
     assert request.status == status
     people = {
@@ -117,7 +117,7 @@ def test_join_request_cells(status, action, who):
         expected = ALLOWED if status in statuses else refusals.Refused
     assert outcome(request, action, people[who]) == expected
     if expected is ALLOWED:
-        getattr(request, action)(by=people[who])
+        getattr(request, action)(user=people[who])
         request.refresh_from_db()
         target = {"accept": "accepted", "refuse": "refused", "withdraw": "withdrawn"}[action]
         assert request.status == target
@@ -153,13 +153,13 @@ def invitation_in(status: str, clock) -> tuple[Invitation, dict]:
     admin = make_user("head", "Лікарня №5", "02000002", Organization.Kind.PROCURING)
     stranger = make_user("other", "ТОВ «Інше»", "41000009", Organization.Kind.BIDDER)
     invitee = sign_up("olena", email="olena@example.org")
-    invitation, _token = admin.organization.invite(by=admin, email="olena@example.org")
+    invitation, _token = admin.organization.invite(user=admin, email="olena@example.org")
     if status == "accepted":
         invitation.accept(user=invitee)
     elif status == "revoked":
-        invitation.revoke(by=admin)
+        invitation.revoke(user=admin)
     elif status == "replaced":
-        admin.organization.invite(by=admin, email="Olena@example.org")
+        admin.organization.invite(user=admin, email="Olena@example.org")
     elif status == "expired":
         clock.move_to(invitation.expires_at)
     invitation.refresh_from_db()
@@ -202,7 +202,7 @@ def test_accepting_an_invitation_withdraws_a_pending_request_through_its_table(c
     make_user("boss", "ТОВ «Інше»", "41000009", Organization.Kind.BIDDER)
     person = sign_up("olena", name="ТОВ «Інше»", identifier="41000009", kind="bidder")
     request = person.pending_join_request()
-    invitation, _token = admin.organization.invite(by=admin, email=person.email)
+    invitation, _token = admin.organization.invite(user=admin, email=person.email)
 
     invitation.accept(user=person)
 
@@ -218,9 +218,9 @@ def test_accepting_an_invitation_withdraws_a_pending_request_through_its_table(c
 
 def test_a_new_invitation_replaces_the_earlier_one_through_its_table(clock):
     admin = make_user("head", "Лікарня №5", "02000002", Organization.Kind.PROCURING)
-    earlier, _token = admin.organization.invite(by=admin, email="olena@example.org")
+    earlier, _token = admin.organization.invite(user=admin, email="olena@example.org")
 
-    admin.organization.invite(by=admin, email="OLENA@example.org")
+    admin.organization.invite(user=admin, email="OLENA@example.org")
 
     earlier.refresh_from_db()
     assert earlier.status == "revoked" and earlier.revoked_at is not None

@@ -49,7 +49,7 @@ def role_of(user) -> str | None:
 
 def test_administrators_see_requests_invitations_and_the_invite_form(as_user, buyer, colleague):
     sign_up("olena", name="Лікарня", identifier="01993913", kind="procuring")
-    buyer.organization.invite(by=buyer, email="ivan@example.org")
+    buyer.organization.invite(user=buyer, email="ivan@example.org")
 
     admin_page = as_user(buyer).get(reverse("members")).content.decode()
     member_page = as_user(colleague).get(reverse("members")).content.decode()
@@ -108,7 +108,7 @@ def test_the_last_administrator_can_neither_leave_nor_be_demoted(as_user, buyer,
     assert "last administrator" in left.content.decode()
     assert role_of(buyer) == "admin"
     with pytest.raises(LastAdministrator):
-        buyer.organization.remove(by=buyer, member=buyer)
+        buyer.organization.remove(user=buyer, member=buyer)
 
 
 def test_another_administrator_appointed_the_first_may_leave(as_user, buyer, colleague):
@@ -123,15 +123,15 @@ def test_another_administrator_appointed_the_first_may_leave(as_user, buyer, col
 
 def test_an_administrator_removes_another_administrator_but_not_the_last(buyer, colleague):
     organization = buyer.organization
-    organization.set_role(by=buyer, member=colleague, admin=True)
+    organization.set_role(user=buyer, member=colleague, admin=True)
 
-    organization.remove(by=colleague, member=buyer)
+    organization.remove(user=colleague, member=buyer)
 
     assert role_of(buyer) is None
     with pytest.raises(NotAnAdministrator):
-        organization.remove(by=buyer, member=colleague)
+        organization.remove(user=buyer, member=colleague)
     with pytest.raises(LastAdministrator):
-        organization.set_role(by=colleague, member=colleague, admin=False)
+        organization.set_role(user=colleague, member=colleague, admin=False)
 
 
 def test_a_member_leaves(as_user, buyer, colleague):
@@ -210,7 +210,7 @@ def test_only_operators_verify(client):
     client.force_login(staff)
 
     with pytest.raises(PermissionDenied):
-        organization.verify(by=staff)
+        organization.verify(user=staff)
     response = client.post(CHANGELIST, {"action": "verify", "_selected_action": [organization.pk]})
 
     organization.refresh_from_db()
@@ -221,14 +221,14 @@ def test_only_operators_verify(client):
 
 def test_a_verified_organization_is_not_verified_twice(buyer):
     with pytest.raises(Refused):
-        buyer.organization.verify(by=operator())
+        buyer.organization.verify(user=operator())
 
 
 def test_a_refusal_needs_a_reason():
     organization = pending_organization()
 
     with pytest.raises(InvalidData) as refusal:
-        organization.refuse(by=operator(), reason="  ")
+        organization.refuse(user=operator(), reason="  ")
     assert refusal.value.errors == {"reason": ["Say why the verification is refused."]}
     organization.refresh_from_db()
     assert organization.verification == "pending"
@@ -243,7 +243,7 @@ def test_the_dashboard_tells_an_unverified_organization_what_it_awaits(as_user):
 
 
 def test_an_administrator_who_removes_itself_lands_on_its_dashboard(as_user, buyer, colleague):
-    buyer.organization.set_role(by=buyer, member=colleague, admin=True)
+    buyer.organization.set_role(user=buyer, member=colleague, admin=True)
 
     response = member_action(as_user(buyer), buyer, "remove")
 

@@ -36,7 +36,7 @@ def refused(response) -> bool:
 
 
 def withdraw_verification(user) -> None:
-    user.organization.refuse(by=operator(), reason="Документи не підтверджено")
+    user.organization.refuse(user=operator(), reason="Документи не підтверджено")
 
 
 # --- a new organization, before its verification -------------------------------------------
@@ -73,7 +73,7 @@ def test_an_unverified_bidder_does_not_bid(as_user, clock, face):
 
 def test_verified_by_an_operator_the_same_buyer_publishes(as_user, clock):
     buyer = make_user("buyer", "Лікарня", "01993913", "procuring", verified=False)
-    buyer.organization.verify(by=operator())
+    buyer.organization.verify(user=operator())
 
     response = as_user(buyer).post(reverse("tender-new"), tender_form(clock, publish="1"))
 

@@ -168,7 +168,7 @@ class Command(BaseCommand):
                 User.confirm_email(user.confirmation_token())
                 user = User.objects.get(pk=user.pk)
             if user.organization is not None and not user.organization.is_verified:
-                user.organization.verify(by=operator)
+                user.organization.verify(user=operator)
             users[username] = user
         return users
 
