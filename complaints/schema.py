@@ -41,7 +41,7 @@ class ComplaintInput(Schema):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        cls.server_fields = COMPLAINT_FIELDS - set(cls._declared_fields)
+        cls.server_fields = COMPLAINT_FIELDS - set(cls().fields)
 
 
 class StatusInput(ComplaintInput):

@@ -195,6 +195,8 @@ class WrittenWithTheChange:
         unit = _unit.get()
         if unit is not None and not args:
             if update_fields is not None and not self._state.adding:
+                if not update_fields:
+                    return  # (as Django does: nothing to write)
                 unit.update(self, [self._meta.get_field(name).attname for name in update_fields])
                 return
             if self._state.adding and self._nothing_refers_to_it():

@@ -9,6 +9,6 @@ class TendersConfig(AppConfig):
         # Before the first request: the gate runs before any URL is resolved.
         from core.limits import counts_as_a_large_read
 
-        from .api.views import is_a_feed_page_of_parts
+        from .api.feed import is_a_feed_page_of_parts
 
         counts_as_a_large_read(is_a_feed_page_of_parts)

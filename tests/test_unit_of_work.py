@@ -60,6 +60,12 @@ def test_outside_a_change_a_save_is_sent_at_once(claim):
         assert Complaint.objects.get(pk=claim.pk).description == "одразу"
 
 
+def test_a_save_of_no_columns_writes_nothing(claim):
+    with CaptureQueriesContext(connection) as sent, atomic_change():
+        claim.save(update_fields=[])
+    assert not [query for query in sent.captured_queries if "SAVEPOINT" not in query["sql"]]
+
+
 def test_two_copies_of_one_row_are_refused_rather_than_one_lost(claim):
     twin = Complaint.objects.get(pk=claim.pk)
     with pytest.raises(RuntimeError, match="Two copies"), atomic_change():

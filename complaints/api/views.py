@@ -182,7 +182,7 @@ class ComplaintViewSet(viewsets.ViewSet):
         award = _find(request, tender_id, award_id)
         tender = award.tender
         actor = owner_among(request, tender.bids.filter(status=BidStatus.ACTIVE), Role.BID_OWNER)
-        Complaint.check_filer(actor, tender)
+        Complaint.objects.check_filer(actor, tender)
         fields = validate(FileInput, read_data(request))
         complaint, token = Complaint.objects.file(award=award, by=actor, **_filing(fields))
         return _filed(request, complaint, token, "api:complaint", tender.id, award.id)
@@ -215,7 +215,7 @@ class TenderComplaintViewSet(viewsets.ViewSet):
     def create(self, request, tender_id):
         tender = Tender.objects.find(tender_id, viewer=viewer_for(request))
         actor = actor_for(request)
-        Complaint.check_tender_filer(actor, tender)
+        Complaint.objects.check_tender_filer(actor, tender)
         fields = validate(FileInput, read_data(request))
         complaint, token = Complaint.objects.file_against_tender(
             tender=tender, by=actor, related_lot=fields.get("relatedLot", ""), **_filing(fields)

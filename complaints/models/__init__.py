@@ -1,4 +1,5 @@
-from .complaint import Complaint, ComplaintDocument
+from .complaint import Complaint
+from .document import ComplaintDocument
 from .table import (
     MIN_RESOLUTION_LENGTH,
     OUTCOMES,

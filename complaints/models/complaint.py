@@ -22,17 +22,15 @@ from core.actors import Actor, Role, Viewer
 from core.errors import (
     InvalidData,
     NotAllowed,
-    PermissionDenied,
     RoleNotAllowed,
     in_own_status,
     in_tender_status,
     worth_offering,
 )
 from core.transactions import atomic_change
-from tenders.documents import DocumentVersion, HasDocuments
-from tenders.models import AwardStatus, BidStatus, Owned, TenderStatus, new_id
+from tenders.documents import HasDocuments
+from tenders.models import Owned, new_id
 from tenders.models.base import ChangedUnderItsTendersLock
-from tenders.models.lots import lot_of
 
 from .kinds import AGAINST_AWARD, AGAINST_TENDER, ClaimKind
 from .queries import ComplaintQuerySet
@@ -148,71 +146,7 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
     def kind(self) -> ClaimKind:
         return AGAINST_AWARD if self.award_id else AGAINST_TENDER
 
-    @property
-    def is_against_tender(self) -> bool:
-        return self.award_id is None
-
     # --- who may do what ------------------------------------------------------------------
-
-    @staticmethod
-    def check_filer(by: Actor, tender) -> None:
-        """Claims are filed by the owner of a bid that took part in this tender."""
-        bid = by.subject if by.role is Role.BID_OWNER else None
-        if bid is None or bid.tender_id != tender.pk or bid.status != BidStatus.ACTIVE:
-            raise PermissionDenied()
-
-    @classmethod
-    def check_filing(cls, award, by: Actor, now, *, submit: bool = False) -> None:
-        """May `by` file a claim against `award` now (as a draft, or `submit`ted at once)?
-        Raises the 2.3 refusal if not."""
-        tender = award.tender
-        cls.check_filer(by, tender)
-        if tender.status not in TenderStatus.deciding():
-            raise in_tender_status("add complaint", tender)
-        tender.check_lot_active(award.lot_id, "add complaint")
-        if award.status == AwardStatus.PENDING:
-            raise NotAllowed(
-                "Claim submission is not allowed on pending award", code="award_pending"
-            )
-        if not award.in_complaint_period(now):
-            raise NotAllowed(
-                "Can add complaint only in complaintPeriod",
-                code="claims_period",
-                params={"start": award.complaint_period_start, "end": award.complaint_period_end},
-            )
-        by.check_standing(in_public=submit)
-
-    @classmethod
-    def can_file(cls, award, by: Actor, now=None) -> bool:
-        return worth_offering(cls.check_filing, award, by, now or timezone.now())
-
-    @staticmethod
-    def check_tender_filer(by: Actor, tender) -> None:
-        """Claims against the conditions are filed by anyone known (not only bidders: bids may
-        not be made yet), except the buyer itself."""
-        if not by.is_authenticated or by.role is Role.SYSTEM:
-            raise PermissionDenied()
-        if by.organization is not None and tender.is_owned_by_organization(by.organization):
-            raise PermissionDenied()
-
-    @classmethod
-    def check_filing_against_tender(
-        cls, tender, by: Actor, now, *, related_lot: str = "", submit: bool = False
-    ) -> None:
-        """May `by` file a claim against `tender`'s conditions (or those of its lot
-        `related_lot`) now? Raises the 2.3 refusal if not."""
-        cls.check_tender_filer(by, tender)
-        if related_lot and lot_of(tender.data, related_lot) is None:
-            raise InvalidData.field("relatedLot", "relatedLot should be one of lots")
-        if tender.status not in AGAINST_TENDER.filed_in:
-            raise in_tender_status("add complaint", tender)
-        if related_lot:
-            tender.check_lot_active(related_lot, "add complaint")
-        by.check_standing(in_public=submit)
-
-    @classmethod
-    def can_file_against_tender(cls, tender, by: Actor, now=None) -> bool:
-        return worth_offering(cls.check_filing_against_tender, tender, by, now or timezone.now())
 
     def role_of(self, by: Actor) -> Role | None:
         if by.acts_as(Role.COMPLAINT_OWNER, self):
@@ -244,7 +178,7 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
         by.check_standing(in_public=self._in_public(action))
 
     def _in_filing_time(self, now) -> bool:
-        if self.is_against_tender:
+        if self.award_id is None:  # against the tender
             return self.tender.status in self.kind.filed_in
         return self.award.in_complaint_period(now)
 
@@ -371,16 +305,16 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
         if self.status != before:
             notifications.notify(self)
 
-    @staticmethod
-    def _changes(current: "Complaint", **proposed) -> dict:
-        return {k: v for k, v in proposed.items() if v is not None and getattr(current, k) != v}
+    def _changes(self, **proposed) -> dict:
+        """The fields among `proposed` given (not None) and other than they are."""
+        return {k: v for k, v in proposed.items() if v is not None and getattr(self, k) != v}
 
     # --- the claimant ---------------------------------------------------------------------
 
     def edit(self, *, by: Actor, title=None, description=None, author=None) -> None:
         with atomic_change():
             now = self.begin("edit", by)
-            changes = self._changes(self, title=title, description=description, author=author)
+            changes = self._changes(title=title, description=description, author=author)
             if changes:
                 self.apply("edit", by, now, **changes)
 
@@ -388,7 +322,7 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
         """Send the draft to the tender owner (with any last edits); its documents stay."""
         with atomic_change():
             now = self.begin("submit", by)
-            changes = self._changes(self, title=title, description=description, author=author)
+            changes = self._changes(title=title, description=description, author=author)
             self.apply("submit", by, now, date_submitted=now, **changes)
 
     def rate_answer(self, *, by: Actor, satisfied: bool | None = None) -> None:
@@ -423,7 +357,6 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
         with atomic_change():
             now = self.begin("prepare_answer", by)
             changes = self._changes(
-                self,
                 resolution=resolution,
                 resolution_type=resolution_type,
                 tenderer_action=tenderer_action,
@@ -451,12 +384,8 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
                     field="resolution",
                     params={"count": MIN_RESOLUTION_LENGTH},
                 )
-            fields = {
-                "resolution": resolution,
-                "resolution_type": resolution_type,
-                "tenderer_action": tenderer_action,
-                "date_answered": now,
-            }
+            fields = {"resolution": resolution, "resolution_type": resolution_type,
+                      "tenderer_action": tenderer_action, "date_answered": now}  # fmt: skip
             if tenderer_action and not self.tenderer_action_date:
                 fields["tenderer_action_date"] = now
             self.apply("answer", by, now, **fields)
@@ -503,37 +432,19 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
         """When an answered claim nobody closed takes its resolution type."""
         return self.tender.shift(self.date_answered, ANSWER_STANDSTILL)
 
-    def _close(self, action: str, at, **fields) -> None:
-        system = Actor.system()
-        self.perform(action, system, at, **fields)
-
     def status_its_answer_gives(self) -> ComplaintStatus:
         """Where an answered claim nobody closed goes: the answer's resolution type."""
         return ComplaintStatus(self.resolution_type)
 
     def expire(self, at) -> None:
         """Answered, and closed by nobody within its time: it takes its answer's type."""
-        self._close("expire", at)
+        self.perform("expire", Actor.system(), at)
 
     def ignore(self, at) -> None:
         """Not answered before its tender (or lot) ended."""
-        self._close("ignore", at)
+        self.perform("ignore", Actor.system(), at)
 
     def void(self, at) -> None:
         """Still open when the decision it contests was taken back, or its draft's lot was
         deleted."""
-        self._close("void", at, cancellation_reason="cancelled", date_canceled=at)
-
-
-class ComplaintDocument(DocumentVersion):
-    complaint = models.ForeignKey(
-        Complaint, on_delete=models.CASCADE, related_name="documents", editable=False
-    )
-
-    class Meta(DocumentVersion.Meta):
-        constraints = [
-            models.UniqueConstraint(
-                fields=["complaint", "document_id", "version"],
-                name="complaint_document_version_unique",
-            )
-        ]
+        self.perform("void", Actor.system(), at, cancellation_reason="cancelled", date_canceled=at)

@@ -1,18 +1,28 @@
-"""Finding and filing claims."""
+"""Finding claims, who may file one, and filing it."""
 
 from typing import TYPE_CHECKING
 
 from django.db import models
+from django.utils import timezone
 
 from core import limits
 from core.actors import Actor, Role, Viewer
-from core.errors import NotFound
+from core.errors import (
+    InvalidData,
+    NotAllowed,
+    NotFound,
+    PermissionDenied,
+    in_tender_status,
+    worth_offering,
+)
 from core.ids import is_id
 from core.transactions import atomic_change
-from tenders.models import Counter, Tender, new_id
+from tenders.models import AwardStatus, BidStatus, Counter, Tender, TenderStatus, new_id
+from tenders.models.lots import lot_of
 from tenders.models.room import check_room
 from tenders.schema import MAX_CLAIMS, MAX_CLAIMS_OF_ONE
 
+from .kinds import AGAINST_TENDER
 from .table import OPEN, S
 
 if TYPE_CHECKING:
@@ -81,13 +91,71 @@ class ComplaintQuerySet(models.QuerySet):
         mine = self.filter(organization=organization)
         return mine.answered().select_related("tender", "award")
 
+    # --- who may file ---------------------------------------------------------------------
+
+    def check_filer(self, by: Actor, tender) -> None:
+        """Claims are filed by the owner of a bid that took part in this tender."""
+        bid = by.subject if by.role is Role.BID_OWNER else None
+        if bid is None or bid.tender_id != tender.pk or bid.status != BidStatus.ACTIVE:
+            raise PermissionDenied()
+
+    def check_filing(self, award, by: Actor, now, *, submit: bool = False) -> None:
+        """May `by` file a claim against `award` now (as a draft, or `submit`ted at once)?
+        Raises the 2.3 refusal if not."""
+        tender = award.tender
+        self.check_filer(by, tender)
+        if tender.status not in TenderStatus.deciding():
+            raise in_tender_status("add complaint", tender)
+        tender.check_lot_active(award.lot_id, "add complaint")
+        if award.status == AwardStatus.PENDING:
+            raise NotAllowed(
+                "Claim submission is not allowed on pending award", code="award_pending"
+            )
+        if not award.in_complaint_period(now):
+            raise NotAllowed(
+                "Can add complaint only in complaintPeriod",
+                code="claims_period",
+                params={"start": award.complaint_period_start, "end": award.complaint_period_end},
+            )
+        by.check_standing(in_public=submit)
+
+    def can_file(self, award, by: Actor, now=None) -> bool:
+        return worth_offering(self.check_filing, award, by, now or timezone.now())
+
+    def check_tender_filer(self, by: Actor, tender) -> None:
+        """Claims against the conditions are filed by anyone known (not only bidders: bids may
+        not be made yet), except the buyer itself."""
+        if not by.is_authenticated or by.role is Role.SYSTEM:
+            raise PermissionDenied()
+        if by.organization is not None and tender.is_owned_by_organization(by.organization):
+            raise PermissionDenied()
+
+    def check_filing_against_tender(
+        self, tender, by: Actor, now, *, related_lot: str = "", submit: bool = False
+    ) -> None:
+        """May `by` file a claim against `tender`'s conditions (or those of its lot
+        `related_lot`) now? Raises the 2.3 refusal if not."""
+        self.check_tender_filer(by, tender)
+        if related_lot and lot_of(tender.data, related_lot) is None:
+            raise InvalidData.field("relatedLot", "relatedLot should be one of lots")
+        if tender.status not in AGAINST_TENDER.filed_in:
+            raise in_tender_status("add complaint", tender)
+        if related_lot:
+            tender.check_lot_active(related_lot, "add complaint")
+        by.check_standing(in_public=submit)
+
+    def can_file_against_tender(self, tender, by: Actor, now=None) -> bool:
+        return worth_offering(self.check_filing_against_tender, tender, by, now or timezone.now())
+
+    # --- filing ---------------------------------------------------------------------------
+
     def file(self, *, award, by: Actor, title: str, author: dict, description: str = "",
              submit: bool = False) -> tuple["Complaint", str]:  # fmt: skip
         """A bidder's claim against `award`: a draft, or submitted at once. Returns the claim
         and its access token."""
         with atomic_change():
             now = award.lock_for_change()
-            self.model.check_filing(award, by, now, submit=submit)
+            self.check_filing(award, by, now, submit=submit)
             return self._filed(
                 award.tender, by, now, award=award, bid=by.subject, related_lot=award.lot_id,
                 title=title, author=author, description=description, submit=submit,
@@ -101,7 +169,7 @@ class ComplaintQuerySet(models.QuerySet):
         limits.count_public_post(by)
         with atomic_change():
             now = tender.lock_for_change()
-            self.model.check_filing_against_tender(
+            self.check_filing_against_tender(
                 tender, by, now, related_lot=related_lot, submit=submit
             )
             return self._filed(

@@ -107,8 +107,8 @@ TRANSITIONS = {
     "ignore": transition({S.CLAIM}, S.IGNORED, Role.SYSTEM),
     "void": transition(OPEN, S.CANCELLED, Role.SYSTEM),
 }
-# Filing: its own rules (Complaint.check_filing, check_filing_against_tender) say where a claim
-# may be filed, in 2.3's order, before the claim exists.
+# Filing: its own rules (Complaint.objects.check_filing, check_filing_against_tender) say
+# where a claim may be filed, in 2.3's order, before the claim exists.
 FILING = frozenset({"file", "file_draft"})
 # Only inside the award's complaint period; the others may happen at any time.
 WITHIN_COMPLAINT_PERIOD = {"edit", "submit"}

@@ -83,7 +83,7 @@ def claim_new(request, tender_id, award_id):
     tender = current_tender(tender_id, request.user)
     award = award_of(tender, award_id)
     bidder = bid_actor(request.user, tender)
-    refusal = error_of(Complaint.check_filing, award, bidder, timezone.now())
+    refusal = error_of(Complaint.objects.check_filing, award, bidder, timezone.now())
     form = ClaimForm(request.POST or None, request.FILES or None)
     context = {"tender": tender, "award": award, **evidence_of(tender, award)}
     return _filing_page(
@@ -105,7 +105,9 @@ def tender_claim_new(request, tender_id):
     if request.user.organization is None:
         refusal = PermissionDenied()  # the claimant is an organization
     else:
-        refusal = error_of(Complaint.check_filing_against_tender, tender, actor, timezone.now())
+        refusal = error_of(
+            Complaint.objects.check_filing_against_tender, tender, actor, timezone.now()
+        )
     form = TenderClaimForm(request.POST or None, request.FILES or None, tender=tender)
     context = {
         "tender": tender,

@@ -16,18 +16,20 @@ from complaints.api.views import (
     TenderComplaintViewSet,
 )
 from core.api import openapi, views  # noqa: F401  (openapi: its field extensions register on import)
-from tenders.api.views import (
+from tenders.api.document_views import (
     AwardDocumentViewSet,
-    AwardViewSet,
     BidDocumentViewSet,
-    BidViewSet,
     CancellationDocumentViewSet,
-    CancellationViewSet,
     ContractDocumentViewSet,
+    TenderDocumentViewSet,
+)
+from tenders.api.views import (
+    AwardViewSet,
+    BidViewSet,
+    CancellationViewSet,
     ContractViewSet,
     LotViewSet,
     QuestionViewSet,
-    TenderDocumentViewSet,
     TenderViewSet,
 )
 

@@ -18,18 +18,15 @@ from tenders.models import (
     LotStatus,
     TenderStatus,
 )
-from tenders.schema import (
+from tenders.part_schemas import (
     AwardPatchSchema,
     CancellationSchema,
     ContractPatchSchema,
-    Lot,
     LotValue,
-    Organization,
     Parameter,
     QuestionSchema,
-    TenderSchema,
-    Value,
 )
+from tenders.schema import Lot, Organization, TenderSchema, Value
 
 
 def period(start, end) -> dict:

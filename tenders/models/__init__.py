@@ -19,7 +19,8 @@ from .statuses import (
     LotStatus,
     TenderStatus,
 )
-from .tender import Tender, TenderSearch
+from .tender import Tender
+from .tender_search import TenderSearch
 
 __all__ = [
     "AuditEvent",

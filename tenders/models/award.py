@@ -8,7 +8,7 @@ from core.transactions import atomic_change
 from core.transitions import NEW, transition
 from tenders import notifications
 from tenders.documents import PartDocuments
-from tenders.schema import AwardPatchSchema
+from tenders.part_schemas import AwardPatchSchema
 from tenders.workdays import STAND_STILL
 
 from .base import PartOfTender, new_id
@@ -114,7 +114,7 @@ class Award(PartOfTender, PartDocuments):
     def can_be_claimed_by(self, by: Actor, now) -> bool:
         """May `by` file a claim against this decision now? The claim model decides; the
         tender reaches it through the relation, never by importing it."""
-        return self.complaints.model.can_file(self, by, now)
+        return self.complaints.model.objects.can_file(self, by, now)
 
     @property
     def won(self) -> bool:

@@ -6,7 +6,7 @@ from core.schema import merge_patch, parse_iso, to_json, validate
 from core.transactions import atomic_change
 from core.transitions import NEW, UNCHANGED, transition
 from tenders.documents import PartDocuments
-from tenders.schema import BidSchema
+from tenders.part_schemas import BidSchema
 
 from .base import Owned, PartOfTender, new_id
 from .statuses import AwardStatus, BidStatus, TenderStatus

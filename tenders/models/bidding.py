@@ -7,10 +7,10 @@ from core.actors import Actor, Role
 from core.errors import InvalidData, NotAllowed, PermissionDenied, in_tender_status
 from core.schema import iso, to_json, validate
 from core.transactions import atomic_change
+from tenders.part_schemas import BidSchema
 from tenders.schema import (
     MAX_BIDS,
     MAX_BIDS_OF_ONE,
-    BidSchema,
     features_by_lot,
     features_of,
     most_weight,

@@ -6,7 +6,7 @@ from core.schema import merge_patch, validate
 from core.transactions import atomic_change
 from core.transitions import NEW, transition
 from tenders.documents import PartDocuments
-from tenders.schema import CancellationSchema
+from tenders.part_schemas import CancellationSchema
 
 from .base import PartOfTender, new_id
 from .statuses import CancellationStatus, TenderStatus

@@ -6,7 +6,7 @@ from core.schema import iso, to_json, validate
 from core.transactions import atomic_change
 from core.transitions import NEW, transition
 from tenders.documents import PartDocuments
-from tenders.schema import ContractPatchSchema
+from tenders.part_schemas import ContractPatchSchema
 
 from .base import PartOfTender, new_id
 from .statuses import AwardStatus, ContractStatus, TenderStatus

@@ -17,12 +17,8 @@ from core.errors import InvalidData, NotAllowed, NotFound, PermissionDenied, wor
 from core.ids import is_id
 from core.schema import validate
 from core.transactions import atomic_change
-from tenders.schema import (
-    MAX_QUESTIONS,
-    MAX_QUESTIONS_OF_ONE,
-    QuestionAnswerSchema,
-    QuestionSchema,
-)
+from tenders.part_schemas import QuestionAnswerSchema, QuestionSchema
+from tenders.schema import MAX_QUESTIONS, MAX_QUESTIONS_OF_ONE
 
 from .base import Counter, Owned, new_id
 from .lots import lot_of

@@ -10,15 +10,16 @@ from django.utils.translation import gettext_lazy as _
 
 from core.actors import Actor, Role, Viewer
 from core.errors import InvalidData, NotAllowed, in_own_status, in_tender_status
-from core.schema import KYIV, merge_patch, validate
+from core.schema import merge_patch, validate
 from core.transactions import atomic_change
-from core.transitions import NEW, UNCHANGED, StatusMachine, transition
+from core.transitions import StatusMachine
 from tenders import workdays
 from tenders.documents import HasDocuments
-from tenders.schema import MAX_CANCELLATIONS, CancellationSchema, TenderSchema
+from tenders.part_schemas import CancellationSchema
+from tenders.schema import MAX_CANCELLATIONS, TenderSchema
 from tenders.search import search_columns
 
-from .base import AuditEvent, Counter, Owned, new_id
+from .base import AuditEvent, Owned, new_id
 from .bidding import Bidding
 from .lots import Lots, lot_of
 from .questions import Questions
@@ -26,48 +27,10 @@ from .room import check_room
 from .statuses import CancellationStatus, TenderStatus
 from .tender_errors import StaleDraft
 from .tender_queries import TenderQuerySet, claims_with_awards
+from .tender_search import TenderSearch
+from .tender_table import LIFECYCLE, TRANSITIONS
 from .tender_time import TimeDrivenChanges
-from .tender_wire import EDITABLE_FIELDS, TENDER_FIELDS, TenderWire
-
-T = TenderStatus
-LIVE = frozenset(T) - T.terminal()
-TRANSITIONS = {
-    # Registering: public at once (whatever its periods say, as 2.3 takes them), or a draft.
-    "register": transition({NEW}, T.ENQUIRIES, Role.TENDER_OWNER),
-    "register_draft": transition({NEW}, T.DRAFT, Role.TENDER_OWNER),
-    # The owner's changes.
-    "publish": transition({T.DRAFT}, T.ENQUIRIES, Role.TENDER_OWNER),
-    "edit": transition(LIVE - {T.DRAFT}, UNCHANGED, Role.TENDER_OWNER),
-    # The portal's "edit the draft": the whole document written anew.
-    "rewrite_draft": transition({T.DRAFT}, UNCHANGED, Role.TENDER_OWNER),
-    "add_document": transition({T.DRAFT, T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
-    "update_document": transition({T.DRAFT, T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
-    "add_lot": transition({T.DRAFT, T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
-    "update_lot": transition({T.DRAFT, T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
-    "delete_lot": transition({T.DRAFT, T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
-    # Answers are given until tendering starts (2.3); questions are asked by anyone known
-    # (Tender.ask).
-    "update_question": transition({T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
-    "cancel": transition(LIVE, T.CANCELLED, Role.TENDER_OWNER),
-    # Caused by time, or by a decision on an award or a contract.
-    "start_tendering": transition({T.ENQUIRIES}, T.TENDERING, Role.SYSTEM),
-    "close_tendering": transition(
-        {T.TENDERING},
-        {T.QUALIFICATION, T.UNSUCCESSFUL},
-        Role.SYSTEM,
-        picked_by="status_after_tendering",
-    ),
-    "awarded": transition({T.QUALIFICATION}, T.AWARDED, Role.SYSTEM),
-    "reopen_qualification": transition({T.AWARDED}, T.QUALIFICATION, Role.SYSTEM),
-    # (With lots, the last lot may end while another lot's award is still pending: the
-    # tender then ends from qualification.)
-    "fail": transition(T.deciding(), T.UNSUCCESSFUL, Role.SYSTEM),
-    "complete": transition(T.deciding(), T.COMPLETE, Role.SYSTEM),
-}
-
-# The way a tender goes when nothing ends it early (each step a transition above; closing
-# tendering leads to qualification when there are bids): the stages the portal shows.
-LIFECYCLE = [T.ENQUIRIES, T.TENDERING, T.QUALIFICATION, T.AWARDED, T.COMPLETE]
+from .tender_wire import EDITABLE_FIELDS, TENDER_FIELDS, TenderWire, keeping_lot_ids
 
 
 class Tender(
@@ -194,11 +157,6 @@ class Tender(
     @property
     def owner_name(self) -> str:
         return self.broker.name if self.broker_id else ""
-
-    @staticmethod
-    def next_tender_id(now) -> str:
-        day = now.astimezone(KYIV).date().isoformat()
-        return f"UA-{day}-{Counter.next(f'tenderID:{day}'):06d}"
 
     # --- changing: the frame every write goes through -------------------------------------
 
@@ -380,25 +338,7 @@ class Tender(
         documents may name them). True if anything changed."""
         with atomic_change():
             now = self.begin("rewrite_draft", by)
-            kept_ids = [lot["id"] for lot in self.lots]
-            lots = [
-                {**lot, "id": kept_ids[n]} if n < len(kept_ids) else lot
-                for n, lot in enumerate(data.get("lots", []))
-            ]
-            if lots:
-                renamed = {
-                    lot["id"]: kept["id"] for lot, kept in zip(data["lots"], lots, strict=True)
-                }
-                data = {
-                    **data,
-                    "lots": lots,
-                    "items": [
-                        {**item, "relatedLot": renamed.get(item.get("relatedLot"), "")}
-                        if "relatedLot" in item
-                        else item
-                        for item in data.get("items", [])
-                    ],
-                }
+            data = keeping_lot_ids(data, [lot["id"] for lot in self.lots])
             document = validate(TenderSchema, {**data, "status": TenderStatus.DRAFT}, now=now)
             type(self).objects.check_publishing_kind(document)
             if not self._rewrite(document, now):
@@ -414,17 +354,9 @@ class Tender(
         if self._stored_state() == before:
             return False
         self.stamp_change(now)
-        if self._search != {name: searched[name] for name in self._search}:
-            self.save_search(new=False)
+        if self.found_by != {name: searched[name] for name in self.found_by}:
+            TenderSearch.write(self, new=False)
         return True
-
-    def save_search(self, *, new: bool) -> None:
-        """Write the words and codes `_store` derived (only when they changed: their index is
-        costly to rewrite)."""
-        if new:
-            TenderSearch.objects.create(tender=self, **self._search)
-        else:
-            TenderSearch.objects.filter(tender=self).update(**self._search)
 
     def _publish(self, by: Actor, now) -> None:
         self.apply("publish", by, now, published=now)
@@ -515,26 +447,3 @@ class Tender(
         )
 
     # --- bidders --------------------------------------------------------------------------
-
-
-class TenderSearch(models.Model):
-    """What the portal's search finds a tender by (tenders/search.py): its words, CPV codes,
-    region and expected value, apart from the tender's row, which every change rewrites. (The
-    indexes of the words and codes on PostgreSQL are migration 0018's.)"""
-
-    tender = models.OneToOneField(
-        Tender, primary_key=True, on_delete=models.CASCADE, related_name="search"
-    )
-    search_text = models.TextField(blank=True)
-    cpv_codes = models.TextField(blank=True)
-    region = models.CharField(max_length=200, blank=True)
-    value_amount = models.DecimalField(max_digits=20, decimal_places=2, null=True)
-
-    class Meta:
-        indexes = [
-            models.Index(fields=["region"], name="tender_search_region"),
-            models.Index(fields=["value_amount"], name="tender_search_value"),
-        ]
-
-    def __str__(self) -> str:
-        return self.search_text[:60]

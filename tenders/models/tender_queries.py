@@ -14,15 +14,16 @@ from core.actors import Actor, Role, Viewer
 from core.errors import DomainError, NotFound, PermissionDenied
 from core.ids import is_id
 from core.reads import Read
-from core.schema import validate
+from core.schema import KYIV, validate
 from core.transactions import all_or_nothing, atomic_change
 from tenders.schema import PUBLISHING_KINDS, TenderSchema
 from tenders.search import cpv_digits, understand
 
 from . import search_words
-from .base import new_id
+from .base import Counter, new_id
 from .statuses import TenderStatus
 from .tender_errors import MethodNotImplemented, NotProcuringEntity
+from .tender_search import TenderSearch
 
 logger = logging.getLogger(__name__)
 
@@ -239,7 +240,8 @@ class TenderQuerySet(models.QuerySet):
             tender = self.model(id=new_id(), broker=by.broker, organization=by.organization)
             owner = by.owning(tender, Role.TENDER_OWNER)
             tender.guard(action, owner, now)
-            tender.tender_id = self.model.next_tender_id(now)
+            day = now.astimezone(KYIV).date().isoformat()
+            tender.tender_id = f"UA-{day}-{Counter.next(f'tenderID:{day}'):06d}"
             tender.store_document(document, now=now)
             token = tender.issue_token()
             # Stamped after the day's counter, which parallel creates wait for: dateModified
@@ -249,7 +251,7 @@ class TenderQuerySet(models.QuerySet):
             tender.apply(action, owner, now, date_modified=stamped, **public)
             tender.next_check = tender.next_check_due()
             tender.save(force_insert=True)
-            tender.save_search(new=True)
+            TenderSearch.write(tender, new=True)
         # The document as the database gives it back (PostgreSQL orders a JSON object's keys
         # its own way, and every read shows them so); nothing hangs on a tender just
         # registered, so its parts are known without asking.

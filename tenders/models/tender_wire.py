@@ -63,8 +63,8 @@ class TenderWire:
         settle_lots(document, self.data.get("lots", []) if self.data else [], now)
         self.has_lots = "lots" in document
         # The search's words and codes, which the tender's change writes to TenderSearch.
-        self._search = search_columns(document)
-        self.buyer_identifier = self._search.pop("buyer_identifier")
+        self.found_by = search_columns(document)
+        self.buyer_identifier = self.found_by.pop("buyer_identifier")
         if document.get("mode") == "test":
             for field, prefix in TEST_TITLE_PREFIXES.items():
                 if field in document and not document[field].startswith(prefix):
@@ -84,3 +84,26 @@ class TenderWire:
             self.title, self.description, self.mode, self.procurement_method_details,
             self.enquiry_start, self.enquiry_end, self.tender_start, self.tender_end, self.data,
         )  # fmt: skip
+
+
+def keeping_lot_ids(data: dict, kept_ids: list[str]) -> dict:
+    """A draft's document written anew (`data`), its lots taking the ids the draft's lots had,
+    by their place in the list (the draft's documents may name them), and its items' relatedLot
+    following them."""
+    lots = [
+        {**lot, "id": kept_ids[n]} if n < len(kept_ids) else lot
+        for n, lot in enumerate(data.get("lots", []))
+    ]
+    if not lots:
+        return data
+    renamed = {lot["id"]: kept["id"] for lot, kept in zip(data["lots"], lots, strict=True)}
+    return {
+        **data,
+        "lots": lots,
+        "items": [
+            {**item, "relatedLot": renamed.get(item.get("relatedLot"), "")}
+            if "relatedLot" in item
+            else item
+            for item in data.get("items", [])
+        ],
+    }

@@ -204,7 +204,7 @@ def _tender_claims(user, tender, now) -> dict:
     may_file = (
         user.is_authenticated
         and user.organization is not None
-        and tender.complaints.model.can_file_against_tender(tender, actor, now)
+        and tender.complaints.model.objects.can_file_against_tender(tender, actor, now)
     )
     return {"tender_claims": claims, "can_file_tender_claim": may_file}
 

@@ -17,7 +17,7 @@ BAD_VALUES = ("%00", "%C2%B2", "%EF%BC%91", "1%00", "9" * 5000)
 
 
 @pytest.fixture
-def world(api, api2, clock, client, brokers):
+def segment_ids(api, api2, clock, client, brokers):
     """Real ids for every kind of segment: a tender with an award, a claim with a document."""
     from tests.helpers import Claims
 
@@ -39,12 +39,12 @@ def world(api, api2, clock, client, brokers):
     }
 
 
-def fill(route: str, world: dict, bad: str | None = None, which: str | None = None) -> str:
+def fill(route: str, segment_ids: dict, bad: str | None = None, which: str | None = None) -> str:
     def value(match):
         name = match[1]
         if name == which:
             return bad
-        return world.get(name, world["document_id"] if name == "pk" else "0" * 32)
+        return segment_ids.get(name, segment_ids["document_id"] if name == "pk" else "0" * 32)
 
     return re.sub(r"{(\w+)}", value, route)
 
@@ -56,10 +56,10 @@ def test_the_routes_are_found():
 
 
 @pytest.mark.parametrize("bad", BAD_SEGMENTS)
-def test_a_bad_segment_anywhere_in_the_api_is_a_json_4xx(api, world, bad):
+def test_a_bad_segment_anywhere_in_the_api_is_a_json_4xx(api, segment_ids, bad):
     for route in routes("/api/") + routes("/ds/"):
         for which in re.findall(r"{(\w+)}", route):
-            path = fill(route, world, bad, which)
+            path = fill(route, segment_ids, bad, which)
             for method in ("GET", "POST", "PUT", "PATCH", "DELETE"):
                 response = api.client.generic(
                     method, path, '{"data": {}}', content_type="application/json",
@@ -71,25 +71,25 @@ def test_a_bad_segment_anywhere_in_the_api_is_a_json_4xx(api, world, bad):
 
 
 @pytest.mark.parametrize("bad", BAD_SEGMENTS)
-def test_a_bad_segment_anywhere_in_the_portal_is_a_404_page(client, world, bad):
+def test_a_bad_segment_anywhere_in_the_portal_is_a_404_page(client, segment_ids, bad):
     for prefix in ("/tenders/", "/claims/", "/organization/", "/accounts/"):
         for route in routes(prefix):
             for which in re.findall(r"{(\w+)}", route):
-                path = fill(route, world, bad, which)
+                path = fill(route, segment_ids, bad, which)
                 for method in ("get", "post"):
                     response = getattr(client, method)(path)
                     assert response.status_code in (302, 400, 403, 404, 405), (method, path)
 
 
 @pytest.mark.parametrize("bad", BAD_VALUES)
-def test_a_bad_query_value_is_refused_or_ignored_never_a_500(api, world, bad):
-    tender = f"/api/2.3/tenders/{world['tender_id']}"
-    document = f"{tender}/awards/{world['award_id']}/complaints/{world['complaint_id']}"
+def test_a_bad_query_value_is_refused_or_ignored_never_a_500(api, segment_ids, bad):
+    tender = f"/api/2.3/tenders/{segment_ids['tender_id']}"
+    document = f"{tender}/awards/{segment_ids['award_id']}/complaints/{segment_ids['complaint_id']}"
     for path, names in (
         ("/api/2.3/tenders", ("limit", "offset", "descending", "opt_fields", "mode")),
         (tender, ("acc_token", "opt_fields", "opt_pretty")),
-        (f"{document}/documents/{world['document_id']}", ("download", "all", "acc_token")),
-        (f"/ds/get/{world['doc_id']}", ("Expires", "KeyID", "Signature")),
+        (f"{document}/documents/{segment_ids['document_id']}", ("download", "all", "acc_token")),
+        (f"/ds/get/{segment_ids['doc_id']}", ("Expires", "KeyID", "Signature")),
         ("/", ("q", "tender_id", "cpv", "buyer", "status", "published_from", "page")),
     ):
         for name in names:
@@ -109,8 +109,8 @@ def test_limit_takes_ascii_digits_only(api):
     assert api.get("/tenders", {"limit": "0002"}).status_code == 200
 
 
-def test_an_expiry_that_is_not_ascii_digits_is_refused(api, world, client):
-    response = client.get(f"/ds/get/{world['doc_id']}?Expires=%C2%B2&KeyID=x&Signature=y")
+def test_an_expiry_that_is_not_ascii_digits_is_refused(api, segment_ids, client):
+    response = client.get(f"/ds/get/{segment_ids['doc_id']}?Expires=%C2%B2&KeyID=x&Signature=y")
     assert single_error(response, 403) == {
         "location": "url",
         "name": "Expires",

@@ -184,7 +184,7 @@ def rereads_fail(monkeypatch):
 
         return failing_step
 
-    monkeypatch.setattr(views, "_read", failing(views._read))
+    monkeypatch.setattr(views, "read_tender", failing(views.read_tender))
     monkeypatch.setattr(Tender, "refresh_from_db", failing(Tender.refresh_from_db))
     return state
 

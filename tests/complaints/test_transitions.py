@@ -69,17 +69,17 @@ def expected_refusal(status, action, actor):
 
 
 @pytest.fixture
-def world(brokers, clock):
+def decided(brokers, clock):
     return decided_award(brokers, clock)
 
 
-def actor(world, complaint, who):
+def actor(decided, complaint, who):
     from core.actors import Actor
 
     return {
-        "claimant": world.claimant(complaint),
-        "tender_owner": world.owner,
-        "other_bidder": world.bidders[1],
+        "claimant": decided.claimant(complaint),
+        "tender_owner": decided.owner,
+        "other_bidder": decided.bidders[1],
         "anonymous": Actor.anonymous(),
     }[who]
 
@@ -88,11 +88,11 @@ CELLS = [(s, a, who) for s in STATUSES for a in ARGUMENTS for who in ACTORS]
 
 
 @pytest.mark.parametrize(("status", "action", "who"), CELLS)
-def test_cell(world, status, action, who):
-    complaint = make_complaint(world, status)
+def test_cell(decided, status, action, who):
+    complaint = make_complaint(decided, status)
     assert complaint.status == status
     events = AuditEvent.objects.count()
-    world.clock.advance(seconds=1)
+    decided.clock.advance(seconds=1)
     before = {
         field.attname: getattr(complaint, field.attname)
         for field in Complaint._meta.concrete_fields
@@ -102,7 +102,7 @@ def test_cell(world, status, action, who):
     if target is None:
         error, description = expected_refusal(status, action, who)
         with pytest.raises(error) as raised:
-            method(by=actor(world, complaint, who), **ARGUMENTS[action])
+            method(by=actor(decided, complaint, who), **ARGUMENTS[action])
         assert raised.value.description == description
         after = Complaint.objects.get(pk=complaint.pk)
         assert {
@@ -110,9 +110,9 @@ def test_cell(world, status, action, who):
         } == before
         assert AuditEvent.objects.count() == events
         return
-    method(by=actor(world, complaint, who), **ARGUMENTS[action])
+    method(by=actor(decided, complaint, who), **ARGUMENTS[action])
     after = Complaint.objects.get(pk=complaint.pk)
-    now = world.clock.now()
+    now = decided.clock.now()
     assert after.status == target
     assert after.date == now
     for date in DATES.get(action, []):
@@ -167,29 +167,31 @@ def test_table_is_the_2_3_claim_diagram():
     assert set(ComplaintStatus.values) == set(STATUSES)
 
 
-def test_available_actions_are_the_allowed_cells(world):
+def test_available_actions_are_the_allowed_cells(decided):
     for status in ("draft", "claim", "answered", "resolved"):
-        complaint = make_complaint(world, status)
+        complaint = make_complaint(decided, status)
         for who in ACTORS:
             expected = sorted(a for (s, a, w) in ALLOWED if s == status and w == who)
-            assert sorted(complaint.available_actions(actor(world, complaint, who))) == expected, (
+            assert (
+                sorted(complaint.available_actions(actor(decided, complaint, who))) == expected
+            ), (
                 status,
                 who,
             )
 
 
-def test_answer_needs_a_resolution_type(world):
-    complaint = make_complaint(world, "claim")
+def test_answer_needs_a_resolution_type(decided):
+    complaint = make_complaint(decided, "claim")
     with pytest.raises(InvalidData) as raised:
-        complaint.answer(by=world.owner, resolution=RESOLUTION)
+        complaint.answer(by=decided.owner, resolution=RESOLUTION)
     assert raised.value.errors == {"resolutionType": ["This field is required."]}
     assert Complaint.objects.get(pk=complaint.pk).status == "claim"
 
 
-def test_answer_with_a_short_resolution_is_refused(world):
-    complaint = make_complaint(world, "claim")
+def test_answer_with_a_short_resolution_is_refused(decided):
+    complaint = make_complaint(decided, "claim")
     with pytest.raises(NotAllowed) as raised:
-        complaint.answer(by=world.owner, resolution="Відмовлено.", resolution_type="declined")
+        complaint.answer(by=decided.owner, resolution="Відмовлено.", resolution_type="declined")
     assert (raised.value.description, raised.value.code, raised.value.field) == (
         "Can't update complaint",
         "resolution_too_short",
@@ -197,11 +199,11 @@ def test_answer_with_a_short_resolution_is_refused(world):
     )
 
 
-def test_prepared_answer_counts_when_answering(world):
-    complaint = make_complaint(world, "claim")
-    complaint.prepare_answer(by=world.owner, resolution=RESOLUTION, resolution_type="invalid")
+def test_prepared_answer_counts_when_answering(decided):
+    complaint = make_complaint(decided, "claim")
+    complaint.prepare_answer(by=decided.owner, resolution=RESOLUTION, resolution_type="invalid")
     assert Complaint.objects.get(pk=complaint.pk).status == "claim"
-    complaint.answer(by=world.owner)
+    complaint.answer(by=decided.owner)
     after = Complaint.objects.get(pk=complaint.pk)
     assert (after.status, after.resolution, after.resolution_type) == (
         "answered",
@@ -211,9 +213,9 @@ def test_prepared_answer_counts_when_answering(world):
     assert after.tenderer_action_date is None
 
 
-def test_satisfied_may_be_recorded_first_and_used_to_close(world):
-    complaint = make_complaint(world, "answered")
-    claimant = world.claimant(complaint)
+def test_satisfied_may_be_recorded_first_and_used_to_close(decided):
+    complaint = make_complaint(decided, "answered")
+    claimant = decided.claimant(complaint)
     complaint.rate_answer(by=claimant, satisfied=False)
     assert Complaint.objects.get(pk=complaint.pk).satisfied is False
     complaint.resolve(by=claimant)
@@ -221,51 +223,51 @@ def test_satisfied_may_be_recorded_first_and_used_to_close(world):
     assert (after.status, after.satisfied) == ("resolved", False)
 
 
-def test_resolve_without_a_verdict_is_refused(world):
-    complaint = make_complaint(world, "answered")
+def test_resolve_without_a_verdict_is_refused(decided):
+    complaint = make_complaint(decided, "answered")
     with pytest.raises(InvalidData) as raised:
-        complaint.resolve(by=world.claimant(complaint))
+        complaint.resolve(by=decided.claimant(complaint))
     assert raised.value.errors == {"satisfied": ["This field is required."]}
 
 
-def test_cancel_needs_a_reason(world):
-    complaint = make_complaint(world, "draft")
+def test_cancel_needs_a_reason(decided):
+    complaint = make_complaint(decided, "draft")
     with pytest.raises(InvalidData) as raised:
-        complaint.cancel(by=world.claimant(complaint), reason="")
+        complaint.cancel(by=decided.claimant(complaint), reason="")
     assert raised.value.errors == {"cancellationReason": ["This field is required."]}
 
 
-def test_edit_that_changes_nothing_keeps_the_date(world):
-    complaint = make_complaint(world, "draft")
-    world.clock.advance(seconds=5)
-    complaint.edit(by=world.claimant(complaint), title=complaint.title, author=organization())
+def test_edit_that_changes_nothing_keeps_the_date(decided):
+    complaint = make_complaint(decided, "draft")
+    decided.clock.advance(seconds=5)
+    complaint.edit(by=decided.claimant(complaint), title=complaint.title, author=organization())
     assert Complaint.objects.get(pk=complaint.pk).date == complaint.date
 
 
-def test_draft_cannot_be_submitted_after_the_complaint_period(world):
-    complaint = make_complaint(world, "draft")
-    world.clock.move_to(world.award.complaint_period_end + timedelta(seconds=1))
+def test_draft_cannot_be_submitted_after_the_complaint_period(decided):
+    complaint = make_complaint(decided, "draft")
+    decided.clock.move_to(decided.award.complaint_period_end + timedelta(seconds=1))
     with pytest.raises(NotAllowed) as raised:
-        complaint.submit(by=world.claimant(complaint))
+        complaint.submit(by=decided.claimant(complaint))
     assert raised.value.description == "Can update complaint only in complaintPeriod"
     # ...but it may still be cancelled.
-    complaint.cancel(by=world.claimant(complaint), reason="Строк минув")
+    complaint.cancel(by=decided.claimant(complaint), reason="Строк минув")
     assert Complaint.objects.get(pk=complaint.pk).status == "cancelled"
 
 
-def test_a_change_that_finds_its_claim_closed_by_time_meanwhile_is_refused(world):
+def test_a_change_that_finds_its_claim_closed_by_time_meanwhile_is_refused(decided):
     """The claimant acts on the answered claim it holds, after the time to close it passed:
     the change first applies what time did (the claim took its resolution type, gathered to
     be written with the change) and reads the claim as that left it, not as the database
     still has it."""
-    complaint = make_complaint(world, "answered")
-    world.clock.move_to(complaint.closes_at + timedelta(seconds=1))
+    complaint = make_complaint(decided, "answered")
+    decided.clock.move_to(complaint.closes_at + timedelta(seconds=1))
 
     with pytest.raises(NotAllowed) as raised:
-        complaint.resolve(by=world.claimant(complaint), satisfied=True)
+        complaint.resolve(by=decided.claimant(complaint), satisfied=True)
 
     assert raised.value.description == "Can't update complaint in current (resolved) status"
-    world.refresh()
+    decided.refresh()
     stored = Complaint.objects.get(pk=complaint.pk)
     assert (stored.status, stored.satisfied) == ("resolved", None)
     assert list(

@@ -38,7 +38,7 @@ def upload(name="довідка.pdf", content=b"%PDF-1.4 claim evidence"):
     return SimpleUploadedFile(name, content, content_type="application/pdf")
 
 
-def file_claim(client, world, *, submit=True, files=(), once="a" * 32):
+def post_claim_form(client, world, *, submit=True, files=(), once="a" * 32):
     data = claim_form(once=once, documents=list(files))
     data["submit" if submit else "draft"] = "1"
     return client.post(new_claim_url(world), data)

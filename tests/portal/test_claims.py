@@ -13,7 +13,7 @@ from core.models import FormSubmission
 from docservice.models import StoredFile
 from tenders.models import AuditEvent
 from tests.factories import RESOLUTION, portal_world
-from tests.portal.forms import claim_form, file_claim, new_claim_url, upload
+from tests.portal.forms import claim_form, new_claim_url, post_claim_form, upload
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +30,7 @@ def test_bidder_files_a_claim_at_once_and_the_buyer_is_told(
     world, as_user, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        response = file_claim(as_user(world.bidder), world)
+        response = post_claim_form(as_user(world.bidder), world)
 
     complaint = Complaint.objects.get()
     assert response.status_code == 302
@@ -45,7 +45,7 @@ def test_bidder_files_a_claim_at_once_and_the_buyer_is_told(
 
 def test_claim_with_two_attachments_is_filed_in_three_steps_behind_the_form(world, as_user):
     client = as_user(world.bidder)
-    file_claim(client, world, files=[upload("а.pdf", b"one"), upload("б.pdf", b"two")])
+    post_claim_form(client, world, files=[upload("а.pdf", b"one"), upload("б.pdf", b"two")])
 
     complaint = Complaint.objects.get()
     assert complaint.status == "claim"
@@ -60,7 +60,7 @@ def test_claim_with_two_attachments_is_filed_in_three_steps_behind_the_form(worl
 def test_draft_then_documents_then_submit(world, as_user, django_capture_on_commit_callbacks):
     client = as_user(world.bidder)
     with django_capture_on_commit_callbacks(execute=True):
-        file_claim(client, world, submit=False)
+        post_claim_form(client, world, submit=False)
     complaint = Complaint.objects.get()
     assert complaint.status == "draft"
     assert mail.outbox == []
@@ -84,7 +84,7 @@ def test_draft_then_documents_then_submit(world, as_user, django_capture_on_comm
 
 
 def test_a_draft_is_shown_to_its_author_only(world, as_user):
-    file_claim(as_user(world.bidder), world, submit=False)
+    post_claim_form(as_user(world.bidder), world, submit=False)
     url = reverse("claim", args=[Complaint.objects.get().pk])
 
     assert as_user(world.bidder).get(url).status_code == 200
@@ -95,7 +95,7 @@ def test_a_draft_is_shown_to_its_author_only(world, as_user):
 def test_buyer_answers_through_htmx_and_the_claimant_is_told(
     world, as_user, django_capture_on_commit_callbacks
 ):
-    file_claim(as_user(world.bidder), world)
+    post_claim_form(as_user(world.bidder), world)
     complaint = Complaint.objects.get()
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -124,7 +124,7 @@ def test_buyer_answers_through_htmx_and_the_claimant_is_told(
 
 
 def test_answer_too_short_is_422_next_to_the_field_and_changes_nothing(world, as_user):
-    file_claim(as_user(world.bidder), world)
+    post_claim_form(as_user(world.bidder), world)
     complaint = Complaint.objects.get()
 
     response = as_user(world.buyer).post(
@@ -142,7 +142,7 @@ def test_answer_too_short_is_422_next_to_the_field_and_changes_nothing(world, as
 
 
 def test_buyer_may_save_a_draft_answer(world, as_user):
-    file_claim(as_user(world.bidder), world)
+    post_claim_form(as_user(world.bidder), world)
     complaint = Complaint.objects.get()
 
     as_user(world.buyer).post(
@@ -156,7 +156,7 @@ def test_buyer_may_save_a_draft_answer(world, as_user):
 
 @pytest.mark.parametrize("satisfied", [True, False])
 def test_claimant_accepts_or_rejects_the_answer(world, as_user, satisfied):
-    file_claim(as_user(world.bidder), world)
+    post_claim_form(as_user(world.bidder), world)
     complaint = Complaint.objects.get()
     complaint.tender = world.tender
     complaint.answer(by=world.owner(), resolution=RESOLUTION, resolution_type="declined")
@@ -184,7 +184,7 @@ def test_claimant_accepts_or_rejects_the_answer(world, as_user, satisfied):
 
 def test_claimant_withdraws_with_a_reason(world, as_user):
     client = as_user(world.bidder)
-    file_claim(client, world)
+    post_claim_form(client, world)
     complaint = Complaint.objects.get()
 
     refused = client.post(reverse("claim-cancel", args=[complaint.pk]), {"once": "f" * 32})
@@ -224,7 +224,7 @@ def test_claimant_withdraws_with_a_reason(world, as_user):
     ],
 )
 def test_forged_post_is_refused_in_the_portals_words(world, as_user, who, view, data, message):
-    file_claim(as_user(world.bidder), world)
+    post_claim_form(as_user(world.bidder), world)
     complaint = Complaint.objects.get()
     before = (complaint.status, complaint.date)
 
@@ -260,7 +260,7 @@ def forms_on(page: str, complaint) -> set[str]:
 def test_forms_shown_are_the_available_actions(world, as_user):
     """For each status and each person, the page offers a form exactly for what the model's
     available_actions() allows that person (a draft is the claimant's alone)."""
-    file_claim(as_user(world.bidder), world, submit=False)
+    post_claim_form(as_user(world.bidder), world, submit=False)
     complaint = Complaint.objects.get()
     steps = {
         "draft": lambda c: None,
@@ -293,7 +293,7 @@ def test_forms_shown_are_the_available_actions(world, as_user):
 
 def test_the_same_form_sent_twice_changes_nothing_the_second_time(world, as_user):
     client = as_user(world.bidder)
-    file_claim(client, world, once="1" * 32)
+    post_claim_form(client, world, once="1" * 32)
     data = {**claim_form(once="1" * 32, title="Інша тема"), "submit": "1"}
     again = client.post(new_claim_url(world), data)
 
@@ -307,16 +307,16 @@ def test_the_same_claim_sent_again_leads_to_the_one_filed(world, as_user, once):
     """Back, then send: whether the browser kept the form (its token spent) or read it again
     (a new token), the claim is filed once and the second sending lands on it."""
     client = as_user(world.bidder)
-    file_claim(client, world, once="1" * 32)
+    post_claim_form(client, world, once="1" * 32)
     first = Complaint.objects.get()
 
-    again = file_claim(client, world, once=once)
+    again = post_claim_form(client, world, once=once)
 
     assert again.status_code == 302 and again["Location"] == reverse("claim", args=[first.pk])
     assert "This claim is already filed" in client.get(again["Location"]).content.decode()
     assert Complaint.objects.count() == 1
     # Another organization's claim in the same words is its own.
-    file_claim(as_user(world.other_bidder), world, once="3" * 32)
+    post_claim_form(as_user(world.other_bidder), world, once="3" * 32)
     assert Complaint.objects.count() == 2
 
 
@@ -324,13 +324,13 @@ def test_a_draft_sent_again_leads_to_the_draft_and_a_withdrawn_claim_may_be_file
     world, as_user
 ):
     client = as_user(world.bidder)
-    file_claim(client, world, submit=False, once="1" * 32)
+    post_claim_form(client, world, submit=False, once="1" * 32)
     draft = Complaint.objects.get()
 
-    again = file_claim(client, world, once="2" * 32)
+    again = post_claim_form(client, world, once="2" * 32)
     said = client.get(again["Location"]).content.decode()
     client.post(reverse("claim-cancel", args=[draft.pk]), {"once": "3" * 32, "reason": "Ні"})
-    anew = file_claim(client, world, once="4" * 32)
+    anew = post_claim_form(client, world, once="4" * 32)
 
     assert again["Location"] == reverse("claim", args=[draft.pk])
     assert "This claim is already saved as a draft" in said
@@ -340,7 +340,7 @@ def test_a_draft_sent_again_leads_to_the_draft_and_a_withdrawn_claim_may_be_file
 def test_refused_filing_keeps_no_attachment(world, as_user, clock):
     clock.move_to(world.award.complaint_period_end)  # the period is over
 
-    response = file_claim(as_user(world.bidder), world, files=[upload()])
+    response = post_claim_form(as_user(world.bidder), world, files=[upload()])
 
     assert response.status_code == 422
     assert "Claims against this decision are taken only from" in response.content.decode()
@@ -350,7 +350,7 @@ def test_refused_filing_keeps_no_attachment(world, as_user, clock):
 
 
 def test_empty_attachment_is_refused_next_to_the_field(world, as_user):
-    response = file_claim(as_user(world.bidder), world, files=[upload(content=b"")])
+    response = post_claim_form(as_user(world.bidder), world, files=[upload(content=b"")])
 
     assert response.status_code == 422
     assert not Complaint.objects.exists()
@@ -359,7 +359,7 @@ def test_empty_attachment_is_refused_next_to_the_field(world, as_user):
 def test_oversized_attachment_is_refused_and_nothing_kept(world, as_user, settings):
     settings.DOCUMENT_MAX_BYTES = 10
 
-    response = file_claim(as_user(world.bidder), world, files=[upload(content=b"x" * 11)])
+    response = post_claim_form(as_user(world.bidder), world, files=[upload(content=b"x" * 11)])
 
     assert response.status_code == 422
     assert not Complaint.objects.exists()
@@ -399,7 +399,7 @@ def test_user_text_is_escaped(world, as_user):
 
 
 def test_claim_made_in_the_portal_is_the_one_the_api_shows(world, as_user, client):
-    file_claim(as_user(world.bidder), world, files=[upload()])
+    post_claim_form(as_user(world.bidder), world, files=[upload()])
     complaint = Complaint.objects.get()
 
     data = client.get(
@@ -411,7 +411,7 @@ def test_claim_made_in_the_portal_is_the_one_the_api_shows(world, as_user, clien
 
 
 def test_a_draft_is_listed_on_the_tender_page_for_its_author_only(world, as_user):
-    file_claim(as_user(world.bidder), world, submit=False)
+    post_claim_form(as_user(world.bidder), world, submit=False)
     complaint = Complaint.objects.get()
     tender_url = reverse("tender", args=[world.tender.pk])
 

@@ -10,7 +10,7 @@ from core.actors import Actor, Role
 from tenders.models import Tender
 from tests.factories import RESOLUTION, make_user
 from tests.helpers import tender_data
-from tests.portal.forms import file_claim, upload
+from tests.portal.forms import post_claim_form, upload
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +57,7 @@ def test_actions_on_another_organizations_draft_tender_are_404s(as_user, draft_t
 
 
 def test_a_draft_claims_documents_download_for_its_author_alone(world, as_user):
-    file_claim(as_user(world.bidder), world, submit=False, files=[upload()])
+    post_claim_form(as_user(world.bidder), world, submit=False, files=[upload()])
     complaint = Complaint.objects.get()
     version = complaint.documents.get()
     link = reverse("claim-document-download", args=[complaint.pk, version.document_id, version.key])
@@ -70,7 +70,7 @@ def test_a_draft_claims_documents_download_for_its_author_alone(world, as_user):
 
 
 def test_actions_on_a_draft_claim_of_another_are_404s(world, as_user):
-    file_claim(as_user(world.bidder), world, submit=False)
+    post_claim_form(as_user(world.bidder), world, submit=False)
     complaint = Complaint.objects.get()
 
     answer = as_user(world.buyer).post(
@@ -86,7 +86,7 @@ def test_actions_on_a_draft_claim_of_another_are_404s(world, as_user):
 
 
 def test_an_answer_saved_but_not_sent_is_the_tender_owners_alone(world, as_user):
-    file_claim(as_user(world.bidder), world)
+    post_claim_form(as_user(world.bidder), world)
     complaint = Complaint.objects.get()
     saved = "Ця відповідь ще не надіслана і нікому не видна"
     as_user(world.buyer).post(

@@ -12,7 +12,7 @@ from django.urls import reverse
 from complaints.models import Complaint
 from core.actors import Actor, Role
 from tenders.models import Tender
-from tests.factories import RESOLUTION, portal_world
+from tests.factories import RESOLUTION
 from tests.helpers import organization, tender_data
 
 pytestmark = pytest.mark.django_db
@@ -26,11 +26,6 @@ def page(client, url, *, status=200) -> tuple[str, int]:
         response = client.get(url)
     assert response.status_code == status
     return PER_REQUEST.sub(r"\1", response.content.decode()), len(captured)
-
-
-@pytest.fixture
-def world(brokers, clock):
-    return portal_world(brokers, clock)
 
 
 def a_claim(world) -> Complaint:

@@ -11,7 +11,7 @@ import pytest
 from core.actors import Actor, Role
 from core.errors import NotAllowed, PermissionDenied, Refused, RoleNotAllowed
 from tenders.models import AuditEvent, Award, Bid, Cancellation, Contract, Tender
-from tenders.models.tender import TRANSITIONS as TENDER_TRANSITIONS
+from tenders.models.tender_table import TRANSITIONS as TENDER_TRANSITIONS
 from tests.factories import decided_award, file_claim
 from tests.helpers import FIRST, SECOND, bid_data, tender_data, two_lots
 
