@@ -70,3 +70,20 @@ def test_each_internal_use_is_seen():
         "mode = queryset.query.select_for_update",
     ):
         assert internals_used(source, "example.py"), source
+
+
+# Django has no public way to ask whether a relation was prefetched. One place asks (a
+# container's documents: as read with it, or in SQL written once), because the answer is worth
+# about 7% of a claim's change (measured in process, a claim's draft edit on the 1,000-tender
+# bench registry: 5.9-6.1 ms against 6.3-6.7 ms with the plain queryset); nowhere else.
+PREFETCH_CACHE = "_prefetched_objects_cache"
+
+
+def test_the_prefetch_cache_is_asked_in_one_place():
+    asking = sorted(
+        str(path.relative_to(ROOT))
+        for package in PACKAGES
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if PREFETCH_CACHE in path.read_text()
+    )
+    assert asking == ["tenders/documents.py"]

@@ -181,20 +181,23 @@ class Tender(
             self.save()
         return now
 
-    def catch_up_as_locked(self) -> bool:
-        """This instance was just loaded with its row locked (FOR UPDATE): apply what became
-        due, without locking or reloading it again; True if something was."""
-        self.locked_as_loaded()
+    def catch_up_as_locked(self, *, claims: list | None = None) -> bool:
+        """This instance was just loaded with its row locked (FOR UPDATE), and its `claims`
+        with it if given: apply what became due, without locking or reloading it again; True
+        if something was."""
+        self.locked_as_loaded(claims=claims)
         self._lock_and_catch_up()
         return self.caught_up
 
-    def locked_as_loaded(self) -> None:
-        """This instance was just loaded with its row locked (FOR UPDATE): changes made before
-        the transaction ends need not lock or reload it again, and save only the columns they
-        change."""
+    def locked_as_loaded(self, *, claims: list | None = None) -> None:
+        """This instance was just loaded with its row locked (FOR UPDATE), and its `claims`
+        with it if given: changes made before the transaction ends need not lock or reload it
+        again, and save only the columns they change."""
         self.mark_locked()
         self.track_changes()
-        self._claims = None
+        self._claims = claims
+        for claim in claims or ():
+            claim.mark_locked()
 
     def claims(self) -> list:
         """Its claims (against its awards and against itself), loaded once while the row is
@@ -203,10 +206,7 @@ class Tender(
         if self._state.adding:
             return []
         if getattr(self, "_claims", None) is None:
-            if "complaints" in getattr(self, "_prefetched_objects_cache", {}):
-                self._claims = list(self.complaints.all())
-            else:
-                self._claims = claims_with_awards(self)
+            self._claims = claims_with_awards(self)
             if self.holds_lock:
                 for claim in self._claims:
                     claim.mark_locked()

@@ -295,7 +295,7 @@ class TenderQuerySet(models.QuerySet):
             )
             changed = 0
             for tender in tenders:
-                changed += tender.catch_up_as_locked()
+                changed += tender.catch_up_as_locked(claims=list(tender.complaints.all()))
             return changed
 
     def _catch_up_one_by_one(self, limit: int) -> int:
