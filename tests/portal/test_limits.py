@@ -483,12 +483,6 @@ def test_a_malformed_log_call_is_left_to_the_handler():
     assert MaskTokens().filter(record)  # no exception: logging reports it as it always has
 
 
-def test_the_shared_cache_makes_one_redis_client_for_every_operation(settings, redis):
-    settings.CACHES = {"default": {"BACKEND": "core.cache.SharedRedisCache", "LOCATION": redis}}
-    shared = caches["default"]._cache
-    assert shared.get_client("a", write=True) is shared.get_client("b")
-
-
 # --- bodies ---------------------------------------------------------------------------------
 
 
