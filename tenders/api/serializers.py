@@ -20,10 +20,10 @@ from tenders.models import (
 )
 from tenders.part_schemas import (
     AwardPatchSchema,
+    BidSchema,
     CancellationSchema,
     ContractPatchSchema,
     LotValue,
-    Parameter,
     QuestionSchema,
 )
 from tenders.schema import Lot, Organization, TenderSchema, Value
@@ -245,15 +245,12 @@ class LotValueShape(Shape, LotValue):
     date = IsoDateTime()
 
 
-class BidShape(Shape, Schema):
+class BidShape(Shape, BidSchema):
     always = ("id", "status")
     id = Text()
     status = Choice(BidStatus.values)
     date = IsoDateTime()
-    value = Value()
     lotValues = LotValueShape(many=True)
-    parameters = Parameter(many=True)
-    tenderers = Organization(many=True)
 
 
 class LotShape(Shape, Lot):
