@@ -14,7 +14,7 @@ from core.errors import InvalidData, PermissionDenied
 from core.schema import too_many
 from docservice import links
 from tenders.documents import document_fields
-from tenders.models import Tender
+from tenders.models import Question, Tender
 from tenders.part_schemas import (
     AwardPatchSchema,
     BidSchema,
@@ -372,8 +372,8 @@ QUESTION = data_of("Question", QuestionShape)
     ),
 )
 class QuestionViewSet(viewsets.ViewSet):
-    """Questions to the buyer: anyone known asks (Tender.ask), the owner answers
-    (Tender.answer_question); reads are public."""
+    """Questions to the buyer: anyone known asks (Question.objects.ask), the owner answers
+    (Question.objects.answer); reads are public."""
 
     def list(self, request, tender_id):
         tender = read_tender(request, tender_id)
@@ -386,7 +386,9 @@ class QuestionViewSet(viewsets.ViewSet):
     @answered_with_the_write
     def create(self, request, tender_id):
         tender = tender_to_change(request, tender_id)
-        question = tender.ask(by=actor_for(request), data=read_data(request))
+        question = Question.objects.ask(
+            tender=tender, by=actor_for(request), data=read_data(request)
+        )
         location = reverse("api:question", args=[tender.id, question.id])
         return created(request, QuestionOut(question, context={"asker": True}).data, location)
 
@@ -395,5 +397,7 @@ class QuestionViewSet(viewsets.ViewSet):
         tender = tender_to_change(request, tender_id)
         actor = actor_for(request, (Role.TENDER_OWNER, tender))
         data = read_data(request)
-        question = tender.answer_question(by=actor, question_id=question_id, data=data)
+        question = Question.objects.answer(
+            tender=tender, by=actor, question_id=question_id, data=data
+        )
         return ok(QuestionOut(question).data)

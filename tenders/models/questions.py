@@ -47,6 +47,91 @@ class QuestionQuerySet(models.QuerySet):
             date_answered__isnull=True,
         ).select_related("tender")
 
+    # --- asking and answering (the tender's row locked: its lock_for_change) -------------
+
+    def check_asking(self, tender, by: Actor, now) -> None:
+        """May `by` ask a question about `tender` now? The 2.3 refusal if not."""
+        if not by.is_authenticated:
+            raise PermissionDenied()
+        if by.organization is not None and tender.is_owned_by_organization(by.organization):
+            raise PermissionDenied()  # (a buyer asks itself nothing)
+        if tender.status != TenderStatus.ENQUIRIES:
+            raise NotAllowed(
+                "Can add question only in enquiryPeriod",
+                code="tender_status",
+                params={"status": tender.get_status_display()},
+            )
+        if not tender.enquiry_start <= now < tender.enquiry_end:
+            raise NotAllowed(
+                "Can add question only in enquiryPeriod",
+                code="questions_period",
+                params={"start": tender.enquiry_start, "end": tender.enquiry_end},
+            )
+
+    def can_ask(self, tender, by: Actor, now) -> bool:
+        return worth_offering(self.check_asking, tender, by, now)
+
+    def ask(self, *, tender, by: Actor, data: dict) -> "Question":
+        """POST /tenders/{id}/questions."""
+        if not by.is_authenticated:
+            raise PermissionDenied()
+        fields = validate(QuestionSchema, data)
+        limits.count_public_post(by)
+        with atomic_change():
+            now = tender.lock_for_change()
+            question_of = fields.get("questionOf", QuestionOf.TENDER)
+            related_item = fields.get("relatedItem", "")
+            _check_named(tender, question_of, related_item)
+            self.check_asking(tender, by, now)
+            _check_lot_open(tender, question_of, related_item, "add")
+            by.check_standing()
+            check_room(
+                tender.questions.all(), by, name="questions", most=MAX_QUESTIONS,
+                most_of_one=MAX_QUESTIONS_OF_ONE,
+            )  # fmt: skip
+            question = self.model(
+                id=new_id(),
+                tender=tender,
+                number=Counter.next(f"questions:{tender.pk}"),
+                broker=by.broker,
+                organization=by.organization,
+                title=fields["title"],
+                description=fields.get("description", ""),
+                author=fields["author"],
+                question_of=question_of,
+                related_item=related_item,
+                date=now,
+            )
+            question.save(force_insert=True)
+            tender.record_event(question, "ask", by, now)
+            tender.stamp_change(now)
+            _notify_buyer(question, tender)
+        return question
+
+    def answer(self, *, tender, by: Actor, question_id: str, data: dict) -> "Question":
+        """PATCH /tenders/{id}/questions/{qid}: the owner's answer (given again, it replaces
+        the last one, as 2.3 allows; the audit trail keeps each)."""
+        with atomic_change():
+            now = tender.lock_for_change()
+            found = tender.questions.filter(pk=question_id) if is_id(question_id) else None
+            question = found.first() if found is not None else None
+            if question is None:
+                raise NotFound("question_id")
+            # (2.3: who may answer, then what was sent, then whether it is the time)
+            tender.check_party(by)
+            fields = validate(QuestionAnswerSchema, data)
+            tender.guard("update_question", by, now)
+            _check_lot_open(tender, question.question_of, question.related_item, "update")
+            first = not question.is_answered
+            question.answer = fields["answer"]
+            question.date_answered = now
+            question.save(update_fields=["answer", "date_answered"])
+            tender.record_event(question, "answer", by, now)
+            tender.stamp_change(now)
+            if first:
+                _notify_asker(question, tender)
+        return question
+
 
 class Question(Owned):
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
@@ -112,119 +197,35 @@ def _notify_asker(question, tender) -> None:
         )
 
 
-class Questions:
-    """Mixed into Tender: asking and answering."""
+def _check_named(tender, question_of: str, related_item: str) -> None:
+    """What a question names exists (2.3's messages: a 422, before the period's 403)."""
+    if question_of == QuestionOf.LOT and lot_of(tender.data, related_item) is None:
+        raise InvalidData.field("relatedItem", "relatedItem should be one of lots")
+    if question_of == QuestionOf.ITEM and not any(
+        item.get("id") == related_item for item in tender.data.get("items", [])
+    ):
+        raise InvalidData.field("relatedItem", "relatedItem should be one of items")
 
-    def check_asking(self, by: Actor, now) -> None:
-        """May `by` ask a question now? The 2.3 refusal if not."""
-        if not by.is_authenticated:
-            raise PermissionDenied()
-        if by.organization is not None and self.is_owned_by_organization(by.organization):
-            raise PermissionDenied()  # (a buyer asks itself nothing)
-        if self.status != TenderStatus.ENQUIRIES:
+
+def _check_lot_open(tender, question_of: str, related_item: str, verb: str) -> None:
+    """The lot a question is about (directly or through its item) is still active."""
+    lot_id = Question(question_of=question_of, related_item=related_item).lot_id(tender)
+    if lot_id:
+        status = tender.lot_status(lot_id)
+        if status is not None and status != LotStatus.ACTIVE:
             raise NotAllowed(
-                "Can add question only in enquiryPeriod",
-                code="tender_status",
-                params={"status": self.get_status_display()},
-            )
-        if not self.enquiry_start <= now < self.enquiry_end:
-            raise NotAllowed(
-                "Can add question only in enquiryPeriod",
-                code="questions_period",
-                params={"start": self.enquiry_start, "end": self.enquiry_end},
+                f"Can {verb} question only in active lot status", code="lot_not_active"
             )
 
-    def can_ask(self, by: Actor, now) -> bool:
-        return worth_offering(self.check_asking, by, now)
 
-    def _check_named(self, question_of: str, related_item: str) -> None:
-        """What a question names exists (2.3's messages: a 422, before the period's 403)."""
-        if question_of == QuestionOf.LOT and lot_of(self.data, related_item) is None:
-            raise InvalidData.field("relatedItem", "relatedItem should be one of lots")
-        if question_of == QuestionOf.ITEM and not any(
-            item.get("id") == related_item for item in self.data.get("items", [])
-        ):
-            raise InvalidData.field("relatedItem", "relatedItem should be one of items")
-
-    def _check_lot_open(self, question_of: str, related_item: str, verb: str) -> None:
-        """The lot a question is about (directly or through its item) is still active."""
-        probe = Question(question_of=question_of, related_item=related_item)
-        lot_id = probe.lot_id(self)
-        if lot_id:
-            status = self.lot_status(lot_id)
-            if status is not None and status != LotStatus.ACTIVE:
-                raise NotAllowed(
-                    f"Can {verb} question only in active lot status", code="lot_not_active"
-                )
-
-    def ask(self, *, by: Actor, data: dict) -> Question:
-        """POST /tenders/{id}/questions."""
-        if not by.is_authenticated:
-            raise PermissionDenied()
-        fields = validate(QuestionSchema, data)
-        limits.count_public_post(by)
-        with atomic_change():
-            now = self._lock_and_catch_up()
-            question_of = fields.get("questionOf", QuestionOf.TENDER)
-            related_item = fields.get("relatedItem", "")
-            self._check_named(question_of, related_item)
-            self.check_asking(by, now)
-            self._check_lot_open(question_of, related_item, "add")
-            by.check_standing()
-            check_room(
-                self.questions.all(), by, name="questions", most=MAX_QUESTIONS,
-                most_of_one=MAX_QUESTIONS_OF_ONE,
-            )  # fmt: skip
-            question = Question(
-                id=new_id(),
-                tender=self,
-                number=Counter.next(f"questions:{self.pk}"),
-                broker=by.broker,
-                organization=by.organization,
-                title=fields["title"],
-                description=fields.get("description", ""),
-                author=fields["author"],
-                question_of=question_of,
-                related_item=related_item,
-                date=now,
-            )
-            question.save(force_insert=True)
-            self.record_event(question, "ask", by, now)
-            self.stamp_change(now)
-            _notify_buyer(question, self)
-        return question
-
-    def _check_items_asked_about(self, document: dict) -> None:
-        """A change of the items keeps every item a question is about (2.3 checks the whole
-        tender again, its questions too)."""
-        items = {item.get("id") for item in document.get("items", [])}
-        questions = list(self.questions.all())
-        stray = [
-            q.question_of == QuestionOf.ITEM and q.related_item not in items for q in questions
-        ]
-        if any(stray):
-            message = {"relatedItem": ["relatedItem should be one of items"]}
-            raise InvalidData({"questions": [message if bad else {} for bad in stray]})
-
-    def answer_question(self, *, by: Actor, question_id: str, data: dict) -> Question:
-        """PATCH /tenders/{id}/questions/{qid}: the owner's answer (given again, it replaces
-        the last one, as 2.3 allows; the audit trail keeps each)."""
-        with atomic_change():
-            now = self._lock_and_catch_up()
-            question = self.questions.filter(pk=question_id).first() if is_id(question_id) else None
-            if question is None:
-                raise NotFound("question_id")
-            # (2.3: who may answer, then what was sent, then whether it is the time)
-            self.check_party(by)
-            fields = validate(QuestionAnswerSchema, data)
-            self.guard("update_question", by, now)
-            self._check_lot_open(question.question_of, question.related_item, "update")
-            first = not question.is_answered
-            question.answer = fields["answer"]
-            question.date_answered = now
-            question.save(update_fields=["answer", "date_answered"])
-            self.record_event(question, "answer", by, now)
-            self.stamp_change(now)
-            if first:
-                _notify_asker(question, self)
-        return question
+def check_items_asked_about(tender, document: dict) -> None:
+    """A change of the tender's items keeps every item a question is about (2.3 checks the
+    whole tender again, its questions too)."""
+    items = {item.get("id") for item in document.get("items", [])}
+    stray = [
+        q.question_of == QuestionOf.ITEM and q.related_item not in items
+        for q in tender.questions.all()
+    ]
+    if any(stray):
+        message = {"relatedItem": ["relatedItem should be one of items"]}
+        raise InvalidData({"questions": [message if bad else {} for bad in stray]})

@@ -22,7 +22,7 @@ from tenders.search import search_columns
 from .base import AuditEvent, Owned, new_id
 from .bidding import Bidding
 from .lots import Lots, lot_of
-from .questions import Questions
+from .questions import check_items_asked_about
 from .room import check_room
 from .statuses import CancellationStatus, TenderStatus
 from .tender_errors import StaleDraft
@@ -33,9 +33,7 @@ from .tender_time import TimeDrivenChanges
 from .tender_wire import EDITABLE_FIELDS, TENDER_FIELDS, TenderWire, keeping_lot_ids
 
 
-class Tender(
-    StatusMachine, TimeDrivenChanges, Bidding, Lots, Questions, TenderWire, HasDocuments, Owned
-):
+class Tender(StatusMachine, TimeDrivenChanges, Bidding, Lots, TenderWire, HasDocuments, Owned):
     TRANSITIONS = TRANSITIONS
     LIFECYCLE = LIFECYCLE
 
@@ -326,7 +324,7 @@ class Tender(
                     raise InvalidData({name: {"startDate": ["This field cannot be deleted"]}})
             document = validate(TenderSchema, merged)
             if "items" in data:
-                self._check_items_asked_about(document)
+                check_items_asked_about(self, document)
             if not self._rewrite(document, now):
                 return False
             self.record_event(self, "edit", by, now, fields=sorted(set(data) & allowed))

@@ -23,7 +23,7 @@ TRANSITIONS = {
     "update_lot": transition({T.DRAFT, T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
     "delete_lot": transition({T.DRAFT, T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
     # Answers are given until tendering starts (2.3); questions are asked by anyone known
-    # (Tender.ask).
+    # (Question.objects.ask).
     "update_question": transition({T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
     "cancel": transition(LIVE, T.CANCELLED, Role.TENDER_OWNER),
     # Caused by time, or by a decision on an award or a contract.

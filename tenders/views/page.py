@@ -21,7 +21,7 @@ from tenders.documents import latest_versions
 from tenders.forms.bids import BidForm, BidPriceForm
 from tenders.forms.owner import NewVersionForm
 from tenders.forms.questions import QuestionAnswerForm, QuestionForm
-from tenders.models import LotStatus, Tender, TenderStatus
+from tenders.models import LotStatus, Question, Tender, TenderStatus
 from tenders.models.lots import lot_of
 
 # What each stage of the tender's lifecycle (Tender.LIFECYCLE) means to a reader.
@@ -190,7 +190,7 @@ def _question_form(user, tender, now, refused):
         return refused["question"]
     if not user.is_authenticated or user.organization is None:
         return None
-    if not tender.can_ask(portal_actor(user), now):
+    if not Question.objects.can_ask(tender, portal_actor(user), now):
         return None
     return QuestionForm(tender=tender)
 

@@ -1,6 +1,6 @@
 """Questions to the buyer from the tender page: anyone signed in for an organization asks while
-the enquiry period runs; the buyer answers until tendering starts (Tender.ask,
-Tender.answer_question decide)."""
+the enquiry period runs; the buyer answers until tendering starts (Question.objects.ask,
+Question.objects.answer decide)."""
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 from core.actors import portal_actor
 from core.errors import PermissionDenied
 from tenders.forms.questions import QuestionAnswerForm, QuestionForm
+from tenders.models import Question
 
 from .page import act_on_tender
 
@@ -20,7 +21,9 @@ def question_ask(request, tender_id):
     def change(tender, _owner, form):
         if request.user.organization is None:
             raise PermissionDenied()  # who asks is an organization
-        tender.ask(by=portal_actor(request.user), data=form.as_question(request.user))
+        Question.objects.ask(
+            tender=tender, by=portal_actor(request.user), data=form.as_question(request.user)
+        )
         return _("Your question is published. The answer will appear under it.")
 
     return act_on_tender(
@@ -40,8 +43,11 @@ def question_of(tender, question_id: str):
 @login_required
 def question_answer(request, tender_id, question_id):
     def change(tender, owner, form):
-        tender.answer_question(
-            by=owner, question_id=question_id, data={"answer": form.cleaned_data["answer"]}
+        Question.objects.answer(
+            tender=tender,
+            by=owner,
+            question_id=question_id,
+            data={"answer": form.cleaned_data["answer"]},
         )
         return _("Your answer is published.")
 
