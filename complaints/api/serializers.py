@@ -1,11 +1,11 @@
 from rest_framework import serializers
 
 from complaints.models import ComplaintStatus, ResolutionType
+from complaints.schema import FileInput, PatchInput
 from core.actors import Viewer
 from core.api.serializers import Out
-from core.schema import Choice, IsoDateTime, LongText, Schema, Shape, Text, iso
+from core.schema import Choice, IsoDateTime, Shape, Text, iso
 from tenders.api.documents import DocumentShape, documents_of
-from tenders.schema import Organization
 
 # Shown only once the answer is sent (Complaint.answer_shown_to).
 ANSWER_FIELDS = ("resolution", "resolutionType", "tendererAction", "tendererActionDate")
@@ -69,7 +69,8 @@ class ComplaintOut(Out):
         }
 
 
-class ComplaintShape(Shape, Schema):
+# What a claim is filed and changed with (complaints/schema.py), plus what the server sets.
+class ComplaintShape(Shape, PatchInput, FileInput):
     """What ComplaintOut shows, for the OpenAPI description."""
 
     always = ("id", "complaintID", "status", "type", "title")
@@ -80,17 +81,11 @@ class ComplaintShape(Shape, Schema):
     type = Choice(["claim"])
     relatedLot = Text()
     date = IsoDateTime()
-    title = Text()
-    description = LongText()
-    author = Organization()
     dateSubmitted = IsoDateTime()
-    resolution = LongText()
     resolutionType = Choice(ResolutionType.values)
-    tendererAction = LongText()
     tendererActionDate = IsoDateTime()
     dateAnswered = IsoDateTime()
     satisfied = serializers.BooleanField(required=False)
-    cancellationReason = LongText()
     dateCanceled = IsoDateTime()
     documents = DocumentShape(many=True)
 
