@@ -29,6 +29,7 @@ class _Unit:
         self.inserts: list = []
         self.rows: dict = {}  # (model, pk) -> (the instance, the columns to write)
         self.writing = False
+        self.writes = 0  # how many times it has written what it gathered
 
     @property
     def holds_writes(self) -> bool:
@@ -43,11 +44,17 @@ class _Unit:
         gathered_columns.update(columns)
 
     def mark(self) -> tuple:
-        return len(self.inserts), {key: (i, set(c)) for key, (i, c) in self.rows.items()}
+        rows = {key: (i, set(c)) for key, (i, c) in self.rows.items()}
+        return self.writes, len(self.inserts), rows
 
     def back_to(self, mark: tuple) -> None:
-        """Forget what was gathered since `mark` (a change that failed inside)."""
-        inserts, rows = mark
+        """Forget what was gathered since `mark` (a change that failed inside). If it was
+        written meanwhile (a failed change without a savepoint of its own), the transaction is
+        failed whole and rolled back: nothing gathered is worth writing."""
+        writes, inserts, rows = mark
+        if writes != self.writes:
+            self.inserts, self.rows = [], {}
+            return
         del self.inserts[inserts:]
         self.rows = rows
 
@@ -59,20 +66,13 @@ class _Unit:
     def write(self) -> None:
         """Everything gathered, in one statement on PostgreSQL (the INSERTs and the UPDATEs as
         data-modifying parts of one WITH: one round trip); elsewhere one statement each."""
-        statements = []
-        by_model: dict = {}
-        for instance in self.inserts:
-            by_model.setdefault(type(instance), []).append(instance)
-        for model, instances in by_model.items():
-            statements.append((*_insert(model, instances), False))
-        by_columns: dict = {}
-        for instance, columns in self.rows.values():
-            by_columns.setdefault((type(instance), frozenset(columns)), []).append(instance)
-        for (model, columns), instances in by_columns.items():
-            statements += _updates(model, sorted(columns), instances)
-        self.inserts, self.rows = [], {}
+        # (set first: a value read while the statements are made, a deferred field's, is read
+        # without writing again)
         self.writing = True
+        self.writes += 1
         try:
+            statements = self._statements()
+            self.inserts, self.rows = [], {}
             with connection.cursor() as cursor:
                 if connection.vendor == "postgresql" and len(statements) > 1:
                     parts = ", ".join(f"w{n} AS ({sql})" for n, (sql, *_) in enumerate(statements))
@@ -88,6 +88,20 @@ class _Unit:
                         cursor.execute(sql, params)
         finally:
             self.writing = False
+
+    def _statements(self) -> list[tuple[str, list, bool]]:
+        statements = []
+        by_model: dict = {}
+        for instance in self.inserts:
+            by_model.setdefault(type(instance), []).append(instance)
+        for model, instances in by_model.items():
+            statements.append((*_insert(model, instances), False))
+        by_columns: dict = {}
+        for instance, columns in self.rows.values():
+            by_columns.setdefault((type(instance), frozenset(columns)), []).append(instance)
+        for (model, columns), instances in by_columns.items():
+            statements += _updates(model, sorted(columns), instances)
+        return statements
 
 
 def _insert(model, instances: list) -> tuple[str, list]:
@@ -177,7 +191,11 @@ def unit_of_work():
 
 class WrittenWithTheChange:
     """Mixin for the models whose saves a change's unit of work gathers (it must come before
-    `models.Model` among the bases)."""
+    `models.Model` among the bases). New rows are written at once, unless the model's rows are
+    never changed once written (`APPEND_ONLY`, a record such as the audit trail's) and their key
+    is the database's: then they are gathered too."""
+
+    APPEND_ONLY = False
 
     def save(self, *args, **kwargs):
         update_fields = kwargs.get("update_fields")
@@ -191,7 +209,8 @@ class WrittenWithTheChange:
             kwargs["update_fields"] = update_fields
         elif loaded is not None and update_fields is not None:
             current = self._column_values()
-            loaded.update({name: current[name] for name in update_fields if name in current})
+            written = (self._meta.get_field(name).attname for name in update_fields)
+            loaded.update({name: current[name] for name in written if name in current})
         unit = _unit.get()
         if unit is not None and not args:
             if update_fields is not None and not self._state.adding:
@@ -199,16 +218,25 @@ class WrittenWithTheChange:
                     return  # (as Django does: nothing to write)
                 unit.update(self, [self._meta.get_field(name).attname for name in update_fields])
                 return
-            if self._state.adding and self._nothing_refers_to_it():
+            if self._state.adding and self._written_later():
                 unit.inserts.append(self)
                 self._state.adding = False
+                self._gathered_insert = True
                 return
+        if getattr(self, "_gathered_insert", False):
+            raise RuntimeError(f"{self._meta.label} rows are written once (APPEND_ONLY)")
         super().save(*args, **kwargs)
 
-    def _nothing_refers_to_it(self) -> bool:
-        """A new row whose key the database gives and no other row can name: written later."""
+    def _written_later(self) -> bool:
+        """A new row of a record never changed, whose key the database gives and no other row
+        can name."""
         meta = self._meta
-        return self.pk is None and meta.pk.db_returning and not meta.related_objects
+        return (
+            self.APPEND_ONLY
+            and self.pk is None
+            and meta.pk.db_returning
+            and not meta.related_objects
+        )
 
     def track_changes(self) -> None:
         """From now on `save()` writes only the columns changed since this moment."""
@@ -220,7 +248,10 @@ class WrittenWithTheChange:
         if loaded is not None:
             # Read again: as loaded, not changed.
             current = self._column_values()
-            loaded.update(current if fields is None else {n: current[n] for n in fields})
+            if fields is not None:
+                attnames = (self._meta.get_field(name).attname for name in fields)
+                current = {name: current[name] for name in attnames if name in current}
+            loaded.update(current)
 
     def _column_values(self) -> dict:
         """The loaded columns' values to compare; JSON as its text, so that a change made to it

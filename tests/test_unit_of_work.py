@@ -9,8 +9,9 @@ from django.test.utils import CaptureQueriesContext
 from complaints.models import Complaint
 from core.actors import Actor
 from core.transactions import atomic_change, recoverable
+from portal.models import JoinRequest
 from tenders.models import AuditEvent, Tender
-from tests.factories import decided_award, make_complaint
+from tests.factories import decided_award, make_complaint, make_user, sign_up
 
 pytestmark = pytest.mark.django_db
 
@@ -110,3 +111,38 @@ def test_a_value_too_long_for_its_column_is_refused_not_cut(claim):
         claim.save(update_fields=["status"])
         record(claim.tender, "too long")
     assert connection.vendor == "postgresql"
+
+
+def test_an_audit_record_is_written_with_the_change_and_written_once(claim):
+    with atomic_change():
+        event = AuditEvent.record(
+            tender=claim.tender, subject=claim, action="once", by=Actor.system(), at=claim.date
+        )
+        with pytest.raises(RuntimeError, match="written once"):
+            event.save()
+    assert AuditEvent.objects.filter(action="once").count() == 1
+
+
+def test_a_new_row_of_a_record_that_changes_gets_its_key_at_once(claim):
+    admin = make_user("admin", "Лікарня №3", "01993913", "procuring")
+    applicant = sign_up("applicant")
+    with atomic_change():
+        request = JoinRequest.objects.create(user=applicant, organization=admin.organization)
+        assert request.pk is not None  # (an e-mailed link may name it)
+    assert JoinRequest.objects.filter(pk=request.pk).exists()
+
+
+def test_a_deferred_column_saved_inside_a_change_is_read_then_written(claim):
+    with atomic_change():
+        loaded = Complaint.objects.defer("description").get(pk=claim.pk)
+        loaded.save(update_fields=["description"])
+        assert Complaint.objects.get(pk=claim.pk).description == claim.description
+
+
+def test_a_tracked_row_read_again_by_a_relation_s_name(claim):
+    tender = Tender.objects.get(pk=claim.tender_id)
+    tender.track_changes()
+    tender.refresh_from_db(fields=["broker"])
+    with CaptureQueriesContext(connection) as sent:
+        tender.save()
+    assert len(sent) == 0

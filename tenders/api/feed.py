@@ -1,6 +1,8 @@
 """The tenders' feed (GET /tenders): what a page reads, by the fields it shows, and how it shows
 each tender (the paging itself is core/api/feed.py)."""
 
+from functools import lru_cache
+
 from django.urls import NoReverseMatch, reverse
 from drf_spectacular.utils import OpenApiParameter
 
@@ -66,22 +68,23 @@ def listed(request, fields: list[str]):
     return show
 
 
-# The feed's pages that show only columns of the tender's row, by the tenders they list and
-# the columns: read as rows in SQL written once (core/reads.py).
-_FEED_ROWS: dict = {}
+# The feed's pages that show only columns of the tender's row are read as rows in SQL written
+# once (core/reads.py), one read per kind of tenders listed and set of columns shown.
+@lru_cache(maxsize=64)
+def _feed_rows(kind: str, columns: tuple[str, ...]) -> FeedRows:
+    where = {"published__isnull": False}
+    if kind == "test":
+        where["mode"] = "test"
+    elif not kind:
+        where["mode__ne"] = "test"
+    return FeedRows("tenders.Tender", columns=list(columns), where=where)
 
 
 def feed_rows(mode: str, columns: list[str]) -> FeedRows:
-    kind = mode if mode in ("test", "_all_") else ""
-    key = (kind, tuple(columns))
-    if key not in _FEED_ROWS:
-        where = {"published__isnull": False}
-        if kind == "test":
-            where["mode"] = "test"
-        elif not kind:
-            where["mode__ne"] = "test"
-        _FEED_ROWS[key] = FeedRows("tenders.Tender", columns=columns, where=where)
-    return _FEED_ROWS[key]
+    """The read of `mode`'s tenders as rows of `columns`; the reads of the pages asked most
+    are kept (64 of them: opt_fields can name some two thousand sets of columns, and each read
+    keeps its SQL)."""
+    return _feed_rows(mode if mode in ("test", "_all_") else "", tuple(columns))
 
 
 def feed_listing(mode: str, fields: list[str]):

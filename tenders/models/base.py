@@ -112,6 +112,8 @@ class Counter(models.Model):
 class AuditEvent(WrittenWithTheChange, models.Model):
     """One row per change: who did what to which object, from which status to which, when."""
 
+    APPEND_ONLY = True  # (a record: never changed once written)
+
     tender = models.ForeignKey("tenders.Tender", on_delete=models.CASCADE, related_name="events")
     subject_type = models.CharField(max_length=32)
     subject_id = models.CharField(max_length=32)

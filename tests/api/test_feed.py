@@ -381,3 +381,17 @@ def test_a_page_cut_for_its_bytes_reads_few_more_tenders_than_it_shows(
     assert len(page) == 1
     reads = [q["sql"] for q in captured.captured_queries if "ORDER BY" in q["sql"]]
     assert len(reads) == 1 and reads[0].endswith(f"LIMIT {feed.FIRST_CHUNK}")  # (was all 20)
+
+
+def test_the_feed_keeps_the_reads_of_a_bounded_number_of_column_sets():
+    from itertools import combinations
+
+    from tenders.api.feed import feed_rows
+
+    columns = ["status", "title", "mode", "date", "tender_id", "description", "next_check"]
+    sets = [list(chosen) for size in (1, 2, 3, 4) for chosen in combinations(columns, size)][:70]
+    first = feed_rows("", sets[0])
+    assert feed_rows("", sets[0]) is first  # kept
+    for chosen in sets[1:]:
+        feed_rows("", chosen)
+    assert feed_rows("", sets[0]) is not first  # 69 other sets later, no longer kept
