@@ -3,13 +3,13 @@
 The models save as any Django model does (`save()`, `save(update_fields=...)`). Inside the
 transaction of a change (core/transactions.py opens one unit per outermost transaction), the
 saves of the models that take part (`WrittenWithTheChange`: every status machine, and the audit
-trail) are gathered instead of sent one by one: the columns a save names, and the rows that
-nothing refers to (an audit event). They are written together, in one statement on PostgreSQL,
-just before the next statement the transaction sends, whatever it is (a read, a lock, another
-write: `connection.execute_wrapper`, Django's public hook), and at the latest before it commits.
-So every read inside a change sees every write made before it, and a change whose writes come
-last (a claim's answer: its row, its tender's stamp, its audit event) sends them in one round
-trip.
+trail) are gathered instead of sent one by one: the columns a save names, and the new rows of
+records written once (`APPEND_ONLY`: an audit event). They are written together, in one
+statement on PostgreSQL, just before the next statement the transaction sends, whatever it is
+(a read, a lock, another write: `connection.execute_wrapper`, Django's public hook), and at the
+latest before it commits. So every read inside a change sees every write made before it, and a
+change whose writes come last (a claim's answer: its row, its tender's stamp, its audit event)
+sends them in one round trip.
 
 A tracked instance (`track_changes`, which the frame calls once it has locked and loaded a row)
 saves only the columns changed since it was loaded.

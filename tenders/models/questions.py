@@ -113,8 +113,9 @@ class QuestionQuerySet(models.QuerySet):
         the last one, as 2.3 allows; the audit trail keeps each)."""
         with atomic_change():
             now = tender.lock_for_change()
-            found = tender.questions.filter(pk=question_id) if is_id(question_id) else None
-            question = found.first() if found is not None else None
+            question = (
+                tender.questions.filter(pk=question_id).first() if is_id(question_id) else None
+            )
             if question is None:
                 raise NotFound("question_id")
             # (2.3: who may answer, then what was sent, then whether it is the time)

@@ -2,6 +2,7 @@
 
 import logging
 from datetime import timedelta
+from functools import cache
 from typing import TYPE_CHECKING
 
 from django.apps import apps
@@ -368,17 +369,16 @@ _LOCKED = {
 
 # A tender's claims (against it and against its awards), each with its award: two reads in SQL
 # written once, rather than a queryset joined to the awards built on every change of a claim.
-_CLAIMS_AND_AWARDS: list[Read] = []
+@cache
+def _claims_and_awards(model) -> tuple[Read, Read]:
+    return tuple(
+        Read(model._meta.get_field(name).related_model._meta.label, where=["tender_id"])
+        for name in ("complaints", "awards")
+    )
 
 
 def claims_with_awards(tender) -> list:
-    if not _CLAIMS_AND_AWARDS:
-        meta = type(tender)._meta
-        _CLAIMS_AND_AWARDS.extend(
-            Read(meta.get_field(name).related_model._meta.label, where=["tender_id"])
-            for name in ("complaints", "awards")
-        )
-    read_claims, read_awards = _CLAIMS_AND_AWARDS
+    read_claims, read_awards = _claims_and_awards(type(tender))
     claims = read_claims(tender.pk)
     awards = {award.pk: award for award in read_awards(tender.pk)} if claims else {}
     for claim in claims:
