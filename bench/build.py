@@ -30,7 +30,7 @@ from core.actors import Actor, Role  # noqa: E402
 from core.models import Broker  # noqa: E402
 from core.schema import iso  # noqa: E402
 from docservice.models import StoredFile  # noqa: E402
-from tenders.models import Tender  # noqa: E402
+from tenders.models import Tender, TenderStatus  # noqa: E402
 
 BROKER_KEY = "bench-broker"
 BIDDER_BROKER_KEY = "bench-bidder"
@@ -91,7 +91,8 @@ def build_one(n: int, brokers: tuple, real_now, traveller) -> dict:
     """One tender's story; returns its ids and tokens."""
     broker, bidder_broker = brokers
     # Each tender's story a few seconds after the previous one's: stamps never tie.
-    base = real_now - timedelta(days=15) + timedelta(seconds=7 * n)
+    # (Tendering ends three weeks before now, its auction on one of the next working days.)
+    base = real_now - timedelta(days=35) + timedelta(seconds=7 * n)
     traveller.move_to(base)
     tender, owner_token = Tender.objects.register(
         by=Actor(Role.AUTHENTICATED, broker=broker), data=tender_body(n, base)
@@ -115,6 +116,11 @@ def build_one(n: int, brokers: tuple, real_now, traveller) -> dict:
             },
         )
         bids.append((Actor(Role.BID_OWNER, broker=bidder_broker, subject=bid), bid_token))
+    traveller.move_to(tender.tender_end + timedelta(minutes=1))
+    tender = Tender.objects.current(tender.pk, viewer=None)
+    while tender.status == TenderStatus.AUCTION:  # (nobody bids lower: the sealed prices stand)
+        traveller.move_to(tender.next_check)
+        tender = Tender.objects.current(tender.pk, viewer=None)
     traveller.move_to(real_now - timedelta(hours=3) + timedelta(seconds=n))
     tender = Tender.objects.current(tender.pk, viewer=None)
     owner = Actor(Role.TENDER_OWNER, broker=broker, subject=tender)

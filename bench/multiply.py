@@ -50,6 +50,7 @@ COPIES = {
         "contract_id": renumbered("contract_id"),
     },
     "tenders_cancellation": {"id": mapped("id"), "tender_id": mapped("tender_id")},
+    "tenders_auction": {"id": mapped("id"), "tender_id": mapped("tender_id")},
     "tenders_tenderdocument": {
         "id": None, "tender_id": mapped("tender_id"), "document_id": mapped("document_id"),
     },

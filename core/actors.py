@@ -26,6 +26,9 @@ class Role(StrEnum):
     # portal user whose organization owns none of the objects at hand.
     AUTHENTICATED = "authenticated"
     ANONYMOUS = "anonymous"
+    # The auction module: a key with the auction role (manage.py add_broker --role auction)
+    # reports auctions' urls and results, and acts as nothing else.
+    AUCTION = "auction"
     # Changes nobody asks for: caused by time (the chronograph, or a read that finds a deadline
     # passed) or by another change (a cancelled award voids its contract and claims).
     SYSTEM = "system"
@@ -53,7 +56,9 @@ class Actor:
 
     @property
     def is_authenticated(self) -> bool:
-        return self.role is not Role.ANONYMOUS
+        """A known caller, who may act on its own account (ask, file, register, bid): anyone
+        but an anonymous one and the auction module, whose key reports auctions only."""
+        return self.role not in (Role.ANONYMOUS, Role.AUCTION)
 
     def acts_as(self, role: Role, subject) -> bool:
         """True when this actor holds `role` for exactly `subject` (same model, same pk)."""

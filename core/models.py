@@ -20,6 +20,13 @@ class Broker(models.Model):
         validators=[RegexValidator(r"^[A-Za-z0-9_.-]+$", _("Letters, digits, _ . - only."))],
     )
     key_digest = models.CharField(max_length=64, unique=True, editable=False)
+    # A broker acts for its clients; the auction module only reports auctions (core.actors).
+    role = models.CharField(
+        _("role"),
+        max_length=16,
+        choices=[("broker", _("broker")), ("auction", _("auction module"))],
+        default="broker",
+    )
     is_active = models.BooleanField(_("active"), default=True)
     created = models.DateTimeField(auto_now_add=True)
 
@@ -28,6 +35,10 @@ class Broker(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_auction_module(self) -> bool:
+        return self.role == "auction"
 
     # A key is a password that machines type: long enough that guessing is hopeless.
     MIN_KEY_LENGTH = 32

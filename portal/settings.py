@@ -6,6 +6,7 @@ DEBUG          1 for development
 ALLOWED_HOSTS  comma-separated host names (default with DEBUG: localhost names)
 HTTPS          1 when served over TLS: secure cookies, HSTS, redirect to https
 SANDBOX_MODE   1 to honour procurementMethodDetails "quick, accelerator=N"
+AUCTION_MODULE who runs the electronic auctions: builtin (default) or external
 DOCSERVICE_URL base URL of the document service (default: /ds of this host)
 REDIS_URL      the cache shared by every worker (rate limits, sign-in lockout, rendered page
                fragments); without it each process keeps its own (fine for `make run`, not
@@ -363,6 +364,15 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_BYTES
 # committing (portal/api/feed.py says why that is enough).
 FEED_WATERMARK_SECONDS = float(env("FEED_WATERMARK_SECONDS", "5"))
 SANDBOX_MODE = env_bool("SANDBOX_MODE")
+
+# Who runs the electronic auctions: "builtin", our own module (the portal serves them); or
+# "external", a separate module with an auction key (manage.py add_broker --role auction) that
+# speaks 2.3's /tenders/{id}/auction routes. Auctions start in half-hour slots, at most
+# AUCTION_STREAMS at once (docs/auction.md).
+AUCTION_MODULE = env("AUCTION_MODULE", "builtin")
+if AUCTION_MODULE not in ("builtin", "external"):
+    raise ImproperlyConfigured("AUCTION_MODULE is builtin or external.")
+AUCTION_STREAMS = int(env("AUCTION_STREAMS", "10"))
 
 # The document service. Without DOCSERVICE_URL it is the one mounted at /ds of this host.
 DOCSERVICE_URL = env("DOCSERVICE_URL").rstrip("/")

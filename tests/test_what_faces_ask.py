@@ -71,14 +71,14 @@ def test_the_stages_of_a_tender(brokers, clock):
     tender, _ = Tender.objects.register(by=by, data=tender_data(clock.now()))
     owner = Actor(Role.TENDER_OWNER, broker=brokers["broker"], subject=tender)
 
-    assert [state for _status, state in draft.stages()] == ["upcoming"] * 5
-    assert [state for _status, state in tender.stages()] == ["current"] + ["upcoming"] * 4
+    assert [state for _status, state in draft.stages()] == ["upcoming"] * 6
+    assert [state for _status, state in tender.stages()] == ["current"] + ["upcoming"] * 5
     assert (tender.is_draft, draft.is_draft, tender.cancellation_in_effect) == (False, True, None)
 
     tender.cancel(by=owner, reason="Потреба відпала")
     tender = Tender.objects.current(tender.pk, viewer=None)
 
-    assert [state for _status, state in tender.stages()] == ["skipped"] * 5
+    assert [state for _status, state in tender.stages()] == ["skipped"] * 6
     assert tender.is_cancelled and tender.cancellation_in_effect.took_effect
 
 

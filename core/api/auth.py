@@ -69,6 +69,8 @@ def owner_among(request, objects, role: Role) -> Actor:
     broker = request.user
     if broker is None:
         return Actor.anonymous()
+    if broker.is_auction_module:
+        return Actor(Role.AUCTION, broker=broker)
     token = access_token(request)
     owned = (
         objects.filter(broker=broker, token_digest=tokens.digest(token)).first() if token else None
@@ -79,11 +81,14 @@ def owner_among(request, objects, role: Role) -> Actor:
 
 
 def actor_for(request, *candidates) -> Actor:
-    """The actor behind a request: the first (role, object) whose owner presented its token,
-    else an authenticated broker, else anonymous."""
+    """The actor behind a request: the auction module for its key; else the first (role,
+    object) whose owner presented its token, else an authenticated broker, else anonymous."""
     broker = request.user
     if broker is None:
         return Actor.anonymous()
+    if broker.is_auction_module:
+        # (it owns nothing, and may do only what the auction role may)
+        return Actor(Role.AUCTION, broker=broker)
     token = access_token(request)
     if token:
         for role, subject in candidates:

@@ -16,6 +16,7 @@ from complaints.api.views import (
     TenderComplaintViewSet,
 )
 from core.api import openapi, views  # noqa: F401  (openapi: its field extensions register on import)
+from tenders.api.auction_views import AuctionViewSet, LotAuctionViewSet
 from tenders.api.document_views import (
     AwardDocumentViewSet,
     BidDocumentViewSet,
@@ -35,6 +36,7 @@ from tenders.api.views import (
 
 DOCUMENTS = {"get": "list", "post": "create"}
 DOCUMENT = {"get": "retrieve", "put": "update", "patch": "partial_update"}
+AUCTION = {"get": "retrieve", "patch": "partial_update", "post": "create"}
 
 # The description depends on the code alone, and takes ~45 ms to generate: it is generated
 # once an hour, not for every request (which a rate limit alone would let through ~1,200 times
@@ -67,6 +69,16 @@ urlpatterns = [
         "tenders/<str:tender_id>",
         TenderViewSet.as_view({"get": "retrieve", "patch": "partial_update"}),
         name="tender",
+    ),
+    path(
+        "tenders/<str:tender_id>/auction",
+        AuctionViewSet.as_view(AUCTION),
+        name="auction",
+    ),
+    path(
+        "tenders/<str:tender_id>/auction/<str:lot_id>",
+        LotAuctionViewSet.as_view(AUCTION),
+        name="lot-auction",
     ),
     path(
         "tenders/<str:tender_id>/documents",

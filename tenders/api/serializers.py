@@ -4,6 +4,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import ClassVar
 
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -17,6 +18,7 @@ from tenders.models import (
     ContractStatus,
     LotStatus,
     TenderStatus,
+    auction_fields,
 )
 from tenders.part_schemas import (
     AwardPatchSchema,
@@ -29,18 +31,27 @@ from tenders.part_schemas import (
 from tenders.schema import Lot, Organization, TenderSchema, Value
 
 
+def without_links(offers: list[dict]) -> list[dict]:
+    return [{k: v for k, v in offer.items() if k != "participationUrl"} for offer in offers]
+
+
 def period(start, end) -> dict:
     return compact({"startDate": iso(start), "endDate": iso(end)})
 
 
 class BidOut(Out):
+    """A bid; where its bidder enters the auction (participationUrl) is shown to its owner
+    alone (`context["to_its_owner"]`)."""
+
     def represent(self, bid):
+        own = self.context.get("to_its_owner", False)
         return {
             "id": bid.id,
             "status": bid.status,
             "date": iso(bid.date),
             "value": bid.value,
-            "lotValues": bid.lot_values,
+            "lotValues": bid.lot_values if own else without_links(bid.lot_values),
+            "participationUrl": bid.participation_url if own else None,
             "parameters": bid.parameters,
             "tenderers": bid.tenderers,
             "documents": documents_of(bid, self.context),
@@ -138,7 +149,7 @@ class TenderOut(Out):
     # its opt_fields ask for one).
     FROM_RELATED = frozenset(
         {"numberOfBids", "bids", "awards", "contracts", "cancellations", "documents",
-         "questions", "complaints"}
+         "questions", "complaints", "auctionPeriod", "auctionUrl", "lots"}
     )  # fmt: skip
 
     # The fields shown from the tender's columns: field -> (the columns it is read from, how it
@@ -212,10 +223,19 @@ class TenderOut(Out):
         table = {**cls.BEFORE_DATA, **cls.AFTER_DATA}
         return {column for name in names for column in table[name][0]}
 
+    @staticmethod
+    def with_auctions(tender, shown: dict) -> dict:
+        """`shown` (own_fields) with what the auctions show: the tender's auctionPeriod and
+        auctionUrl, or each lot's."""
+        own, by_lot = auction_fields(tender, timezone.now())
+        if "lots" in shown:
+            shown["lots"] = [{**lot, **by_lot.get(lot["id"], {})} for lot in shown["lots"]]
+        return {**shown, **own}
+
     def represent(self, tender):
         bids = public_bids(tender)
         return {
-            **self.own_fields(tender),
+            **self.with_auctions(tender, self.own_fields(tender)),
             "numberOfBids": len(bids) if tender.bids_are_public else None,
             "bids": BidOut(bids, many=True, context=self.context).data,
             "awards": AwardOut(tender.awards.all(), many=True, context=self.context).data,
@@ -240,9 +260,14 @@ class PeriodShape(Shape, Schema):
     endDate = IsoDateTime()
 
 
+class AuctionPeriodShape(PeriodShape):
+    shouldStartAfter = IsoDateTime()
+
+
 class LotValueShape(Shape, LotValue):
     always = ("relatedLot",)
     date = IsoDateTime()
+    participationUrl = Text()
 
 
 class BidShape(Shape, BidSchema):
@@ -251,12 +276,15 @@ class BidShape(Shape, BidSchema):
     status = Choice(BidStatus.values)
     date = IsoDateTime()
     lotValues = LotValueShape(many=True)
+    participationUrl = Text()
 
 
 class LotShape(Shape, Lot):
     always = ("id", "status", "title")
     status = Choice(LotStatus.values)
     date = IsoDateTime()
+    auctionPeriod = AuctionPeriodShape()
+    auctionUrl = Text()
 
 
 @extend_schema_field({"type": "array", "items": {"$ref": "#/components/schemas/ComplaintShape"}})
@@ -314,6 +342,8 @@ class TenderShape(Shape, TenderSchema):
     enquiryPeriod = PeriodShape()
     tenderPeriod = PeriodShape()
     awardPeriod = PeriodShape()
+    auctionPeriod = AuctionPeriodShape()
+    auctionUrl = Text()
     next_check = IsoDateTime()
     numberOfBids = serializers.IntegerField(required=False)
     lots = LotShape(many=True)

@@ -171,12 +171,17 @@ class BidViewSet(viewsets.ViewSet):
         documents = _documents_sent(request, data.get("documents"))
         bid, token = tender.place_bid(by=actor, data=data, documents=documents)
         location = reverse("api:bid", args=[tender.id, bid.id])
-        return created(request, BidOut(bid, context=api_context(request)).data, location, token)
+        return created(request, self._shown(request, bid), location, token)
 
     def retrieve(self, request, tender_id, bid_id):
         bid = part_of(read_tender(request, tender_id), "bids", bid_id, "bid_id")
-        bid.check_visible(actor_for(request, (Role.BID_OWNER, bid)))
-        return ok(BidOut(bid, context=api_context(request)).data)
+        actor = actor_for(request, (Role.BID_OWNER, bid))
+        bid.check_visible(actor)
+        return ok(self._shown(request, bid, to_its_owner=actor.acts_as(Role.BID_OWNER, bid)))
+
+    @staticmethod
+    def _shown(request, bid, *, to_its_owner: bool = True) -> dict:
+        return BidOut(bid, context={**api_context(request), "to_its_owner": to_its_owner}).data
 
     def _owned(self, request, tender_id, bid_id):
         bid = part_of(tender_to_change(request, tender_id), "bids", bid_id, "bid_id")
@@ -188,12 +193,12 @@ class BidViewSet(viewsets.ViewSet):
     def partial_update(self, request, tender_id, bid_id):
         bid, actor = self._owned(request, tender_id, bid_id)
         bid.patch(by=actor, data=read_data(request))
-        return ok(BidOut(bid, context=api_context(request)).data)
+        return ok(self._shown(request, bid))
 
     def destroy(self, request, tender_id, bid_id):
         bid, actor = self._owned(request, tender_id, bid_id)
         # 2.3 answers the removed bid as it was, its status unchanged.
-        as_it_was = BidOut(bid, context=api_context(request)).data
+        as_it_was = self._shown(request, bid)
         bid.withdraw(by=actor)
         return ok(as_it_was)
 

@@ -1,3 +1,4 @@
+from .auction import Auction, auction_fields
 from .award import Award
 from .base import AuditEvent, Counter, Owned, new_id
 from .bid import Bid
@@ -23,6 +24,7 @@ from .tender import Tender
 from .tender_search import TenderSearch
 
 __all__ = [
+    "Auction",
     "AuditEvent",
     "Award",
     "AwardDocument",
@@ -45,5 +47,6 @@ __all__ = [
     "TenderDocument",
     "TenderSearch",
     "TenderStatus",
+    "auction_fields",
     "new_id",
 ]

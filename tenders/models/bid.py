@@ -55,6 +55,9 @@ class Bid(PartOfTender, PartDocuments, Owned):
     # Its value for each of the tender's features it is weighed by (code, value).
     parameters = models.JSONField(default=list, blank=True)
     tenderers = models.JSONField()
+    # Where its bidder enters the auction, reported by an external auction module (per lot: in
+    # its lotValues); shown to the bid's owner alone.
+    participation_url = models.URLField(max_length=1000, blank=True, editable=False)
 
     objects = BidQuerySet.as_manager()
 

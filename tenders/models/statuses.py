@@ -6,6 +6,7 @@ class TenderStatus(models.TextChoices):
     DRAFT = "draft", _("draft")
     ENQUIRIES = "active.enquiries", _("enquiries")
     TENDERING = "active.tendering", _("tendering")
+    AUCTION = "active.auction", _("auction")
     QUALIFICATION = "active.qualification", _("qualification")
     AWARDED = "active.awarded", _("awarded")
     COMPLETE = "complete", _("complete")
@@ -15,6 +16,11 @@ class TenderStatus(models.TextChoices):
     @classmethod
     def terminal(cls) -> frozenset["TenderStatus"]:
         return frozenset({cls.COMPLETE, cls.UNSUCCESSFUL, cls.CANCELLED})
+
+    @classmethod
+    def sealed(cls) -> frozenset["TenderStatus"]:
+        """Bids are sealed (2.3 shows none, nor their number) until the auction is over."""
+        return frozenset({cls.DRAFT, cls.ENQUIRIES, cls.TENDERING, cls.AUCTION})
 
     @classmethod
     def deciding(cls) -> frozenset["TenderStatus"]:

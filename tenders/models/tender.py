@@ -14,17 +14,18 @@ from core.schema import merge_patch, validate
 from core.transactions import atomic_change
 from core.transitions import StatusMachine
 from tenders import workdays
-from tenders.documents import HasDocuments
 from tenders.part_schemas import CancellationSchema
 from tenders.schema import MAX_CANCELLATIONS, TenderSchema
 from tenders.search import search_columns
 
+from .auction_routes import AuctionRoutes
 from .base import AuditEvent, Owned, new_id
 from .bidding import Bidding
 from .lots import Lots, lot_of
 from .questions import check_items_asked_about
 from .room import check_room
 from .statuses import CancellationStatus, TenderStatus
+from .tender_documents import TenderDocuments
 from .tender_errors import StaleDraft
 from .tender_queries import TenderQuerySet, claims_with_awards
 from .tender_search import TenderSearch
@@ -33,7 +34,10 @@ from .tender_time import TimeDrivenChanges
 from .tender_wire import EDITABLE_FIELDS, TENDER_FIELDS, TenderWire, keeping_lot_ids
 
 
-class Tender(StatusMachine, TimeDrivenChanges, Bidding, Lots, TenderWire, HasDocuments, Owned):
+class Tender(
+    StatusMachine, TimeDrivenChanges, AuctionRoutes, Bidding, Lots, TenderWire, TenderDocuments,
+    Owned,
+):  # fmt: skip
     TRANSITIONS = TRANSITIONS
     LIFECYCLE = LIFECYCLE
 
@@ -128,8 +132,8 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, Lots, TenderWire, HasDoc
 
     @property
     def bids_are_public(self) -> bool:
-        """Bids stay sealed until tendering closes; a tender cancelled before that keeps them so."""
-        if self.status in (TenderStatus.DRAFT, TenderStatus.ENQUIRIES, TenderStatus.TENDERING):
+        """Bids are sealed until the auction is over; a tender cancelled before keeps them so."""
+        if self.status in TenderStatus.sealed():
             return False
         return self.status != TenderStatus.CANCELLED or self.award_period_start is not None
 
@@ -231,6 +235,8 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, Lots, TenderWire, HasDoc
     # --- the frame's questions ------------------------------------------------------------
 
     def role_of(self, by: Actor) -> Role | None:
+        if by.role is Role.AUCTION:
+            return Role.AUCTION
         return Role.TENDER_OWNER if by.acts_as(Role.TENDER_OWNER, self) else None
 
     def status_refusal(self, action: str) -> NotAllowed:
@@ -238,7 +244,7 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, Lots, TenderWire, HasDoc
             return in_tender_status("add cancellation", self)
         for noun in ("document", "lot", "question"):
             if action.endswith(f"_{noun}"):
-                verb = action.removesuffix(f"_{noun}")
+                verb = action.removesuffix(f"_{noun}").removeprefix("auction_")
                 return in_tender_status(f"{verb} {noun}", self)
         return in_own_status("update tender", self)
 
@@ -283,8 +289,6 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, Lots, TenderWire, HasDoc
             to_status=to_status,
             **payload,
         )
-
-    # --- time-driven changes --------------------------------------------------------------
 
     # --- the owner's changes --------------------------------------------------------------
 
@@ -423,25 +427,4 @@ class Tender(StatusMachine, TimeDrivenChanges, Bidding, Lots, TenderWire, HasDoc
         self._settle_lots(at, by)
         if self.status in TenderStatus.deciding():
             self.award_next_bid(at=at, by=by)
-
-    # --- documents ------------------------------------------------------------------------
-
-    @property
-    def document_tender(self) -> "Tender":
-        return self
-
-    def check_document_change(self, by: Actor, verb: str, document_id: str | None = None) -> str:
-        """The owner's documents, added and replaced while the tender is a draft or in
-        enquiries (once bids come in, the conditions they answer are fixed)."""
-        self.guard(f"{verb}_document", by, timezone.now())
-        if document_id:
-            self._check_author(Role.TENDER_OWNER, document_id)
-        return Role.TENDER_OWNER
-
-    def _documents_changed(self, version, action: str, by: Actor, now) -> None:
-        self.stamp_change(now)
-        self.record_event(
-            self, action, by, now, document_id=version.document_id, version=version.version
-        )
-
-    # --- bidders --------------------------------------------------------------------------
+        self._auctions_over_if_done(at)

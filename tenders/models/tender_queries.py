@@ -72,6 +72,7 @@ class TenderQuerySet(models.QuerySet):
         # holds both kinds, and the claims app shows those of the tender).
         "complaints",
         "complaints__documents",
+        "auctions",
     )
 
     def with_related(self):
@@ -292,7 +293,9 @@ class TenderQuerySet(models.QuerySet):
             # Time creates awards (through the relation, which forgets what was prefetched)
             # but changes none: the awards read with the batch stay current.
             prefetch_related_objects(
-                tenders, *(self._read_by_time(name) for name in ("complaints", "awards"))
+                tenders,
+                *(self._read_by_time(name) for name in ("complaints", "awards")),
+                "auctions",
             )
             changed = 0
             for tender in tenders:

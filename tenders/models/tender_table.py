@@ -19,6 +19,9 @@ TRANSITIONS = {
     "rewrite_draft": transition({T.DRAFT}, UNCHANGED, Role.TENDER_OWNER),
     "add_document": transition({T.DRAFT, T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
     "update_document": transition({T.DRAFT, T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
+    # The auction module's protocol, while the auction is held and the bids decided.
+    "auction_add_document": transition({T.AUCTION, T.QUALIFICATION}, UNCHANGED, Role.AUCTION),
+    "auction_update_document": transition({T.AUCTION, T.QUALIFICATION}, UNCHANGED, Role.AUCTION),
     "add_lot": transition({T.DRAFT, T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
     "update_lot": transition({T.DRAFT, T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
     "delete_lot": transition({T.DRAFT, T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
@@ -30,10 +33,12 @@ TRANSITIONS = {
     "start_tendering": transition({T.ENQUIRIES}, T.TENDERING, Role.SYSTEM),
     "close_tendering": transition(
         {T.TENDERING},
-        {T.QUALIFICATION, T.UNSUCCESSFUL},
+        {T.AUCTION, T.QUALIFICATION, T.UNSUCCESSFUL},
         Role.SYSTEM,
         picked_by="status_after_tendering",
     ),
+    # Every auction is over: the best bids' awards are made.
+    "auctions_over": transition({T.AUCTION}, T.QUALIFICATION, Role.SYSTEM),
     "awarded": transition({T.QUALIFICATION}, T.AWARDED, Role.SYSTEM),
     "reopen_qualification": transition({T.AWARDED}, T.QUALIFICATION, Role.SYSTEM),
     # (With lots, the last lot may end while another lot's award is still pending: the
@@ -43,5 +48,5 @@ TRANSITIONS = {
 }
 
 # The way a tender goes when nothing ends it early (each step a transition above; closing
-# tendering leads to qualification when there are bids): the stages the portal shows.
-LIFECYCLE = [T.ENQUIRIES, T.TENDERING, T.QUALIFICATION, T.AWARDED, T.COMPLETE]
+# tendering leads to the auction when two or more bids compete): the stages the portal shows.
+LIFECYCLE = [T.ENQUIRIES, T.TENDERING, T.AUCTION, T.QUALIFICATION, T.AWARDED, T.COMPLETE]

@@ -1,11 +1,13 @@
-"""A tender's time-driven changes: tendering opens and closes, qualification fails when every
-bid is out, answered claims close. Applied whenever the tender is locked (a read that finds a
+"""A tender's time-driven changes: tendering opens (its auctions are planned) and closes,
+auctions end (or, lost, are planned again), qualification fails when every bid is out, answered
+claims close. Applied whenever the tender is locked (a read that finds a
 deadline passed, any write, the chronograph)."""
 
 from core.actors import Actor
 from core.transactions import recoverable
 from tenders.schema import features_by_lot, features_of
 
+from .auction import Auction, builtin
 from .base import new_id
 from .bidding import Weighing
 from .statuses import AwardStatus, TenderStatus
@@ -33,10 +35,14 @@ class TimeDrivenChanges:
                 changed = True
         if self.status == TenderStatus.ENQUIRIES and self.tender_start <= now:
             self.perform("start_tendering", Actor.system(), self.tender_start)
+            for line in self.awarding_lines():
+                Auction(tender=self, lot_id=line or "").plan(self, now)
             changed = True
         if self.status == TenderStatus.TENDERING and self.tender_end <= now:
-            self._close_tendering(at=self.tender_end)
+            self._close_tendering(at=self.tender_end, now=now)
             changed = True
+        if self.status == TenderStatus.AUCTION:
+            changed = self._hold_auctions(now) or changed
         for line, failed_at in sorted(self._failures(), key=lambda failure: failure[1]):
             if failed_at <= now:
                 self._fail_line(line, failed_at)
@@ -51,30 +57,96 @@ class TimeDrivenChanges:
             return min([self.tender_start, *due])
         if self.status == TenderStatus.TENDERING:
             return min([self.tender_end, *due])
+        if self.status == TenderStatus.AUCTION:
+            due += [auction.expected_end(self) for auction in self.open_auctions()]
         due += [failed_at for _line, failed_at in self._failures()]
         return min(due, default=None)
 
-    def _close_tendering(self, *, at) -> None:
-        """Bids are opened: each line (the tender, or each active lot) gets a pending award
-        for its best bid; a lot nobody bid for is unsuccessful, and so is the tender when no
-        line has a bid."""
+    def _close_tendering(self, *, at, now) -> None:
+        """Bids are opened. A lot nobody bid for is unsuccessful, and so is the tender when no
+        line (the tender, or an active lot) has a bid. A line with two or more bids keeps its
+        auction (planned now if it was not); when no line has one, each line gets a pending
+        award for its best bid at once, else once every auction is over."""
         system = Actor.system()
         bids = self.active_bids()
         for lot_id in self.awarding_lines():
             if lot_id is not None and not any(bid.offer_for(lot_id) for bid in bids):
                 self.lot_machine(lot_id).end("fail", system, at)
+        competing = self.lines_with_auction()
         self.perform("close_tendering", system, at)
-        if self.status == TenderStatus.UNSUCCESSFUL:
+        planned = {auction.lot_id: auction for auction in self.auctions.all()}
+        for line, bidders in competing.items():
+            auction = planned.pop(line or "", None) or Auction(tender=self, lot_id=line or "")
+            auction.bidders = bidders
+            if auction.start is None:
+                auction.plan(self, now)
+            else:
+                auction.save()
+        for unheld in planned.values():
+            unheld.delete()
+        if self.status == TenderStatus.AUCTION:
             return
-        self.award_period_start = at
-        self.award_next_bid(at=at, by=system)
+        if self.status != TenderStatus.UNSUCCESSFUL:
+            self._auctions_over(at)
+
+    def lines_with_auction(self) -> dict:
+        """The lines (the tender: None, or active lots) two or more bids compete for, with
+        their number."""
+        offers = self._offers_by_line(self.active_bids())
+        return {
+            line: len(offers[line])
+            for line in self.awarding_lines()
+            if len(offers.get(line, [])) >= 2
+        }
 
     def status_after_tendering(self) -> TenderStatus:
-        """Where closing tendering leads: to qualification when a line (the tender, or an
-        active lot) has a bid, else to unsuccessful."""
-        if self.active_bids() and self.awarding_lines():
-            return TenderStatus.QUALIFICATION
-        return TenderStatus.UNSUCCESSFUL
+        """Where closing tendering leads: to the auction when two or more bids compete for a
+        line (the tender, or an active lot), else to qualification when a line has a bid, else
+        to unsuccessful."""
+        if not self.active_bids() or not self.awarding_lines():
+            return TenderStatus.UNSUCCESSFUL
+        if self.lines_with_auction():
+            return TenderStatus.AUCTION
+        return TenderStatus.QUALIFICATION
+
+    # --- auctions -------------------------------------------------------------------------
+
+    def open_auctions(self) -> list:
+        """The auctions still to be held (read from those loaded with it)."""
+        return [auction for auction in self.auctions.all() if auction.is_open(self)]
+
+    def _hold_auctions(self, now) -> bool:
+        """Each auction whose time is over by `now`: ours ends with the prices as they stand;
+        an external module's that sent no results is lost and planned again. Once none is left
+        to hold, the awards are made. True if anything changed."""
+        changed = False
+        for auction in self.open_auctions():
+            ends = auction.expected_end(self)
+            if ends > now:
+                continue
+            if builtin():
+                # (nobody could bid lower yet: the sealed prices stand)
+                auction.record_results(self, {}, ends)
+            else:
+                auction.plan(self, now)
+            changed = True
+        self._auctions_over_if_done(now)
+        return changed
+
+    def _auctions_over_if_done(self, now) -> None:
+        """When no auction is left to hold, the award period starts when the last one ended
+        (or now, when a lot's cancellation left none)."""
+        if self.status != TenderStatus.AUCTION or self.open_auctions():
+            return
+        ended = [auction.ended for auction in self.auctions.all() if auction.ended is not None]
+        self._auctions_over(max(ended, default=now))
+
+    def _auctions_over(self, at) -> None:
+        """The awards are decided from `at`: each line's best bid's is pending."""
+        if self.status == TenderStatus.AUCTION:
+            self.perform("auctions_over", Actor.system(), at)
+        self.award_period_start = at
+        self.award_next_bid(at=at, by=Actor.system())
 
     def _failures(self) -> list[tuple]:
         """(line, when it fails) for each line whose every bid was disqualified: it fails once

@@ -28,6 +28,7 @@ from tenders.models.lots import lot_of
 STAGE_LABELS = {
     TenderStatus.ENQUIRIES: _("Questions to the procuring entity"),
     TenderStatus.TENDERING: _("Bids are accepted"),
+    TenderStatus.AUCTION: _("Electronic auction: the bidders lower their prices in turn"),
     TenderStatus.QUALIFICATION: _("The procuring entity decides on the lowest bid"),
     TenderStatus.AWARDED: _("Winner chosen: claims may be filed, then the contract signed"),
     TenderStatus.COMPLETE: _("Contract signed"),
@@ -114,6 +115,10 @@ def _tender_context(request, tender, refused=None) -> dict:
             )
         ],
         "lots": _lot_entries(tender),
+        "auctions": [
+            {"lot": lots.get(auction.lot_id), "start": auction.start, "ended": auction.ended}
+            for auction in sorted(tender.auctions.all(), key=lambda auction: auction.start)
+        ],
         "stages": lifecycle(tender),
         "ended_early": tender.ended_early,
         "items": tender.data.get("items", []),

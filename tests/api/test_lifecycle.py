@@ -9,6 +9,7 @@ from core.schema import KYIV, iso, parse_iso
 from tenders.models import AuditEvent
 from tests.helpers import (
     bid_data,
+    close_tendering,
     create_tender,
     in_qualification,
     open_for_bids,
@@ -39,14 +40,13 @@ def test_enquiries_turn_into_tendering_at_the_tender_period_start(api, clock):
     )
 
 
-def test_tendering_closes_with_a_pending_award_for_the_lowest_bid(api, api2, clock):
+def test_the_auction_over_the_lowest_bid_has_a_pending_award(api, api2, clock):
     tender = open_for_bids(api, clock)
     place_bid(api2, tender, 450, identifier="00000001")
     clock.advance(minutes=1)
     low_id, _ = place_bid(api2, tender, 400, identifier="00000002")
-    end = tender.read()["tenderPeriod"]["endDate"]
-    clock.move_to(parse_iso(end) + timedelta(days=1))
-    data = tender.read()
+    data = close_tendering(tender, clock)
+    end = data["auctionPeriod"]["endDate"]
     assert data["status"] == "active.qualification"
     assert data["awardPeriod"] == {"startDate": end}
     [award] = data["awards"]
@@ -63,7 +63,7 @@ def test_equal_bids_go_to_the_earliest(api, clock):
     first_id, _ = place_bid(api, tender, 400, identifier="00000001")
     clock.advance(minutes=1)
     place_bid(api, tender, 400, identifier="00000002")
-    clock.move_to(parse_iso(tender.read()["tenderPeriod"]["endDate"]))
+    close_tendering(tender, clock)
     assert tender.award()["bid_id"] == first_id
 
 

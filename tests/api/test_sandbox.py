@@ -1,5 +1,6 @@
-"""Sandbox mode: "quick, accelerator=N" shrinks every duration the server computes, so a client
-can drive a tender from creation to a signed contract in seconds with the public API alone."""
+"""Sandbox mode: "quick, accelerator=N" shrinks every duration the server computes, and
+submissionMethodDetails "quick" holds the auction as tendering ends, so a client can drive a
+tender from creation to a signed contract in seconds with the public API alone."""
 
 from datetime import timedelta
 
@@ -29,6 +30,7 @@ def test_whole_lifecycle_in_seconds_through_the_api(api, api2, anonymous, clock,
     start = clock.now()
     data = tender_data(
         procurementMethodDetails=QUICK,
+        submissionMethodDetails="quick",
         enquiryPeriod={"endDate": iso(start + timedelta(seconds=1))},
         tenderPeriod={"endDate": iso(start + timedelta(seconds=3))},
     )
@@ -70,6 +72,7 @@ def test_a_two_lot_tender_in_seconds_through_the_api(api, api2, anonymous, clock
     start = clock.now()
     data = tender_data(
         procurementMethodDetails=QUICK,
+        submissionMethodDetails="quick",
         enquiryPeriod={"endDate": iso(start + timedelta(seconds=1))},
         tenderPeriod={"endDate": iso(start + timedelta(seconds=3))},
         lots=[lot(FIRST, 300), lot(SECOND, 200)],

@@ -31,6 +31,7 @@ class Sandbox:
         start = clock.now()
         data = tender_data(
             procurementMethodDetails=QUICK,
+            submissionMethodDetails="quick",
             enquiryPeriod={"endDate": iso(start + timedelta(minutes=1))},
             tenderPeriod={"endDate": iso(start + timedelta(minutes=3))},
         )

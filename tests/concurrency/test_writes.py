@@ -65,7 +65,7 @@ def test_parallel_bids_are_all_kept(fresh_api, time_machine):
     )
     assert len({bid_id for bid_id, _ in results}) == 6
     clock.advance(days=8)
-    assert tender.read()["numberOfBids"] == 6
+    assert tender.through_the_auction(clock)["numberOfBids"] == 6
 
 
 def test_parallel_bids_of_one_tenderer_keep_one(fresh_api, time_machine):

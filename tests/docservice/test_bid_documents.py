@@ -2,14 +2,11 @@
 even list them), public with the bids once tendering has closed; changed in qualification only
 while the bid's award is pending (2.3)."""
 
-from datetime import timedelta
-
 import pytest
 
-from core.schema import parse_iso
 from tenders.models import Bid, BidDocument
 from tests.docservice.helpers import document, download, md5
-from tests.helpers import bid_data, open_for_bids, place_bid, single_error
+from tests.helpers import bid_data, close_tendering, open_for_bids, place_bid, single_error
 
 pytestmark = pytest.mark.django_db
 
@@ -25,10 +22,6 @@ def tendering(api, api2, clock):
         bid_id, token = place_bid(api2, tender, amount, identifier=identifier)
         bids.append((f"{tender.path}/bids/{bid_id}", token))
     return tender, bids
-
-
-def close_tendering(tender, clock):
-    clock.move_to(parse_iso(tender.read()["tenderPeriod"]["endDate"]) + timedelta(minutes=1))
 
 
 def test_sealed_while_tendering_is_open(api, api2, anonymous, ds, tendering):

@@ -11,7 +11,7 @@ from core.actors import Actor, Role
 from core.ids import new_id
 from tenders.document_types import document_type_title
 from tenders.models import Bid, Tender
-from tests.factories import make_user
+from tests.factories import make_user, through_the_auction
 from tests.helpers import FIRST, SECOND, item, lot, tender_data
 from tests.portal.forms import bid_form, claim_form, upload
 
@@ -271,6 +271,13 @@ def test_two_lots_in_the_portal_from_bids_to_two_contracts_with_a_claim(
         assert placed.status_code == 302
     clock.move_to(tender.tender_end + timedelta(minutes=1))
     client.force_login(buyer)
+    page = client.get(reverse("tender", args=[tender.pk]))
+    # The first lot has two bids: its auction comes first; the second's one bid waits for it.
+    [current] = [stage for stage in page.context["stages"] if stage["state"] == "current"]
+    assert current["status"] == "active.auction" and page.context["awards"] == []
+    [auction] = page.context["auctions"]
+    assert auction["lot"]["id"] == FIRST and auction["ended"] is None
+    through_the_auction(tender.pk, clock)
     page = client.get(reverse("tender", args=[tender.pk]))
     first, second = (entry["award"] for entry in page.context["awards"])
     assert (first.lot_id, first.value["amount"], second.lot_id) == (FIRST, 240, SECOND)

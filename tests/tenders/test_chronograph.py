@@ -126,3 +126,32 @@ def test_a_pass_goes_on_while_tenders_are_due_though_a_batch_changed_fewer(
 
     assert "2 tender(s)" in capsys.readouterr().out
     assert {Tender.objects.get(pk=t.pk).status for t in others} == {"active.tendering"}
+
+
+def test_the_chronograph_plans_holds_and_ends_auctions_nobody_reads(brokers, clock):
+    tender = registered(brokers, clock)
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    assert Tender.objects.catch_up_due(limit=10) == 1  # tendering starts: the auction planned
+    [auction] = Tender.objects.get(pk=tender.pk).auctions.all()
+    assert auction.start is not None and auction.bidders == 0
+    for number, amount in enumerate((300, 280)):
+        tender.place_bid(
+            by=Actor(Role.AUTHENTICATED, broker=brokers["broker2"]),
+            data=bid_data(amount, identifier=f"{number + 1:08d}"),
+        )
+    clock.move_to(tender.tender_end + timedelta(minutes=1))
+    assert Tender.objects.catch_up_due(limit=10) == 1
+    in_auction = Tender.objects.get(pk=tender.pk)
+    auction.refresh_from_db()
+    assert in_auction.status == "active.auction" and auction.bidders == 2
+    assert in_auction.next_check == auction.start + auction.length(in_auction)
+
+    clock.move_to(in_auction.next_check)
+    assert Tender.objects.catch_up_due(limit=10) == 1
+    decided = Tender.objects.get(pk=tender.pk)
+    auction.refresh_from_db()
+    assert decided.status == "active.qualification" and auction.ended == in_auction.next_check
+    assert [award.value["amount"] for award in decided.awards.all()] == [280]
+    assert decided.award_period_start == auction.ended
+    events = AuditEvent.objects.filter(subject_id=tender.pk, action="auctions_over")
+    assert [event.at for event in events] == [auction.ended]

@@ -42,9 +42,10 @@ def refusal_for(who: str, owner_role: str, row_role: Role) -> str | None:
 # --- Tender ---------------------------------------------------------------------------------
 
 TENDER_STATUSES = [
-    "draft", "active.enquiries", "active.tendering", "active.qualification", "active.awarded",
-    "complete", "unsuccessful", "cancelled",
+    "draft", "active.enquiries", "active.tendering", "active.auction", "active.qualification",
+    "active.awarded", "complete", "unsuccessful", "cancelled",
 ]  # fmt: skip
+PERFORMERS = {Role.SYSTEM: "system", Role.AUCTION: "auction"}
 LIVE = {s for s in TENDER_STATUSES if s not in ("complete", "unsuccessful", "cancelled")}
 # action -> the statuses it is allowed in, and who performs it (2.3's lifecycle, with drafts).
 TENDER_ALLOWED = {
@@ -56,6 +57,9 @@ TENDER_ALLOWED = {
     "rewrite_draft": ({"draft"}, "owner"),  # (the portal's "edit the draft")
     "add_document": ({"draft", "active.enquiries"}, "owner"),
     "update_document": ({"draft", "active.enquiries"}, "owner"),
+    # The auction module's protocol.
+    "auction_add_document": ({"active.auction", "active.qualification"}, "auction"),
+    "auction_update_document": ({"active.auction", "active.qualification"}, "auction"),
     "add_lot": ({"draft", "active.enquiries"}, "owner"),
     "update_lot": ({"draft", "active.enquiries"}, "owner"),
     "delete_lot": ({"draft", "active.enquiries"}, "owner"),
@@ -64,6 +68,7 @@ TENDER_ALLOWED = {
     "cancel": (LIVE, "owner"),
     "start_tendering": ({"active.enquiries"}, "system"),
     "close_tendering": ({"active.tendering"}, "system"),
+    "auctions_over": ({"active.auction"}, "system"),
     "awarded": ({"active.qualification"}, "system"),
     "reopen_qualification": ({"active.awarded"}, "system"),
     # (from qualification too: the last lot to end may end while another's award is pending)
@@ -93,6 +98,14 @@ def tender_in(status: str, brokers, clock) -> tuple[Tender, Actor]:
     owner = Actor(Role.TENDER_OWNER, broker=broker, subject=tender)
     if status == "active.tendering":
         clock.move_to(tender.tender_start + timedelta(minutes=1))
+    elif status == "active.auction":
+        clock.move_to(tender.tender_start + timedelta(minutes=1))
+        for amount, identifier in ((400, "00000001"), (450, "00000002")):
+            tender.place_bid(
+                by=Actor(Role.AUTHENTICATED, broker=brokers["broker2"]),
+                data=bid_data(amount, identifier=identifier),
+            )
+        clock.move_to(tender.tender_end + timedelta(minutes=1))
     elif status == "unsuccessful":
         clock.move_to(tender.tender_end + timedelta(minutes=1))
     elif status == "cancelled":
@@ -114,21 +127,25 @@ def actors(owner: Actor, brokers) -> dict[str, Actor]:
 def test_tender_cells(status, brokers, clock):
     tender, owner = tender_in(status, brokers, clock)
     assert tender.status == status
-    people = actors(owner, brokers)
+    # (the auction module holds the auction role on every tender)
+    people = {**actors(owner, brokers), "auction": Actor(Role.AUCTION, broker=brokers["broker"])}
     now = clock.now()
     for action, (statuses, performer) in TENDER_ALLOWED.items():
         row = TENDER_TRANSITIONS[action]
         for who, by in people.items():
-            expected = refusal_for(who, Role.TENDER_OWNER, row.role)
+            if who == "auction":
+                expected = None if row.role is Role.AUCTION else RoleNotAllowed.__name__
+            else:
+                expected = refusal_for(who, Role.TENDER_OWNER, row.role)
             if expected is None:
                 expected = ALLOWED if status in statuses else NotAllowed.__name__
-            assert performer == ("system" if row.role is Role.SYSTEM else "owner"), action
+            assert performer == PERFORMERS.get(row.role, "owner"), action
             assert outcome(tender, action, by, now) == expected, (status, action, who)
 
 
 def test_tender_table_is_the_lifecycle():
     assert {
-        action: (set(row.sources), "system" if row.role is Role.SYSTEM else "owner")
+        action: (set(row.sources), PERFORMERS.get(row.role, "owner"))
         for action, row in TENDER_TRANSITIONS.items()
     } == TENDER_ALLOWED
 

@@ -17,8 +17,15 @@ class Command(BaseCommand):
             help=f"the API key to set, at least {Broker.MIN_KEY_LENGTH} characters "
             "(default: a new random key)",
         )
+        parser.add_argument(
+            "--role",
+            choices=["broker", "auction"],
+            default="broker",
+            help="broker (the default): acts for its clients; auction: the auction module, "
+            "which only reports auctions' links and results (/tenders/{id}/auction)",
+        )
 
-    def handle(self, *args, name, key=None, **options):
+    def handle(self, *args, name, key=None, role="broker", **options):
         generated = key is None
         key = tokens.new_token() if key is None else key
         broker = Broker.objects.filter(name=name).first() or Broker(name=name)
@@ -28,11 +35,12 @@ class Command(BaseCommand):
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         broker.is_active = True
+        broker.role = role
         try:
             broker.full_clean()
         except ValidationError as exc:
             raise CommandError("; ".join(exc.messages)) from None
         broker.save()
-        self.stdout.write(f"{'Created' if created else 'Updated'} broker {name}.")
+        self.stdout.write(f"{'Created' if created else 'Updated'} {role} {name}.")
         if generated:
             self.stdout.write(f"API key (shown once): {key}")

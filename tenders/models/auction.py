@@ -1,0 +1,226 @@
+"""The electronic auction of a tender, or of each of its lots with two or more bids: when it is
+planned (the chronograph's slots), how long it lasts, and how its results become the bids'
+final prices. Who runs it is the AUCTION_MODULE setting: our own module ("builtin"), or a
+separate one speaking 2.3's /auction routes ("external"). docs/auction.md has the facts."""
+
+from datetime import datetime, time, timedelta
+
+from django.conf import settings
+from django.db import models
+
+from core.errors import InvalidData
+from core.schema import KYIV, iso, parse_iso
+from tenders import workdays
+
+from .base import new_id
+from .bidding import value_refusal
+from .statuses import LotStatus, TenderStatus
+
+# auctionPeriod.shouldStartAfter is shown in these statuses (2.3).
+PLANNING = frozenset({TenderStatus.TENDERING, TenderStatus.AUCTION})
+
+# 2.3's chronograph: auctions start on working days from 11:00 to 16:00 Kyiv time, in slots of
+# half an hour, each slot holding up to AUCTION_STREAMS auctions at once.
+FIRST_SLOT, LAST_SLOT_END = time(11), time(16)
+SLOT = timedelta(minutes=30)
+# And at least this long after it should start (a day off first for the bidders to prepare).
+LEAD = timedelta(hours=1)
+
+# Our module's rules (Prozorro's auction worker): three rounds, a first pause, each bidder's turn,
+# a pause between rounds.
+ROUNDS = 3
+FIRST_PAUSE = timedelta(seconds=300)
+TURN = timedelta(seconds=120)
+PAUSE = timedelta(seconds=120)
+
+# How long 2.3 expects an external module's auction to take (then it is lost, and planned again).
+EXTERNAL_PER_BIDDER = timedelta(minutes=6)
+EXTERNAL_SERVICE = timedelta(minutes=9) + timedelta(minutes=15)
+
+
+def builtin() -> bool:
+    return settings.AUCTION_MODULE == "builtin"
+
+
+def is_quick(tender) -> bool:
+    """Sandbox quick mode (submissionMethodDetails "quick..."): planned right after tendering,
+    without working days or slots."""
+    return settings.SANDBOX_MODE and "quick" in tender.data.get("submissionMethodDetails", "")
+
+
+def without_auction(tender) -> bool:
+    """Sandbox "quick(mode:no-auction)": the bids' sealed prices are the auction's results."""
+    return is_quick(tender) and "mode:no-auction" in tender.data.get("submissionMethodDetails", "")
+
+
+def should_start_after(tender, auction: "Auction | None", now) -> datetime:
+    """When an auction may start: the end of tendering, or the end a planned auction should have
+    had when it is past and the auction never ended (a lost auction); outside quick mode,
+    rounded up to the next midnight in Kyiv."""
+    start_after = tender.tender_end
+    if auction is not None and auction.ended is None and auction.start is not None:
+        expected = auction.expected_end(tender)
+        if now > expected:
+            start_after = expected
+    if is_quick(tender):
+        return start_after
+    local = start_after.astimezone(KYIV)
+    midnight = datetime.combine(local.date(), time(0), tzinfo=KYIV)
+    return midnight if local == midnight else midnight + timedelta(days=1)
+
+
+def first_free_slot(after: datetime) -> datetime:
+    """The first slot at or after `after` on a working day, between 11:00 and 16:00 Kyiv time,
+    holding fewer than AUCTION_STREAMS planned auctions."""
+    local = after.astimezone(KYIV)
+    day = local.date()
+    while True:
+        if workdays.is_working_day(day):
+            slot = datetime.combine(day, FIRST_SLOT, tzinfo=KYIV)
+            last = datetime.combine(day, LAST_SLOT_END, tzinfo=KYIV)
+            taken = Auction.objects.taken_slots(slot, last)
+            while slot < last:
+                if slot >= local and taken.get(slot, 0) < settings.AUCTION_STREAMS:
+                    return slot
+                slot += SLOT
+        day += timedelta(days=1)
+
+
+class AuctionQuerySet(models.QuerySet):
+    def taken_slots(self, start: datetime, end: datetime) -> dict:
+        """How many auctions start in each slot from `start` to `end`."""
+        taken: dict = {}
+        for planned in self.filter(start__gte=start, start__lt=end).values_list("start", flat=True):
+            slot = start + SLOT * ((planned - start) // SLOT)
+            taken[slot] = taken.get(slot, 0) + 1
+        return taken
+
+
+class Auction(models.Model):
+    """The auction of one line: a tender without lots (lot_id ""), or one of its lots. Planned
+    when tendering starts, kept when two or more bids compete for its line when tendering
+    closes, ended by its results. Changed under its tender's lock, with its tender's change."""
+
+    id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
+    tender = models.ForeignKey("tenders.Tender", on_delete=models.CASCADE, related_name="auctions")
+    lot_id = models.CharField(max_length=32, blank=True)
+    start = models.DateTimeField(null=True, blank=True)
+    ended = models.DateTimeField(null=True, blank=True)
+    # The external module's address of the auction (ours is the portal's page of it).
+    url = models.URLField(max_length=1000, blank=True)
+    # How many bids compete in it (known when tendering closes).
+    bidders = models.PositiveSmallIntegerField(default=0)
+
+    objects = AuctionQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tender", "lot_id"], name="one_auction_per_line")
+        ]
+        indexes = [models.Index(fields=["start"], name="auction_start")]
+
+    def __str__(self) -> str:
+        return f"auction of {self.tender_id} {self.lot_id}".strip()
+
+    @property
+    def line(self) -> str | None:
+        return self.lot_id or None
+
+    def length(self, tender) -> timedelta:
+        """How long our module's auction lasts: the first pause, each bidder's turn in each
+        round, a pause between rounds (shortened by the sandbox accelerator)."""
+        full = FIRST_PAUSE + ROUNDS * self.bidders * TURN + (ROUNDS - 1) * PAUSE
+        return full / tender.speedup if tender.speedup else full
+
+    def expected_end(self, tender) -> datetime:
+        """When it is over: our module's by its rules; an external module's when 2.3 expects
+        it (past that without results it is lost, and planned again)."""
+        if without_auction(tender):
+            return self.start
+        if builtin():
+            return self.start + self.length(tender)
+        return self.start + self.bidders * EXTERNAL_PER_BIDDER + EXTERNAL_SERVICE
+
+    def plan(self, tender, now) -> None:
+        """Give it a start: the first free slot an hour after it should start (in quick mode,
+        when it should start)."""
+        after = should_start_after(tender, self, now)
+        self.start = after if is_quick(tender) else first_free_slot(after + LEAD)
+        self.save()
+
+    def period(self, tender, now) -> dict:
+        """auctionPeriod on the wire: startDate, endDate, and while it is to come the computed
+        shouldStartAfter (2.3)."""
+        shown = {}
+        if self.start is not None:
+            shown["startDate"] = iso(self.start)
+        if self.ended is not None:
+            shown["endDate"] = iso(self.ended)
+        elif tender.status in PLANNING:
+            shown["shouldStartAfter"] = iso(should_start_after(tender, self, now))
+        return shown
+
+    def is_open(self, tender) -> bool:
+        """Still to be held: not ended, and its line still competing (a lot cancelled meanwhile
+        has none)."""
+        if self.ended is not None:
+            return False
+        return not self.lot_id or tender.lot_status(self.lot_id) == LotStatus.ACTIVE
+
+    def record_results(self, tender, prices: dict, at) -> None:
+        """The auction ended at `at` with `prices`: bid id -> (its final amount, when it was
+        offered), for the bids whose price changed. The one rule both ways an auction ends by
+        (2.3's POST /auction, and our module's last turn). A price above the line's expected
+        value is refused as a bid would be (2.3's words)."""
+        refusals = []
+        for bid in tender.active_bids():
+            offer = bid.offer_for(self.line)
+            if bid.pk not in prices or offer is None:
+                refusals.append({})
+                continue
+            amount, date = prices[bid.pk]
+            value = {**offer["value"], "amount": amount}
+            refusal = value_refusal(value, tender.expected_value(self.line), self.what)
+            refusals.append({"value": [refusal]} if refusal else {})
+            if refusal:
+                continue
+            if self.lot_id:
+                bid.lot_values = [
+                    {**o, "value": value, "date": date} if o["relatedLot"] == self.lot_id else o
+                    for o in bid.lot_values
+                ]
+            else:
+                bid.value, bid.date = value, parse_iso(date)
+            bid.save()
+        if any(refusals):
+            raise InvalidData({"bids": refusals})
+        self.ended = at
+        self.save()
+
+    @property
+    def what(self) -> str:
+        return "lot" if self.lot_id else "tender"
+
+
+def auction_fields(tender, now) -> tuple[dict, dict]:
+    """What the wire shows of the auctions: the tender's own fields (auctionPeriod, auctionUrl;
+    none on a lot tender) and each lot's, by its id. Reads the auctions loaded with it."""
+    by_line = {auction.lot_id: auction for auction in tender.auctions.all()}
+    lines = [lot["id"] for lot in tender.lots] if tender.has_lots else [""]
+    shown = {}
+    for line in lines:
+        auction, fields = by_line.get(line), {}
+        if auction is not None:
+            fields["auctionPeriod"] = auction.period(tender, now)
+            if auction.url:
+                fields["auctionUrl"] = auction.url
+        elif tender.status == TenderStatus.TENDERING and tender.lot_status(line or None) in (
+            None,
+            LotStatus.ACTIVE,
+        ):
+            # (tendering started before auctions were planned: planned when it closes)
+            fields["auctionPeriod"] = {
+                "shouldStartAfter": iso(should_start_after(tender, None, now))
+            }
+        shown[line] = {name: value for name, value in fields.items() if value}
+    return shown.pop("", {}), shown
