@@ -21,6 +21,8 @@ WORDS = {
     ),
     "award_status": _("Not while the decision is «%(status)s»."),
     "lot_not_active": _("Not any more: the lot is no longer open."),
+    "auction_stage": _("Not now: prices are offered only in a bidder's turn."),
+    "auction_turn": _("Not your turn: wait for it."),
     "stand_still": _(
         "Not yet: the contract may be signed from %(end)s, when the time for claims is over."
     ),

@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "portal",
     "tenders",
     "complaints",
+    "auctions",
     "docservice",
     "axes",
 ]

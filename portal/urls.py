@@ -26,6 +26,7 @@ register_converter(PartConverter, "part")
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("", include("auctions.urls")),
     path("search.atom", views.search_feed, name="search-feed"),
     path("searches/", searches.searches, name="searches"),
     path("searches/new/", searches.search_save, name="search-save"),

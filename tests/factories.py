@@ -66,6 +66,32 @@ def tendering_closed(by: Actor, brokers, clock, **tender_overrides):
     return tender, tender_token, bidders, bid_tokens
 
 
+def in_auction(brokers, clock, amounts=(450, 420, 400), parameters=(), **tender_overrides):
+    """A tender whose tendering closed with one bid per amount (through broker2, a minute
+    apart; each naming its `parameters`, if given, for the tender's features) and whose auction
+    is planned, not begun: the tender (current), the bidders (in the order of `amounts`) and
+    the auction."""
+    tender, _token = Tender.objects.register(
+        by=Actor(Role.AUTHENTICATED, broker=brokers["broker"]),
+        data=tender_data(clock.now(), **tender_overrides),
+    )
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    bidders = []
+    for number, amount in enumerate(amounts):
+        data = bid_data(amount, name=f"Учасник {number + 1}", identifier=f"{number + 1:08d}")
+        if parameters:
+            data["parameters"] = parameters[number]
+        bid, _bid_token = tender.place_bid(
+            by=Actor(Role.AUTHENTICATED, broker=brokers["broker2"]), data=data
+        )
+        bidders.append(Actor(Role.BID_OWNER, broker=brokers["broker2"], subject=bid))
+        clock.advance(minutes=1)
+    clock.move_to(tender.tender_end + timedelta(minutes=1))
+    tender = Tender.objects.current(tender.pk, viewer=None)
+    [auction] = tender.auctions.all()
+    return tender, bidders, auction
+
+
 def through_the_auction(pk: str, clock) -> Tender:
     """The tender (current) once the clock is past its auctions (our module's, in which nobody
     bids lower)."""

@@ -19,6 +19,7 @@ from tenders.models import (
     LotStatus,
     TenderStatus,
     auction_fields,
+    participation_url,
 )
 from tenders.part_schemas import (
     AwardPatchSchema,
@@ -29,6 +30,15 @@ from tenders.part_schemas import (
     QuestionSchema,
 )
 from tenders.schema import Lot, Organization, TenderSchema, Value
+
+
+def with_links(bid) -> list[dict]:
+    """A bid's lot offers, each with where its bidder enters the lot's auction."""
+    offers = without_links(bid.lot_values)
+    for offer in offers:
+        if link := participation_url(bid, offer["relatedLot"]):
+            offer["participationUrl"] = link
+    return offers
 
 
 def without_links(offers: list[dict]) -> list[dict]:
@@ -50,8 +60,8 @@ class BidOut(Out):
             "status": bid.status,
             "date": iso(bid.date),
             "value": bid.value,
-            "lotValues": bid.lot_values if own else without_links(bid.lot_values),
-            "participationUrl": bid.participation_url if own else None,
+            "lotValues": with_links(bid) if own else without_links(bid.lot_values),
+            "participationUrl": (participation_url(bid, None) or None) if own else None,
             "parameters": bid.parameters,
             "tenderers": bid.tenderers,
             "documents": documents_of(bid, self.context),

@@ -1,4 +1,4 @@
-from .auction import Auction, auction_fields
+from .auction import Auction, auction_fields, participation_url
 from .award import Award
 from .base import AuditEvent, Counter, Owned, new_id
 from .bid import Bid
@@ -49,4 +49,5 @@ __all__ = [
     "TenderStatus",
     "auction_fields",
     "new_id",
+    "participation_url",
 ]

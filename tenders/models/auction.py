@@ -7,6 +7,8 @@ from datetime import datetime, time, timedelta
 
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from core.errors import InvalidData
 from core.schema import KYIV, iso, parse_iso
@@ -40,6 +42,50 @@ EXTERNAL_SERVICE = timedelta(minutes=9) + timedelta(minutes=15)
 
 def builtin() -> bool:
     return settings.AUCTION_MODULE == "builtin"
+
+
+# How our module's auction ended: (auction, tender) -> {bid id: (final amount, when offered)}
+# for the bids whose price it changed. The auctions app, above this one, keeps the bids and
+# registers how to read them (its AppConfig.ready); without it the sealed prices stand.
+_HELD = {"final_prices": lambda auction, tender: {}}
+
+
+def held_by(final_prices) -> None:
+    _HELD["final_prices"] = final_prices
+
+
+def final_prices_of(auction, tender) -> dict:
+    return _HELD["final_prices"](auction, tender)
+
+
+def participation_token(auction_id: str, bid_id: str) -> str:
+    """What lets a bid's bidder into our module's auction without an account here (in its
+    participationUrl): a keyed digest of the auction and the bid, good for those two only."""
+    key = f"{auction_id}:{bid_id}"
+    return salted_hmac("auction-participation", key, algorithm="sha256").hexdigest()
+
+
+def is_participation_token(auction_id: str, bid_id: str, token: str) -> bool:
+    return constant_time_compare(participation_token(auction_id, bid_id), token or "")
+
+
+def page_url(auction) -> str:
+    """Our module's page of `auction` (its auctionUrl)."""
+    args = [auction.tender_id, auction.lot_id] if auction.lot_id else [auction.tender_id]
+    return settings.SITE_URL + reverse("auction-page", args=args)
+
+
+def participation_url(bid, line: str | None) -> str:
+    """Where `bid`'s bidder enters the auction of `line` (empty: none to enter): our module's
+    page with the bid's token, or the link an external module reported."""
+    if not builtin():
+        if line is None:
+            return bid.participation_url
+        return (bid.offer_for(line) or {}).get("participationUrl", "")
+    auction = next((a for a in bid.tender.auctions.all() if a.lot_id == (line or "")), None)
+    if auction is None or auction.bidders < 2:
+        return ""
+    return f"{page_url(auction)}?bidder={bid.pk}:{participation_token(auction.pk, bid.pk)}"
 
 
 def is_quick(tender) -> bool:
@@ -198,6 +244,14 @@ class Auction(models.Model):
         self.save()
 
     @property
+    def link(self) -> str:
+        """auctionUrl: our module's page once the auction is held (two or more bids), or the
+        address the external module reported."""
+        if builtin():
+            return page_url(self) if self.bidders >= 2 else ""
+        return self.url
+
+    @property
     def what(self) -> str:
         return "lot" if self.lot_id else "tender"
 
@@ -212,8 +266,7 @@ def auction_fields(tender, now) -> tuple[dict, dict]:
         auction, fields = by_line.get(line), {}
         if auction is not None:
             fields["auctionPeriod"] = auction.period(tender, now)
-            if auction.url:
-                fields["auctionUrl"] = auction.url
+            fields["auctionUrl"] = auction.link
         elif tender.status == TenderStatus.TENDERING and tender.lot_status(line or None) in (
             None,
             LotStatus.ACTIVE,

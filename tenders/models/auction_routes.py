@@ -82,8 +82,8 @@ class AuctionRoutes:
             ]
         elif "" in auctions:
             view["auctionPeriod"] = auctions[""].period(self, now)
-            if auctions[""].url:
-                view["auctionUrl"] = auctions[""].url
+            if auctions[""].link:
+                view["auctionUrl"] = auctions[""].link
         view["bids"] = [self._bid_for_auction(bid) for bid in self.active_bids()]
         return view
 
@@ -91,8 +91,8 @@ class AuctionRoutes:
         shown = dict(lot)
         if auction is not None:
             shown["auctionPeriod"] = auction.period(self, now)
-            if auction.url:
-                shown["auctionUrl"] = auction.url
+            if auction.link:
+                shown["auctionUrl"] = auction.link
         return shown
 
     @staticmethod

@@ -149,6 +149,11 @@ class Lots:
             return self.data.get("value", {})
         return (lot_of(self.data, lot_id) or {}).get("value", {})
 
+    def expected_step(self, lot_id: str | None) -> float:
+        """The minimal step of the tender's (None) or its lot's auction."""
+        found = self.data if lot_id is None else (lot_of(self.data, lot_id) or {})
+        return found.get("minimalStep", {}).get("amount", 0)
+
     def open_lots(self) -> list[dict]:
         """The lots still active: bid for, decided, cancelled on their own."""
         return [lot for lot in self.lots if lot["status"] == LotStatus.ACTIVE]

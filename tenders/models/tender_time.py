@@ -7,7 +7,7 @@ from core.actors import Actor
 from core.transactions import recoverable
 from tenders.schema import features_by_lot, features_of
 
-from .auction import Auction, builtin
+from .auction import Auction, builtin, final_prices_of
 from .base import new_id
 from .bidding import Weighing
 from .statuses import AwardStatus, TenderStatus
@@ -125,8 +125,7 @@ class TimeDrivenChanges:
             if ends > now:
                 continue
             if builtin():
-                # (nobody could bid lower yet: the sealed prices stand)
-                auction.record_results(self, {}, ends)
+                auction.record_results(self, final_prices_of(auction, self), ends)
             else:
                 auction.plan(self, now)
             changed = True

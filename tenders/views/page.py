@@ -116,7 +116,12 @@ def _tender_context(request, tender, refused=None) -> dict:
         ],
         "lots": _lot_entries(tender),
         "auctions": [
-            {"lot": lots.get(auction.lot_id), "start": auction.start, "ended": auction.ended}
+            {
+                "lot": lots.get(auction.lot_id),
+                "start": auction.start,
+                "ended": auction.ended,
+                "link": auction.link,
+            }
             for auction in sorted(tender.auctions.all(), key=lambda auction: auction.start)
         ],
         "stages": lifecycle(tender),

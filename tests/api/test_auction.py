@@ -7,12 +7,14 @@ from datetime import datetime, time, timedelta
 import pytest
 
 from core.schema import KYIV, iso, parse_iso
+from tenders.models import Tender
 from tenders.workdays import is_working_day
 from tests.docservice.helpers import DocService, document
 from tests.helpers import (
     FIRST,
     SECOND,
     Api,
+    assert_kept_representations_are_current,
     bid_on,
     close_tendering,
     create_tender,
@@ -45,6 +47,11 @@ def auction_module(client, brokers):
 @pytest.fixture
 def external(settings):
     settings.AUCTION_MODULE = "external"
+    yield
+    # The kept representations are checked while the module is still the external one (their
+    # auctionUrl is its), then set aside: the settings go back before the usual check.
+    assert_kept_representations_are_current()
+    Tender.objects.update(public_text="")
 
 
 def two_bids(api, api2, clock, amounts=(450, 400), **overrides):

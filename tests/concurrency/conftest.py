@@ -38,10 +38,10 @@ def run_together(*calls):
     return results
 
 
-def run_racing_for(tender_id: str, *calls):
+def run_racing_for(tender_id: str, *calls, while_waiting=None):
     """Run the calls while a third party holds the tender's row lock, and release it only once
-    every call is waiting for it: they then race for the lock for certain, not by chance.
-    Their results, in order."""
+    every call is waiting for it (after calling `while_waiting`, if given): they then race for
+    the lock for certain, not by chance. Their results, in order."""
     from tenders.models import Tender
 
     locked, release = threading.Event(), threading.Event()
@@ -73,6 +73,8 @@ def run_racing_for(tender_id: str, *calls):
         if waiting >= len(calls):
             break
         time.sleep(0.02)
+    if while_waiting is not None:
+        while_waiting()
     release.set()
     holder.join()
     racers.join()

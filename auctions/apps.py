@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+
+
+class AuctionsConfig(AppConfig):
+    name = "auctions"
+    verbose_name = "Auctions"
+
+    def ready(self):
+        # The tenders app ends our module's auctions (time drives them) but knows nothing of
+        # their bids: it asks this app for the final prices.
+        from tenders.models.auction import held_by
+
+        from .course import final_prices
+
+        held_by(final_prices)

@@ -1,0 +1,136 @@
+"""The course of one of our module's auctions (Prozorro's auction worker's rules): three rounds
+after a first pause; in each round every bidder has a turn, the highest price first and the
+best last (on equal prices the later first), ordered again before each round; a pause between
+rounds. Everything follows from the auction's start, the bidders' sealed prices and the bids
+accepted so far, so an auction goes on from its stored state after a restart."""
+
+from dataclasses import dataclass
+from datetime import datetime
+from fractions import Fraction
+
+from core.schema import iso, parse_iso
+from tenders.models.auction import FIRST_PAUSE, PAUSE, ROUNDS, TURN
+from tenders.models.bidding import Weighing
+from tenders.schema import features_of
+
+
+@dataclass(frozen=True)
+class Turn:
+    round: int  # 1, 2, 3
+    bid_id: str
+    starts: datetime
+    ends: datetime
+
+    def holds(self, moment: datetime) -> bool:
+        return self.starts <= moment < self.ends
+
+
+@dataclass
+class Price:
+    """A bidder's price as it stands: the amount, when it was offered, and the price it is
+    ranked by (weighed by its features' values)."""
+
+    amount: float
+    at: datetime
+    weighted: Fraction
+
+
+class Course:
+    """One auction's course, read from its tender (loaded with its bids) and its accepted bids
+    (`placed`: AuctionBid rows, in the order they came)."""
+
+    def __init__(self, auction, tender, placed):
+        self.auction, self.tender = auction, tender
+        self.line = auction.line
+        speedup = tender.speedup or 1
+        self.first_pause, self.turn, self.pause = (
+            FIRST_PAUSE / speedup,
+            TURN / speedup,
+            PAUSE / speedup,
+        )
+        weighing = Weighing.of(features_of(tender.data, self.line))
+        self.bids = {}
+        self.sealed = {}
+        for bid in tender.active_bids():
+            offer = bid.offer_for(self.line)
+            if offer is None:
+                continue
+            self.bids[bid.pk] = bid
+            at = parse_iso(offer["date"]) if "date" in offer else bid.date
+            self.sealed[bid.pk] = self._price(bid, offer["value"]["amount"], at, weighing)
+        self.weighing = weighing
+        self.placed = list(placed)
+        self.rounds, self.prices = self._run()
+
+    def _price(self, bid, amount, at, weighing) -> Price:
+        offer = {"value": {"amount": amount}}
+        return Price(amount, at, self.tender.weighted(bid, offer, weighing))
+
+    def _run(self) -> tuple[list[list[Turn]], dict]:
+        """Each round's turns, and each bidder's price as it stands after the bids placed."""
+        prices = dict(self.sealed)
+        rounds = []
+        start = self.auction.start + self.first_pause
+        for number in range(1, ROUNDS + 1):
+            order = sorted(prices, key=lambda b: (prices[b].weighted, prices[b].at), reverse=True)
+            turns = [
+                Turn(number, bid_id, start + n * self.turn, start + (n + 1) * self.turn)
+                for n, bid_id in enumerate(order)
+            ]
+            for turn in turns:
+                counted = self.counted_in(turn)
+                if counted is not None and counted.amount is not None:
+                    bid = self.bids[turn.bid_id]
+                    prices[turn.bid_id] = self._price(
+                        bid, float(counted.amount), counted.at, self.weighing
+                    )
+            rounds.append(turns)
+            start += len(turns) * self.turn + self.pause
+        return rounds, prices
+
+    def counted_in(self, turn: Turn):
+        """The bid that counts in `turn`: its bidder's last there (None: none; a withdrawal is
+        a row without an amount)."""
+        mine = [
+            placed
+            for placed in self.placed
+            if placed.bid_id == turn.bid_id and turn.holds(placed.at)
+        ]
+        return mine[-1] if mine else None
+
+    def turn_at(self, moment: datetime) -> Turn | None:
+        return next((t for turns in self.rounds for t in turns if t.holds(moment)), None)
+
+    @property
+    def ends(self) -> datetime:
+        return self.rounds[-1][-1].ends if self.rounds[-1] else self.auction.start
+
+    def price_before(self, turn: Turn) -> Price:
+        """The bidder's price as it stood when `turn` began."""
+        price = self.sealed[turn.bid_id]
+        for turns in self.rounds:
+            for earlier in turns:
+                if earlier.starts >= turn.starts:
+                    return price
+                if earlier.bid_id != turn.bid_id:
+                    continue
+                counted = self.counted_in(earlier)
+                if counted is not None and counted.amount is not None:
+                    price = self._price(
+                        self.bids[turn.bid_id], float(counted.amount), counted.at, self.weighing
+                    )
+        return price
+
+    def final_prices(self) -> dict:
+        """bid id -> (final amount, when it was offered) for the bids whose price the auction
+        changed."""
+        return {
+            bid_id: (price.amount, iso(price.at))
+            for bid_id, price in self.prices.items()
+            if price.amount != self.sealed[bid_id].amount
+        }
+
+
+def final_prices(auction, tender) -> dict:
+    """What tenders asks at an auction's end (registered in AuctionsConfig.ready)."""
+    return Course(auction, tender, auction.placed.order_by("at", "pk")).final_prices()

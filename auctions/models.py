@@ -1,0 +1,73 @@
+"""Our module's bids in an auction: each price a bidder offers in its turn (or takes back), kept
+in the order they came. The course of the auction (course.py) is read from them."""
+
+from django.db import models
+from django.utils.translation import gettext_noop
+
+from core.actors import Actor, Role
+from core.errors import InvalidData, NotAllowed, PermissionDenied
+from core.transactions import atomic_change
+
+from .course import Course
+
+# The auction worker's words (the page says them in its reader's language).
+TOO_HIGH, TOO_LOW = gettext_noop("Too high value"), gettext_noop("Too low value")
+
+
+class AuctionBidQuerySet(models.QuerySet):
+    def course_of(self, auction, tender) -> Course:
+        return Course(auction, tender, self.filter(auction=auction).order_by("at", "pk"))
+
+    def offer(self, *, tender, auction_id: str, by: Actor, amount) -> "AuctionBid":
+        """A bidder offers `amount` in its turn (None: takes back its offer of this turn). The
+        turn is the server's clock's, read with the tender's row locked: an offer that comes
+        after its turn ended is refused, one accepted is kept. The worker's words when not."""
+        with atomic_change():
+            now = tender.lock_for_change()
+            auction = next((a for a in tender.open_auctions() if a.pk == auction_id), None)
+            if auction is None or auction.start is None:
+                raise NotAllowed("Stage not for bidding", code="auction_stage")
+            course = self.course_of(auction, tender)
+            mine = next(
+                (bid for bid in course.bids.values() if by.acts_as(Role.BID_OWNER, bid)), None
+            )
+            if mine is None:
+                raise PermissionDenied()
+            turn = course.turn_at(now)
+            if turn is None:
+                raise NotAllowed("Stage not for bidding", code="auction_stage")
+            if turn.bid_id != mine.pk:
+                raise NotAllowed("Not valid bidder", code="auction_turn")
+            if amount is not None:
+                self._check_amount(tender, auction, course.price_before(turn).amount, amount)
+            placed = self.create(auction=auction, bid=mine, round=turn.round, amount=amount, at=now)
+            tender.record_event(
+                tender, "auction_bid", by, now, lot_id=auction.lot_id, round=turn.round,
+                amount=None if amount is None else float(amount),
+            )  # fmt: skip
+        return placed
+
+    @staticmethod
+    def _check_amount(tender, auction, current: float, amount) -> None:
+        step = tender.expected_step(auction.line)
+        if amount <= 0:
+            raise InvalidData.field("amount", TOO_LOW)
+        if float(amount) > current - step:
+            raise InvalidData.field("amount", TOO_HIGH)
+
+
+class AuctionBid(models.Model):
+    auction = models.ForeignKey("tenders.Auction", on_delete=models.CASCADE, related_name="placed")
+    bid = models.ForeignKey("tenders.Bid", on_delete=models.CASCADE, related_name="+")
+    round = models.PositiveSmallIntegerField()
+    # None: the bidder took back its offer of this turn.
+    amount = models.DecimalField(max_digits=20, decimal_places=2, null=True, blank=True)
+    at = models.DateTimeField()
+
+    objects = AuctionBidQuerySet.as_manager()
+
+    class Meta:
+        indexes = [models.Index(fields=["auction", "at"], name="auction_bids_in_order")]
+
+    def __str__(self) -> str:
+        return f"{self.bid_id} in round {self.round}: {self.amount}"

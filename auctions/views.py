@@ -1,0 +1,134 @@
+"""Our module's auction, live in the portal: anyone watches it; the bidder whose turn it is
+offers a lower price from it, signed in (a member of the bid's organization) or entering by its
+bid's participationUrl. The rules are the models' (auctions.models, auctions.course)."""
+
+from django import forms
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
+
+from core.actors import Actor, Role, portal_actor
+from core.errors import DomainError
+from core.forms import add_domain_error
+from tenders.models.auction import is_participation_token
+from tenders.views.page import current_tender
+
+from .models import AuctionBid
+
+
+class OfferForm(forms.Form):
+    amount = forms.DecimalField(
+        label=gettext_lazy("Your new price"), max_digits=20, decimal_places=2, required=False
+    )
+    take_back = forms.BooleanField(required=False)
+
+
+@require_http_methods(["GET", "POST"])
+def auction_page(request, tender_id, lot_id=""):
+    tender = current_tender(tender_id, request.user)
+    auction = next(
+        (a for a in tender.auctions.all() if a.lot_id == lot_id and a.bidders >= 2), None
+    )
+    if auction is None:
+        raise Http404
+    course = AuctionBid.objects.course_of(auction, tender)
+    entry = request.GET.get("bidder", "")
+    bidder = _bidder(request.user, course, auction, entry)
+    form = OfferForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if bidder is None:
+            raise Http404
+        if _offer(form, tender, auction, bidder):
+            if not request.htmx:
+                return redirect(request.get_full_path())
+            form = OfferForm()
+        else:
+            status = 422
+        tender = current_tender(tender_id, request.user)
+        auction = next(a for a in tender.auctions.all() if a.pk == auction.pk)
+        course = AuctionBid.objects.course_of(auction, tender)
+    context = {
+        "tender": tender,
+        "lot": tender.lot(lot_id) if lot_id else None,
+        "auction": auction,
+        "form": form,
+        "entry": entry,
+        **_state(course, auction, bidder, timezone.now()),
+    }
+    template = "auctions/auction.html#state" if request.htmx else "auctions/auction.html"
+    return render(request, template, context, status=status)
+
+
+def _bidder(user, course, auction, entry: str) -> Actor | None:
+    """Who bids from this page: the bidder entering by its participationUrl (`entry`: the
+    bid's id and token), else a member of a bid's organization, else nobody."""
+    bid_id, _sep, token = entry.partition(":")
+    if bid_id in course.bids and is_participation_token(auction.pk, bid_id, token):
+        return Actor(Role.BID_OWNER, subject=course.bids[bid_id])
+    actor = portal_actor(user, *((Role.BID_OWNER, bid) for bid in course.bids.values()))
+    return actor if actor.role is Role.BID_OWNER else None
+
+
+def _offer(form, tender, auction, bidder: Actor) -> bool:
+    if not form.is_valid():
+        return False
+    amount = None if form.cleaned_data["take_back"] else form.cleaned_data["amount"]
+    if amount is None and not form.cleaned_data["take_back"]:
+        form.add_error("amount", _("Bid amount is required"))
+        return False
+    try:
+        AuctionBid.objects.offer(tender=tender, auction_id=auction.pk, by=bidder, amount=amount)
+    except DomainError as error:
+        add_domain_error(form, error)
+        return False
+    return True
+
+
+def _state(course, auction, bidder: Actor | None, now) -> dict:
+    """What the page shows now: the stage, whose turn, the time left, every bidder's price
+    (under neutral names until the auction is over), the rounds so far."""
+    over = auction.ended is not None or now >= course.ends
+    ordered = sorted(course.bids.values(), key=lambda bid: bid.number)
+    names = {
+        bid.pk: bid.tenderer_name if over else _("Bidder %(number)s") % {"number": n}
+        for n, bid in enumerate(ordered, start=1)
+    }
+    mine = bidder.subject.pk if bidder is not None else None
+    turn = None if over else course.turn_at(now)
+    standing = sorted(course.prices.items(), key=lambda item: (item[1].weighted, item[1].at))
+    return {
+        "over": over,
+        "planned": not over and now < auction.start,
+        "turn": turn,
+        "turn_name": names[turn.bid_id] if turn else "",
+        "seconds_left": int((turn.ends - now).total_seconds()) if turn else None,
+        "my_turn": turn is not None and turn.bid_id == mine,
+        "mine": names.get(mine, ""),
+        "standing": [
+            {"name": names[bid_id], "amount": price.amount, "mine": bid_id == mine}
+            for bid_id, price in standing
+        ],
+        "rounds": [
+            [
+                {
+                    "name": names[t.bid_id],
+                    "starts": t.starts,
+                    "now": t.holds(now),
+                    "offered": _offered(course, t, now),
+                }
+                for t in turns
+            ]
+            for turns in course.rounds
+        ],
+    }
+
+
+def _offered(course, turn, now):
+    if turn.starts > now:
+        return None
+    counted = course.counted_in(turn)
+    return None if counted is None or counted.amount is None else counted.amount

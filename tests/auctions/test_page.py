@@ -1,0 +1,101 @@
+"""The auction's page: anyone watches it live (with htmx in place, without JavaScript by a page
+that renews itself); the bidder whose turn it is offers from it, signed in or entering by its
+bid's participationUrl."""
+
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+import pytest
+from django.urls import reverse
+
+from core.actors import Actor, Role
+from portal.models import Organization
+from tenders.models import Tender
+from tenders.models.auction import FIRST_PAUSE
+from tests.factories import make_user
+from tests.helpers import Api, bid_data, tender_data
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def held(brokers, clock):
+    """An auction of three: two portal bidders (450, 420) and one through broker2 (400)."""
+    tender, _ = Tender.objects.register(
+        by=Actor(Role.AUTHENTICATED, broker=brokers["broker"]), data=tender_data(clock.now())
+    )
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    users = []
+    for username, name, code, amount in (
+        ("first", "ТОВ «Перший»", "30000001", 450), ("second", "ТОВ «Другий»", "30000002", 420),
+    ):  # fmt: skip
+        user = make_user(username, name, code, Organization.Kind.BIDDER)
+        tender.place_bid(by=Actor(Role.AUTHENTICATED, user=user), data=bid_data(amount, name, code))
+        users.append(user)
+        clock.advance(minutes=1)
+    api_bid, api_token = tender.place_bid(
+        by=Actor(Role.AUTHENTICATED, broker=brokers["broker2"]),
+        data=bid_data(400, "ПП «Третій»", "30000003"),
+    )
+    clock.move_to(tender.tender_end + timedelta(minutes=1))
+    tender = Tender.objects.current(tender.pk, viewer=None)
+    [auction] = tender.auctions.all()
+    return tender, auction, users, (api_bid, api_token)
+
+
+def test_anyone_watches_under_neutral_names_and_the_page_renews_itself(client, held, clock):
+    tender, auction, _users, _api = held
+    url = reverse("auction-page", args=[tender.pk])
+    assert url in client.get(reverse("tender", args=[tender.pk])).content.decode()  # its link
+    page = client.get(url)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Аукціон ще не почався" in html and 'http-equiv="refresh"' in html
+    assert "Учасник 1" in html and "ТОВ «Перший»" not in html
+    clock.move_to(auction.start + FIRST_PAUSE + timedelta(seconds=30))
+    fragment = client.get(url, headers={"HX-Request": "true"})
+    body = fragment.content.decode()
+    assert body.lstrip().startswith('<div id="auction-state"')
+    assert "Раунд 1" in body and "90" in body  # the turn's seconds left
+    assert 'class="auction-offer"' not in body  # a watcher offers nothing
+
+
+def test_a_portal_bidder_offers_in_its_turn_and_a_refusal_stands_by_the_field(client, held, clock):
+    tender, auction, (first, second), _api = held
+    url = reverse("auction-page", args=[tender.pk])
+    clock.move_to(auction.start + FIRST_PAUSE)
+    client.force_login(second)
+    assert 'class="auction-offer"' not in client.get(url).content.decode()  # not its turn yet
+    client.force_login(first)
+    assert 'class="auction-offer"' in client.get(url).content.decode()
+    refused = client.post(url, {"amount": "440"}, headers={"HX-Request": "true"})
+    assert refused.status_code == 422
+    assert "Занадто висока ціна" in refused.content.decode()
+    assert client.post(url, {"amount": "400"}).status_code == 302
+    assert "400,00" in client.get(url).content.decode()
+
+
+def test_an_api_bidder_enters_by_its_participation_url_only(client, brokers, held, clock):
+    tender, auction, _users, (bid, token) = held
+    read = Api(client, key="broker2").get(f"/tenders/{tender.pk}/bids/{bid.pk}", token=token)
+    link = read.json()["data"]["participationUrl"]
+    parts = urlsplit(link)
+    assert parts.path == reverse("auction-page", args=[tender.pk])
+    entry = f"{parts.path}?{parts.query}"
+    # Its turn is the last of the first round (400: the best).
+    clock.move_to(auction.start + FIRST_PAUSE + timedelta(seconds=2 * 120))
+    assert 'class="auction-offer"' in client.get(entry).content.decode()
+    forged = entry[:-4] + "0000"
+    assert 'class="auction-offer"' not in client.get(forged).content.decode()
+    assert client.post(forged, {"amount": "300"}).status_code == 404
+    assert client.post(entry, {"amount": "360"}).status_code == 302
+    others = Api(client, key="broker").get(f"/tenders/{tender.pk}/bids/{bid.pk}")
+    assert others.status_code == 403  # (sealed until the auction is over)
+
+
+def test_once_over_the_names_are_shown_and_the_page_stops_renewing(client, held, clock):
+    tender, auction, _users, _api = held
+    clock.move_to(auction.start + auction.length(tender))
+    html = client.get(reverse("auction-page", args=[tender.pk])).content.decode()
+    assert "ТОВ «Перший»" in html and 'http-equiv="refresh"' not in html
+    assert Tender.objects.get(pk=tender.pk).status == "active.qualification"
