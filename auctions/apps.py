@@ -10,6 +10,6 @@ class AuctionsConfig(AppConfig):
         # their bids: it asks this app for the final prices.
         from tenders.models.auction import held_by
 
-        from .course import final_prices
+        from .course import final_prices, protocol
 
-        held_by(final_prices)
+        held_by(final_prices=final_prices, protocol=protocol)

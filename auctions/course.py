@@ -4,6 +4,7 @@ best last (on equal prices the later first), ordered again before each round; a 
 rounds. Everything follows from the auction's start, the bidders' sealed prices and the bids
 accepted so far, so an auction goes on from its stored state after a restart."""
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
@@ -52,12 +53,13 @@ class Course:
         self.bids = {}
         self.sealed = {}
         for bid in tender.active_bids():
-            offer = bid.offer_for(self.line)
-            if offer is None:
+            sealed = auction.sealed.get(bid.pk)
+            if sealed is None:
                 continue
             self.bids[bid.pk] = bid
-            at = parse_iso(offer["date"]) if "date" in offer else bid.date
-            self.sealed[bid.pk] = self._price(bid, offer["value"]["amount"], at, weighing)
+            self.sealed[bid.pk] = self._price(
+                bid, sealed["amount"], parse_iso(sealed["date"]), weighing
+            )
         self.weighing = weighing
         self.placed = list(placed)
         self.rounds, self.prices = self._run()
@@ -134,3 +136,54 @@ class Course:
 def final_prices(auction, tender) -> dict:
     """What tenders asks at an auction's end (registered in AuctionsConfig.ready)."""
     return Course(auction, tender, auction.placed.order_by("at", "pk")).final_prices()
+
+
+def protocol(auction, tender) -> tuple[str, bytes]:
+    """The record of an auction held (published with the tender when it ends): every offer of
+    every turn with its time, the price each turn left, and the final prices, the best first."""
+    course = Course(auction, tender, auction.placed.order_by("at", "pk"))
+    name = {bid_id: bid.tenderer_name for bid_id, bid in course.bids.items()}
+    rounds = [
+        {
+            "round": turns[0].round if turns else n,
+            "turns": [
+                {
+                    "bidder": name[turn.bid_id],
+                    "bid_id": turn.bid_id,
+                    "startDate": iso(turn.starts),
+                    "endDate": iso(turn.ends),
+                    "offers": [
+                        {
+                            "amount": None if placed.amount is None else float(placed.amount),
+                            "date": iso(placed.at),
+                        }
+                        for placed in course.placed
+                        if placed.bid_id == turn.bid_id and turn.holds(placed.at)
+                    ],
+                }
+                for turn in turns
+            ],
+        }
+        for n, turns in enumerate(course.rounds, start=1)
+    ]
+    results = sorted(course.prices.items(), key=lambda item: (item[1].weighted, item[1].at))
+    record = {
+        "tenderID": tender.tender_id,
+        "lotID": auction.lot_id or None,
+        "auctionPeriod": {"startDate": iso(auction.start), "endDate": iso(course.ends)},
+        "minimalStep": tender.expected_step(auction.line),
+        "rounds": rounds,
+        "results": [
+            {
+                "bidder": name[bid_id],
+                "bid_id": bid_id,
+                "amount": price.amount,
+                "date": iso(price.at),
+            }
+            for bid_id, price in results
+        ],
+    }
+    suffix = f"-{auction.lot_id}" if auction.lot_id else ""
+    return f"auction-protocol{suffix}.json", json.dumps(
+        record, ensure_ascii=False, indent=1
+    ).encode()

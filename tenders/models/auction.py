@@ -44,18 +44,23 @@ def builtin() -> bool:
     return settings.AUCTION_MODULE == "builtin"
 
 
-# How our module's auction ended: (auction, tender) -> {bid id: (final amount, when offered)}
-# for the bids whose price it changed. The auctions app, above this one, keeps the bids and
-# registers how to read them (its AppConfig.ready); without it the sealed prices stand.
-_HELD = {"final_prices": lambda auction, tender: {}}
+# How our module's auction ended. The auctions app, above this one, keeps its offers and
+# registers how to read them (its AppConfig.ready): the final prices, (auction, tender) -> {bid
+# id: (final amount, when offered)} for the bids whose price it changed; and its protocol,
+# (auction, tender) -> (file name, JSON bytes). Without it the sealed prices stand, unrecorded.
+_HELD = {"final_prices": lambda auction, tender: {}, "protocol": lambda auction, tender: None}
 
 
-def held_by(final_prices) -> None:
-    _HELD["final_prices"] = final_prices
+def held_by(*, final_prices, protocol) -> None:
+    _HELD.update(final_prices=final_prices, protocol=protocol)
 
 
 def final_prices_of(auction, tender) -> dict:
     return _HELD["final_prices"](auction, tender)
+
+
+def protocol_of(auction, tender) -> tuple[str, bytes] | None:
+    return _HELD["protocol"](auction, tender)
 
 
 def participation_token(auction_id: str, bid_id: str) -> str:
@@ -154,8 +159,10 @@ class Auction(models.Model):
     ended = models.DateTimeField(null=True, blank=True)
     # The external module's address of the auction (ours is the portal's page of it).
     url = models.URLField(max_length=1000, blank=True)
-    # How many bids compete in it (known when tendering closes).
+    # How many bids compete in it, and their sealed prices (bid id -> {"amount", "date"}), as
+    # tendering closed: the auction starts from them whatever it makes the bids' prices.
     bidders = models.PositiveSmallIntegerField(default=0)
+    sealed = models.JSONField(default=dict, blank=True)
 
     objects = AuctionQuerySet.as_manager()
 

@@ -1,9 +1,18 @@
 """The tender's own documents: the owner's conditions, and the auction module's protocol."""
 
+import logging
+
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from core.actors import Actor, Role
+from docservice import client
 from tenders.documents import HasDocuments
+from tenders.schema import MAX_DOCUMENTS
+
+from .auction import protocol_of
+
+logger = logging.getLogger(__name__)
 
 
 class TenderDocuments(HasDocuments):
@@ -30,3 +39,26 @@ class TenderDocuments(HasDocuments):
         self.record_event(
             self, action, by, now, document_id=version.document_id, version=version.version
         )
+
+    def publish_protocol(self, auction, at) -> None:
+        """Our module's record of `auction`, just ended at `at`, as a public document of the
+        tender (of its lot), the auction's (what a time-driven change does: no lock taken
+        again, no guard, as the end it follows)."""
+        made = protocol_of(auction, self)
+        if made is None:
+            return
+        if self.documents.count() >= MAX_DOCUMENTS:
+            logger.warning("auction %s: no room for its protocol on %s", auction.pk, self.pk)
+            return
+        name, content = made
+        upload = SimpleUploadedFile(name, content, content_type="application/json")
+        stored = client.store_file(upload, Actor(Role.AUCTION))
+        lot = {"documentOf": "lot", "relatedItem": auction.lot_id} if auction.lot_id else {}
+        fields = stored.fields()
+        version = self._store_version(at, None, Role.AUCTION, lot, {
+            name: fields[name] for name in ("key", "md5", "title", "format")
+        })  # fmt: skip
+        self.record_event(
+            self, "add_document", Actor(Role.AUCTION), at, document_id=version.document_id,
+            version=version.version,
+        )  # fmt: skip

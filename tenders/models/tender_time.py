@@ -4,6 +4,7 @@ claims close. Applied whenever the tender is locked (a read that finds a
 deadline passed, any write, the chronograph)."""
 
 from core.actors import Actor
+from core.schema import iso
 from core.transactions import recoverable
 from tenders.schema import features_by_lot, features_of
 
@@ -75,9 +76,16 @@ class TimeDrivenChanges:
         competing = self.lines_with_auction()
         self.perform("close_tendering", system, at)
         planned = {auction.lot_id: auction for auction in self.auctions.all()}
-        for line, bidders in competing.items():
+        for line, offers in competing.items():
             auction = planned.pop(line or "", None) or Auction(tender=self, lot_id=line or "")
-            auction.bidders = bidders
+            auction.bidders = len(offers)
+            auction.sealed = {
+                bid.pk: {
+                    "amount": offer["value"]["amount"],
+                    "date": offer.get("date") or iso(bid.date),
+                }
+                for bid, offer in offers
+            }
             if auction.start is None:
                 auction.plan(self, now)
             else:
@@ -91,12 +99,10 @@ class TimeDrivenChanges:
 
     def lines_with_auction(self) -> dict:
         """The lines (the tender: None, or active lots) two or more bids compete for, with
-        their number."""
+        their (bid, offer) pairs."""
         offers = self._offers_by_line(self.active_bids())
         return {
-            line: len(offers[line])
-            for line in self.awarding_lines()
-            if len(offers.get(line, [])) >= 2
+            line: offers[line] for line in self.awarding_lines() if len(offers.get(line, [])) >= 2
         }
 
     def status_after_tendering(self) -> TenderStatus:
@@ -126,6 +132,7 @@ class TimeDrivenChanges:
                 continue
             if builtin():
                 auction.record_results(self, final_prices_of(auction, self), ends)
+                self.publish_protocol(auction, ends)
             else:
                 auction.plan(self, now)
             changed = True

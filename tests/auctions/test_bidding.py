@@ -1,11 +1,15 @@
 """Our module's auction: the turns, the rounds, the refusals in the auction worker's words, and
 its end through the one rule (Auction.record_results)."""
 
+import json
+
 import pytest
 
 from auctions.models import AuctionBid
 from core.actors import Actor, Role
 from core.errors import InvalidData, NotAllowed, PermissionDenied
+from docservice import storage
+from docservice.models import StoredFile
 from tenders.models import Tender
 from tenders.models.auction import FIRST_PAUSE, PAUSE, TURN
 from tests.factories import in_auction
@@ -84,6 +88,17 @@ def test_the_order_follows_the_prices_each_round_and_the_best_price_wins(brokers
     assert bids[middle.subject.pk].value["amount"] == 420
     [auction] = ended.auctions.all()
     assert auction.ended == course(tender.pk, auction).ends
+    # Its protocol is the tender's, the auction's: every offer of every turn, the results.
+    [protocol] = ended.documents.all()
+    assert (protocol.title, protocol.author, protocol.format) == (
+        "auction-protocol.json", "auction", "application/json",
+    )  # fmt: skip
+    stored = StoredFile.objects.get(pk=protocol.key)
+    with storage.open_file(stored.storage_name) as content:
+        record = json.loads(content.read())
+    first_turn = record["rounds"][0]["turns"][0]
+    assert (first_turn["bidder"], first_turn["offers"][0]["amount"]) == ("Учасник 1", 380)
+    assert [r["amount"] for r in record["results"]] == [345, 380, 420]
 
 
 def test_with_features_the_weighted_prices_order_the_turns(brokers, clock):
