@@ -74,10 +74,15 @@ def is_participation_token(auction_id: str, bid_id: str, token: str) -> bool:
     return constant_time_compare(participation_token(auction_id, bid_id), token or "")
 
 
-def page_url(auction) -> str:
-    """Our module's page of `auction` (its auctionUrl)."""
+def page_path(auction) -> str:
+    """Our module's page of `auction`, on this site."""
     args = [auction.tender_id, auction.lot_id] if auction.lot_id else [auction.tender_id]
-    return settings.SITE_URL + reverse("auction-page", args=args)
+    return reverse("auction-page", args=args)
+
+
+def page_url(auction) -> str:
+    """Our module's page of `auction` as others are given it (its auctionUrl)."""
+    return settings.SITE_URL + page_path(auction)
 
 
 def participation_url(bid, line: str | None) -> str:
@@ -249,6 +254,13 @@ class Auction(models.Model):
             raise InvalidData({"bids": refusals})
         self.ended = at
         self.save()
+
+    @property
+    def watched_at(self) -> str:
+        """Where the portal links to it: our page, on this site; or the external module's."""
+        if builtin():
+            return page_path(self) if self.bidders >= 2 else ""
+        return self.url
 
     @property
     def link(self) -> str:

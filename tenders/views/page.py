@@ -120,7 +120,7 @@ def _tender_context(request, tender, refused=None) -> dict:
                 "lot": lots.get(auction.lot_id),
                 "start": auction.start,
                 "ended": auction.ended,
-                "link": auction.link,
+                "link": auction.watched_at,
             }
             for auction in sorted(tender.auctions.all(), key=lambda auction: auction.start)
         ],

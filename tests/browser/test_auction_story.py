@@ -1,0 +1,111 @@
+"""An auction in a real browser, as its bidders live it: three bidders, two signed in to the
+portal and one entering by its bid's participationUrl (an API broker's bidder, no account
+here), bid in their turns; a price too high and an offer out of turn are refused with their
+words; the auction's best gets the award and the protocol is published. Once with JavaScript
+(htmx renewing the page in place), once without. The clock is moved by hand."""
+
+import re
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+import pytest
+from django.test import Client
+
+from core.actors import Actor, Role
+from portal.models import Organization
+from tenders.models import Tender
+from tenders.models.auction import FIRST_PAUSE, TURN
+from tests.browser.pages import serious_violations, sign_in
+from tests.factories import make_user
+from tests.helpers import Api, bid_data, tender_data
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def held_auction(brokers, clock):
+    tender, _ = Tender.objects.register(
+        by=Actor(Role.AUTHENTICATED, broker=brokers["broker"]), data=tender_data(clock.now())
+    )
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    users = []
+    for username, name, code, amount in (
+        ("first", "ТОВ «Перший»", "30000001", 450), ("second", "ТОВ «Другий»", "30000002", 420),
+    ):  # fmt: skip
+        user = make_user(username, name, code, Organization.Kind.BIDDER)
+        tender.place_bid(by=Actor(Role.AUTHENTICATED, user=user), data=bid_data(amount, name, code))
+        users.append(user)
+        clock.advance(minutes=1)
+    bid, token = tender.place_bid(
+        by=Actor(Role.AUTHENTICATED, broker=brokers["broker2"]),
+        data=bid_data(400, "ПП «Третій»", "30000003"),
+    )
+    clock.move_to(tender.tender_end + timedelta(minutes=1))
+    tender = Tender.objects.current(tender.pk, viewer=None)
+    # The API bidder's broker reads its bid, and hands its bidder the link.
+    read = Api(Client(), key="broker2").get(f"/tenders/{tender.pk}/bids/{bid.pk}", token=token)
+    link = urlsplit(read.json()["data"]["participationUrl"])
+    return tender, tender.auctions.get(), users, f"{link.path}?{link.query}"
+
+
+def offer(page, amount: str):
+    page.get_by_label("Ваша нова ціна").fill(amount)
+    page.get_by_role("button", name="Запропонувати цю ціну").click()
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "no-js"])
+def test_three_bidders_hold_an_auction(people, brokers, clock, screenshot, javascript):
+    tender, auction, (first_user, second_user), entry = held_auction(brokers, clock)
+    turn_one = auction.start + FIRST_PAUSE
+    clock.move_to(turn_one)
+
+    first = people(javascript=javascript)
+    sign_in(first, first_user)
+    first.goto(f"/tenders/{tender.pk}/")
+    first.get_by_role("link", name="Дивитися наживо").click()
+    first.get_by_role("heading", name=re.compile("Раунд 1: хід — Учасник 1")).wait_for()
+    offer(first, "440")  # the step is 35: at most 415
+    first.get_by_text("Занадто висока ціна").first.wait_for()
+    offer(first, "390")
+    first.locator(".auction-standing").get_by_text("390,00").wait_for()
+    if javascript:  # (axe runs in the page: not where scripts are off)
+        assert serious_violations(first) == []
+    screenshot(first, f"uk-auction-{'htmx' if javascript else 'no-js'}")
+
+    # The second bidder, in the next turn, goes lower; the first, out of turn, is refused.
+    clock.move_to(turn_one + TURN)
+    second = people(javascript=javascript)
+    sign_in(second, second_user)
+    second.goto(entry.split("?")[0])
+    offer(second, "380")
+    second.locator(".auction-standing").get_by_text("380,00").wait_for()
+
+    # The third enters by its link; its offer sent after its turn ended is refused.
+    clock.move_to(turn_one + 2 * TURN)
+    third = people(javascript=javascript)
+    third.goto(entry)
+    third.get_by_label("Ваша нова ціна").fill("360")
+    clock.move_to(turn_one + 3 * TURN)
+    third.get_by_role("button", name="Запропонувати цю ціну").click()
+    third.get_by_text(re.compile("Не зараз|Зараз не ваш хід")).first.wait_for()
+
+    # The auction over, its best (the second, at 380) has the award; the protocol is public.
+    clock.move_to(auction.start + auction.length(tender))
+    first.goto(f"/tenders/{tender.pk}/")
+    first.get_by_text("auction-protocol.json").first.wait_for()
+    ended = Tender.objects.get(pk=tender.pk)
+    [award] = ended.awards.all()
+    assert (award.suppliers[0]["name"], award.value["amount"]) == ("ТОВ «Другий»", 380)
+    first.goto(entry.split("?")[0])
+    first.get_by_role("heading", name="Аукціон завершено").wait_for()
+    assert first.get_by_text("ТОВ «Другий»").count() >= 1
+    if javascript:
+        english = people()
+        english.context.add_cookies(
+            [{"name": "django_language", "value": "en", "url": first.url}]
+        )
+        english.goto(entry.split("?")[0])
+        english.get_by_role("heading", name="The auction is over").wait_for()
+        screenshot(english, "en-auction-over")
+    for page in (first, second, third):
+        # (a refusal answers 422, which htmx swaps in and the browser logs as a failed load)
+        assert [error for error in page.errors if "status of 422" not in error] == []
