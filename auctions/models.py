@@ -1,7 +1,8 @@
 """Our module's bids in an auction: each price a bidder offers in its turn (or takes back), kept
 in the order they came. The course of the auction (course.py) is read from them."""
 
-from django.db import models
+from django.core.cache import cache
+from django.db import models, transaction
 from django.utils.translation import gettext_noop
 
 from core.actors import Actor, Role
@@ -12,6 +13,19 @@ from .course import Course
 
 # The auction worker's words (the page says them in its reader's language).
 TOO_HIGH, TOO_LOW = gettext_noop("Too high value"), gettext_noop("Too low value")
+
+
+def offers_version(tender_id: str, lot_id: str) -> int:
+    """What moves with every offer accepted in the auction (watchers' kept states name it)."""
+    return cache.get(f"auction-offers:{tender_id}:{lot_id}", 0)
+
+
+def offers_changed(tender_id: str, lot_id: str) -> None:
+    key = f"auction-offers:{tender_id}:{lot_id}"
+    try:
+        cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, None)
 
 
 class AuctionBidQuerySet(models.QuerySet):
@@ -45,6 +59,7 @@ class AuctionBidQuerySet(models.QuerySet):
                 tender, "auction_bid", by, now, lot_id=auction.lot_id, round=turn.round,
                 amount=None if amount is None else float(amount),
             )  # fmt: skip
+            transaction.on_commit(lambda: offers_changed(tender.pk, auction.lot_id))
         return placed
 
     @staticmethod

@@ -3,7 +3,7 @@ offers a lower price from it, signed in (a member of the bid's organization) or 
 bid's participationUrl. The rules are the models' (auctions.models, auctions.course)."""
 
 from django import forms
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -13,10 +13,11 @@ from django.views.decorators.http import require_http_methods
 from core.actors import Actor, Role, portal_actor
 from core.errors import DomainError
 from core.forms import add_domain_error
+from core.fragments import fragment_key, kept_fragment
 from tenders.models.auction import is_participation_token
 from tenders.views.page import current_tender
 
-from .models import AuctionBid
+from .models import AuctionBid, offers_version
 
 
 class OfferForm(forms.Form):
@@ -28,6 +29,23 @@ class OfferForm(forms.Form):
 
 @require_http_methods(["GET", "POST"])
 def auction_page(request, tender_id, lot_id=""):
+    if request.htmx and request.method == "GET" and not _may_bid(request):
+        # A watcher's renewal, every second: one rendering per auction, offer and second
+        # serves every watcher (core/fragments.py; an offer moves the key at once).
+        moment = int(timezone.now().timestamp())
+        version = offers_version(tender_id, lot_id)
+        key = fragment_key("auction", f"{tender_id}:{lot_id}:{version}:{moment}")
+        state = kept_fragment(key, lambda: _page(request, tender_id, lot_id).content.decode(), 5)
+        return HttpResponse(state)
+    return _page(request, tender_id, lot_id)
+
+
+def _may_bid(request) -> bool:
+    """Might this reader bid here (signed in, or entering by a participation link)?"""
+    return request.user.is_authenticated or "bidder" in request.GET
+
+
+def _page(request, tender_id, lot_id):
     tender = current_tender(tender_id, request.user)
     auction = next(
         (a for a in tender.auctions.all() if a.lot_id == lot_id and a.bidders >= 2), None

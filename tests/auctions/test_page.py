@@ -6,6 +6,7 @@ from datetime import timedelta
 from urllib.parse import urlsplit
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from core.actors import Actor, Role
@@ -99,3 +100,22 @@ def test_once_over_the_names_are_shown_and_the_page_stops_renewing(client, held,
     html = client.get(reverse("auction-page", args=[tender.pk])).content.decode()
     assert "ТОВ «Перший»" in html and 'http-equiv="refresh"' not in html
     assert Tender.objects.get(pk=tender.pk).status == "active.qualification"
+
+
+def test_a_watchers_renewal_is_rendered_once_a_second_and_an_offer_shows_at_once(
+    client, held, clock, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    tender, auction, (first, _second), _api = held
+    url = reverse("auction-page", args=[tender.pk])
+    clock.move_to(auction.start + FIRST_PAUSE)
+    watching = {"headers": {"HX-Request": "true"}}
+    assert "450,00" in client.get(url, **watching).content.decode()
+    with django_assert_num_queries(0):
+        again = client.get(url, **watching)
+    assert again.status_code == 200 and "450,00" in again.content.decode()
+
+    bidder = Client()
+    bidder.force_login(first)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert bidder.post(url, {"amount": "390"}).status_code == 302
+    assert "390,00" in client.get(url, **watching).content.decode()  # the same second

@@ -100,9 +100,7 @@ def test_three_bidders_hold_an_auction(people, brokers, clock, screenshot, javas
     assert first.get_by_text("ТОВ «Другий»").count() >= 1
     if javascript:
         english = people()
-        english.context.add_cookies(
-            [{"name": "django_language", "value": "en", "url": first.url}]
-        )
+        english.context.add_cookies([{"name": "django_language", "value": "en", "url": first.url}])
         english.goto(entry.split("?")[0])
         english.get_by_role("heading", name="The auction is over").wait_for()
         screenshot(english, "en-auction-over")
