@@ -11,7 +11,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from complaints.models import Complaint
-from tenders.models import Award, Bid, Contract, Question, Tender
+from tenders.models import Auction, Award, Bid, Contract, Question, Tender
+from tenders.models.auction import page_path
 
 # How many of each kind the dashboard lists (the header counts them all).
 SHOWN = 50
@@ -113,8 +114,21 @@ def buyer_tasks(organization, now) -> list[Task]:
 
 
 def bidder_tasks(organization, now) -> list[Task]:
-    """The decisions the bidder may still claim against, and the answers it is to rate."""
+    """The auctions the bidder takes part in, the decisions it may still claim against, and
+    the answers it is to rate."""
     tasks = []
+    for auction in Auction.objects.awaited_by(organization)[:SHOWN]:
+        tasks.append(
+            Task(
+                "auction",
+                _("Your auction: offer lower prices in your turns"),
+                auction.tender.title,
+                auction.tender.tender_id,
+                page_path(auction),
+                auction.start,
+                _("it starts then: three rounds, in which each bidder has its turn"),
+            )
+        )
     for award in Award.objects.open_to_claims_of(organization, now)[:SHOWN]:
         decided = (
             _("%(supplier)s chosen as the winner") if award.won else _("%(supplier)s disqualified")
@@ -146,7 +160,7 @@ def bidder_tasks(organization, now) -> list[Task]:
 
 
 # On the same date, what has a deadline comes before what may be done from then.
-KINDS = ("claim", "answer", "question", "claim-window", "award", "draft", "contract")
+KINDS = ("auction", "claim", "answer", "question", "claim-window", "award", "draft", "contract")
 
 
 def tasks_of(organization, now) -> list[Task]:
@@ -172,6 +186,7 @@ def count_of(organization, now) -> int:
         "drafts": Tender.objects.drafts_of(organization, now),
         "windows": Award.objects.open_to_claims_of(organization, now),
         "answers": Complaint.objects.to_rate_by(organization),
+        "auctions": Auction.objects.awaited_by(organization),
     }
     row = (
         type(organization)
@@ -187,6 +202,7 @@ STANDINGS = {
     "draft": (_("a draft: it does not take part"), "closed"),
     "sealed": (_("sealed: you may change or withdraw it until bids close"), "waiting"),
     "opening": (_("bidding closed: the bids are being opened"), "waiting"),
+    "in auction": (_("in the auction: you may lower your price in your turns"), "waiting"),
     "waiting": (_("another bid is considered first"), "waiting"),
     "considered": (_("being considered by the procuring entity"), "waiting"),
     "won": (_("chosen as the winner"), "settled"),

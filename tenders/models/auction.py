@@ -143,6 +143,24 @@ def first_free_slot(after: datetime) -> datetime:
 
 
 class AuctionQuerySet(models.QuerySet):
+    def awaited_by(self, organization):
+        """The auctions still to be held in which `organization` has a bid taking part (for a
+        lot: a bid on the tender, told apart by the page), soonest first."""
+        from .bid import Bid
+        from .statuses import BidStatus
+
+        bid_in = Bid.objects.filter(organization=organization, status=BidStatus.ACTIVE)
+        return (
+            self.filter(
+                tender__in=bid_in.values("tender"),
+                tender__status=TenderStatus.AUCTION,
+                ended__isnull=True,
+                bidders__gte=2,
+            )
+            .select_related("tender")
+            .order_by("start")
+        )
+
     def taken_slots(self, start: datetime, end: datetime) -> dict:
         """How many auctions start in each slot from `start` to `end`."""
         taken: dict = {}

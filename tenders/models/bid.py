@@ -137,10 +137,10 @@ class Bid(PartOfTender, PartDocuments, Owned):
 
     def standing(self, now) -> str:
         """Where the bid stands, for its bidder: "draft", "sealed" (bids are still taken),
-        "opening" (bidding closed, no decision yet), "considered", "won", "disqualified",
-        "withdrawn decision" (taken back), "waiting" (another bid is considered first), "not
-        chosen" (the decisions went to other bids), "failed" or "cancelled" (the tender's
-        end)."""
+        "opening" (bidding closed, no decision yet), "in auction", "considered", "won",
+        "disqualified", "withdrawn decision" (taken back), "waiting" (another bid is considered
+        first), "not chosen" (the decisions went to other bids), "failed" or "cancelled" (the
+        tender's end)."""
         tender = self.tender
         if tender.status == TenderStatus.CANCELLED:
             return "cancelled"
@@ -150,6 +150,8 @@ class Bid(PartOfTender, PartDocuments, Owned):
             return "draft"
         if tender.status in (TenderStatus.ENQUIRIES, TenderStatus.TENDERING):
             return "sealed" if now <= tender.tender_end else "opening"
+        if tender.status == TenderStatus.AUCTION:
+            return "in auction"
         decisions = sorted(self.awards.all(), key=lambda award: award.date)
         if not decisions:
             return "waiting" if tender.status == TenderStatus.QUALIFICATION else "not chosen"

@@ -119,3 +119,15 @@ def test_a_watchers_renewal_is_rendered_once_a_second_and_an_offer_shows_at_once
     with django_capture_on_commit_callbacks(execute=True):
         assert bidder.post(url, {"amount": "390"}).status_code == 302
     assert "390,00" in client.get(url, **watching).content.decode()  # the same second
+
+
+def test_a_bidder_s_work_queue_has_its_auction_and_its_bid_is_in_it(client, held, clock):
+    tender, auction, (first, _second), _api = held
+    client.force_login(first)
+    dashboard = client.get(reverse("dashboard")).content.decode()
+    assert "Ваш аукціон: пропонуйте нижчі ціни у свої ходи" in dashboard
+    assert reverse("auction-page", args=[tender.pk]) in dashboard
+    assert "на аукціоні: ви можете знижувати ціну у свої ходи" in dashboard
+    clock.move_to(auction.start + auction.length(tender))
+    Tender.objects.catch_up_due()  # (the chronograph's pass)
+    assert "Ваш аукціон" not in client.get(reverse("dashboard")).content.decode()
