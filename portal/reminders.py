@@ -1,7 +1,8 @@
 """Deadlines approaching: a day before a thing in an organization's work queue (portal/queues.py)
 is due, its members are told by e-mail, once: a claim to answer, a question to answer, a draft
 to publish, a claim window closing on a decision the organization may contest, an answer to
-accept or reject. `manage.py alerts` looks for them."""
+accept or reject, an auction it bids in starting; and once more when that auction has started.
+`manage.py alerts` looks for them."""
 
 import logging
 from datetime import timedelta
@@ -18,7 +19,7 @@ log = logging.getLogger(__name__)
 # How long before its deadline a thing to do is reminded of.
 AHEAD = timedelta(days=1)
 # What has a deadline to remind of (a contract's date is when it may be signed, not a deadline).
-REMINDED = frozenset({"claim", "question", "draft", "claim-window", "answer"})
+REMINDED = frozenset({"claim", "question", "draft", "claim-window", "answer", "auction"})
 
 
 def send_due(now) -> int:
@@ -38,26 +39,34 @@ def remind(organization, now) -> bool:
     if a mail is queued."""
     if not queues.count_of(organization, now):
         return False
+    tasks = queues.tasks_of(organization, now)
     soon = [
         task
-        for task in queues.tasks_of(organization, now)
+        for task in tasks
         if task.kind in REMINDED and task.due is not None and now < task.due <= now + AHEAD
     ]
-    emails = organization.emails() if soon else []
+    started = [task for task in tasks if task.kind == "auction" and task.due <= now]
+    emails = organization.emails() if soon or started else []
     if not emails:
         return False
+    sent = False
     with transaction.atomic():
-        new = [task for task in soon if Reminder.first_time(_key(organization, task), now)]
-        if new:
-            notices.send(
-                "portal/email/reminder.txt",
-                {
-                    "tasks": [{"task": task, "link": settings.SITE_URL + task.url} for task in new],
-                    "dashboard": notices.link("dashboard"),
-                },
-                emails,
-            )
-    return bool(new)
+        for template, due, suffix in (
+            ("portal/email/reminder.txt", soon, ""),
+            ("portal/email/auction_started.txt", started, ":started"),
+        ):
+            new = [t for t in due if Reminder.first_time(_key(organization, t) + suffix, now)]
+            if new:
+                notices.send(
+                    template,
+                    {
+                        "tasks": [{"task": t, "link": settings.SITE_URL + t.url} for t in new],
+                        "dashboard": notices.link("dashboard"),
+                    },
+                    emails,
+                )
+                sent = True
+    return sent
 
 
 def _key(organization, task) -> str:

@@ -2,10 +2,13 @@
 that renews itself); the bidder whose turn it is offers from it, signed in or entering by its
 bid's participationUrl."""
 
+import io
 from datetime import timedelta
 from urllib.parse import urlsplit
 
 import pytest
+from django.core import mail
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
@@ -131,3 +134,31 @@ def test_a_bidder_s_work_queue_has_its_auction_and_its_bid_is_in_it(client, held
     clock.move_to(auction.start + auction.length(tender))
     Tender.objects.catch_up_due()  # (the chronograph's pass)
     assert "Ваш аукціон" not in client.get(reverse("dashboard")).content.decode()
+
+
+def test_portal_bidders_are_told_a_day_ahead_and_when_it_starts(
+    held, clock, django_capture_on_commit_callbacks, settings
+):
+    settings.LANGUAGE_CODE = "en"
+    tender, auction, _users, _api = held
+
+    def told(subject: str) -> list:
+        before = len(mail.outbox)
+        with django_capture_on_commit_callbacks(execute=True):
+            call_command("alerts", "--once", stdout=io.StringIO())
+        return [sent for sent in mail.outbox[before:] if sent.subject.startswith(subject)]
+
+    clock.move_to(max(clock.now(), auction.start - timedelta(hours=20)))
+    ahead = told("Due within a day")
+    assert {address for sent in ahead for address in sent.to} == {
+        "first@example.org",
+        "second@example.org",
+    }  # fmt: skip (the third bids through a broker, which hands it its link)
+    body = " ".join(ahead[0].body.split())
+    assert "Your auction: offer lower prices in your turns" in body and tender.tender_id in body
+    assert settings.SITE_URL + reverse("auction-page", args=[tender.pk]) in body
+
+    clock.move_to(auction.start + timedelta(seconds=30))
+    started = told("Your auction has started")
+    assert len(started) == 2 and tender.tender_id in started[0].body
+    assert told("Your auction has started") == []  # once
