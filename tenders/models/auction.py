@@ -105,8 +105,10 @@ def is_quick(tender) -> bool:
 
 
 def without_auction(tender) -> bool:
-    """Sandbox "quick(mode:no-auction)": the bids' sealed prices are the auction's results."""
-    return is_quick(tender) and "mode:no-auction" in tender.data.get("submissionMethodDetails", "")
+    """Sandbox "quick(mode:no-auction)" and "quick(mode:fast-forward)": the auction ends as it
+    starts, the bids' sealed prices its results."""
+    details = tender.data.get("submissionMethodDetails", "")
+    return is_quick(tender) and ("mode:no-auction" in details or "mode:fast-forward" in details)
 
 
 def should_start_after(tender, auction: "Auction | None", now) -> datetime:

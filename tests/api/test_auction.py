@@ -147,9 +147,12 @@ def test_a_sandbox_quick_auction_starts_when_tendering_ends_and_runs_accelerated
     assert tender.read()["status"] == "active.qualification"
 
 
-def test_a_sandbox_auction_without_auction_ends_as_tendering_closes(api, api2, clock, settings):
+@pytest.mark.parametrize("mode", ["no-auction", "fast-forward"])
+def test_a_sandbox_auction_without_auction_ends_as_tendering_closes(
+    api, api2, clock, settings, mode
+):
     settings.SANDBOX_MODE = True
-    tender = two_bids(api, api2, clock, submissionMethodDetails="quick(mode:no-auction)")
+    tender = two_bids(api, api2, clock, submissionMethodDetails=f"quick(mode:{mode})")
     data = past_tendering(tender, clock)
     end = data["tenderPeriod"]["endDate"]
     assert data["status"] == "active.qualification"
