@@ -132,6 +132,9 @@ class TimeDrivenChanges:
                 continue
             if builtin():
                 auction.record_results(self, final_prices_of(auction, self), ends)
+                self.record_event(
+                    self, "auction_ended", Actor.system(), ends, lot_id=auction.lot_id
+                )
                 self.publish_protocol(auction, ends)
             else:
                 auction.plan(self, now)
