@@ -40,7 +40,8 @@ def test_copies_read_like_their_originals_and_take_the_originals_tokens(client, 
             assert [c["status"] for c in award["complaints"]] == [
                 c["status"] for c in original["awards"][0]["complaints"]
             ]
-            assert len(copy["documents"]) == len(original["documents"]) == 5
+            # (five of its owner's, and its auction's protocol)
+            assert len(copy["documents"]) == len(original["documents"]) == 6
             assert copy["items"] == original["items"]
             claim = story["claims"]["claim"]
             path = (
