@@ -140,9 +140,12 @@ def final_prices(auction, tender) -> dict:
 
 def protocol(auction, tender) -> tuple[str, bytes]:
     """The record of an auction held (published with the tender when it ends): every offer of
-    every turn with its time, the price each turn left, and the final prices, the best first."""
+    every turn with its time, and the final prices, the best first."""
     course = Course(auction, tender, auction.placed.order_by("at", "pk"))
-    name = {bid_id: bid.tenderer_name for bid_id, bid in course.bids.items()}
+    # Bidders by number (and their bids' ids): a lot's protocol is published while another
+    # lot's auction may still be held among the same bidders, unnamed until it ends.
+    ordered = sorted(course.bids.values(), key=lambda bid: bid.number)
+    name = {bid.pk: n for n, bid in enumerate(ordered, start=1)}
     rounds = [
         {
             "round": turns[0].round if turns else n,

@@ -1,6 +1,8 @@
 """Our module's bids in an auction: each price a bidder offers in its turn (or takes back), kept
 in the order they came. The course of the auction (course.py) is read from them."""
 
+from decimal import Decimal
+
 from django.core.cache import cache
 from django.db import models, transaction
 from django.utils.translation import gettext_noop
@@ -8,6 +10,7 @@ from django.utils.translation import gettext_noop
 from core.actors import Actor, Role
 from core.errors import InvalidData, NotAllowed, PermissionDenied
 from core.transactions import atomic_change
+from tenders.models.auction import builtin
 
 from .course import Course
 
@@ -39,7 +42,7 @@ class AuctionBidQuerySet(models.QuerySet):
         with atomic_change():
             now = tender.lock_for_change()
             auction = next((a for a in tender.open_auctions() if a.pk == auction_id), None)
-            if auction is None or auction.start is None:
+            if auction is None or auction.start is None or not builtin():
                 raise NotAllowed("Stage not for bidding", code="auction_stage")
             course = self.course_of(auction, tender)
             mine = next(
@@ -47,6 +50,7 @@ class AuctionBidQuerySet(models.QuerySet):
             )
             if mine is None:
                 raise PermissionDenied()
+            by.check_standing()
             turn = course.turn_at(now)
             if turn is None:
                 raise NotAllowed("Stage not for bidding", code="auction_stage")
@@ -64,10 +68,12 @@ class AuctionBidQuerySet(models.QuerySet):
 
     @staticmethod
     def _check_amount(tender, auction, current: float, amount) -> None:
-        step = tender.expected_step(auction.line)
+        """Above zero, and at least the step below the bidder's own price (counted in
+        decimals, as the prices are written: 450.15 - 10.05 is 440.10)."""
+        step = Decimal(str(tender.expected_step(auction.line)))
         if amount <= 0:
             raise InvalidData.field("amount", TOO_LOW)
-        if float(amount) > current - step:
+        if Decimal(str(amount)) > Decimal(str(current)) - step:
             raise InvalidData.field("amount", TOO_HIGH)
 
 

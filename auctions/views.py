@@ -2,6 +2,8 @@
 offers a lower price from it, signed in (a member of the bid's organization) or entering by its
 bid's participationUrl. The rules are the models' (auctions.models, auctions.course)."""
 
+from urllib.parse import urlencode
+
 from django import forms
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -14,7 +16,7 @@ from core.actors import Actor, Role, portal_actor
 from core.errors import DomainError
 from core.forms import add_domain_error
 from core.fragments import fragment_key, kept_fragment
-from tenders.models.auction import is_participation_token
+from tenders.models.auction import builtin, is_participation_token
 from tenders.views.page import current_tender
 
 from .models import AuctionBid, offers_version
@@ -42,7 +44,7 @@ def auction_page(request, tender_id, lot_id=""):
 
 def _may_bid(request) -> bool:
     """Might this reader bid here (signed in, or entering by a participation link)?"""
-    return request.user.is_authenticated or "bidder" in request.GET
+    return request.user.is_authenticated or bool(request.GET.get("bidder"))
 
 
 def _page(request, tender_id, lot_id):
@@ -50,8 +52,8 @@ def _page(request, tender_id, lot_id):
     auction = next(
         (a for a in tender.auctions.all() if a.lot_id == lot_id and a.bidders >= 2), None
     )
-    if auction is None:
-        raise Http404
+    if auction is None or not builtin():
+        raise Http404  # (an external module's auction is held on its own pages)
     course = AuctionBid.objects.course_of(auction, tender)
     entry = request.GET.get("bidder", "")
     bidder = _bidder(request.user, course, auction, entry)
@@ -69,13 +71,15 @@ def _page(request, tender_id, lot_id):
         tender = current_tender(tender_id, request.user)
         auction = next(a for a in tender.auctions.all() if a.pk == auction.pk)
         course = AuctionBid.objects.course_of(auction, tender)
+    here = request.path + (f"?{urlencode({'bidder': entry})}" if entry else "")
     context = {
+        "here": here,
         "tender": tender,
         "lot": tender.lot(lot_id) if lot_id else None,
         "auction": auction,
         "form": form,
         "entry": entry,
-        **_state(course, auction, bidder, timezone.now()),
+        **_state(course, tender, auction, bidder, timezone.now()),
     }
     template = "auctions/auction.html#state" if request.htmx else "auctions/auction.html"
     return render(request, template, context, status=status)
@@ -106,42 +110,47 @@ def _offer(form, tender, auction, bidder: Actor) -> bool:
     return True
 
 
-def _state(course, auction, bidder: Actor | None, now) -> dict:
+def _state(course, tender, auction, bidder: Actor | None, now) -> dict:
     """What the page shows now: the stage, whose turn, the time left, every bidder's price
-    (under neutral names until the auction is over), the rounds so far."""
+    (under neutral names until the bids are public), the rounds so far; before the start,
+    nothing of the sealed prices (nor the order they make)."""
     over = auction.ended is not None or now >= course.ends
+    planned = not over and now < auction.start
+    named = tender.bids_are_public
     ordered = sorted(course.bids.values(), key=lambda bid: bid.number)
     names = {
-        bid.pk: bid.tenderer_name if over else _("Bidder %(number)s") % {"number": n}
+        bid.pk: bid.tenderer_name if named else _("Bidder %(number)s") % {"number": n}
         for n, bid in enumerate(ordered, start=1)
     }
     mine = bidder.subject.pk if bidder is not None else None
     turn = None if over else course.turn_at(now)
-    standing = sorted(course.prices.items(), key=lambda item: (item[1].weighted, item[1].at))
+    if planned:
+        standing, rounds = [], []
+    else:
+        standing = [
+            {"name": names[bid_id], "amount": price.amount, "mine": bid_id == mine}
+            for bid_id, price in sorted(
+                course.prices.items(), key=lambda item: (item[1].weighted, item[1].at)
+            )
+        ]
+        rounds = [
+            [
+                {"name": names[t.bid_id], "starts": t.starts, "now": t.holds(now),
+                 "offered": _offered(course, t, now)}
+                for t in turns
+            ]
+            for turns in course.rounds
+        ]  # fmt: skip
     return {
         "over": over,
-        "planned": not over and now < auction.start,
+        "planned": planned,
         "turn": turn,
         "turn_name": names[turn.bid_id] if turn else "",
         "seconds_left": int((turn.ends - now).total_seconds()) if turn else None,
         "my_turn": turn is not None and turn.bid_id == mine,
         "mine": names.get(mine, ""),
-        "standing": [
-            {"name": names[bid_id], "amount": price.amount, "mine": bid_id == mine}
-            for bid_id, price in standing
-        ],
-        "rounds": [
-            [
-                {
-                    "name": names[t.bid_id],
-                    "starts": t.starts,
-                    "now": t.holds(now),
-                    "offered": _offered(course, t, now),
-                }
-                for t in turns
-            ]
-            for turns in course.rounds
-        ],
+        "standing": standing,
+        "rounds": rounds,
     }
 
 

@@ -118,6 +118,8 @@ def bidder_tasks(organization, now) -> list[Task]:
     the answers it is to rate."""
     tasks = []
     for auction in Auction.objects.awaited_by(organization)[:SHOWN]:
+        if not auction.held_for(organization):
+            continue
         tasks.append(
             Task(
                 "auction",

@@ -6,7 +6,7 @@ separate one speaking 2.3's /auction routes ("external"). docs/auction.md has th
 from datetime import datetime, time, timedelta
 
 from django.conf import settings
-from django.db import models
+from django.db import connection, models
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 
@@ -134,6 +134,7 @@ def first_free_slot(after: datetime) -> datetime:
     day = local.date()
     while True:
         if workdays.is_working_day(day):
+            _plan_alone(day)
             slot = datetime.combine(day, FIRST_SLOT, tzinfo=KYIV)
             last = datetime.combine(day, LAST_SLOT_END, tzinfo=KYIV)
             taken = Auction.objects.taken_slots(slot, last)
@@ -144,10 +145,24 @@ def first_free_slot(after: datetime) -> datetime:
         day += timedelta(days=1)
 
 
+def _plan_alone(day) -> None:
+    """Auctions are planned on `day` one change at a time (until the change commits), so that
+    two changes counting its slots at once do not both take the last place of one (PostgreSQL;
+    elsewhere one writer is all there is)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [PLANNING_LOCK, day.toordinal()])
+
+
+# The advisory locks' first key: the planning of auctions (the second is the day).
+PLANNING_LOCK = 31
+
+
 class AuctionQuerySet(models.QuerySet):
     def awaited_by(self, organization):
-        """The auctions still to be held in which `organization` has a bid taking part (for a
-        lot: a bid on the tender, told apart by the page), soonest first."""
+        """The auctions still to be held on tenders `organization` has a bid taking part in,
+        soonest first (a lot's: Auction.held_for tells whether its bid is in it; the work
+        queue's count counts them all)."""
         from .bid import Bid
         from .statuses import BidStatus
 
@@ -213,7 +228,7 @@ class Auction(models.Model):
     def expected_end(self, tender) -> datetime:
         """When it is over: our module's by its rules; an external module's when 2.3 expects
         it (past that without results it is lost, and planned again)."""
-        if without_auction(tender):
+        if builtin() and without_auction(tender):
             return self.start
         if builtin():
             return self.start + self.length(tender)
@@ -234,9 +249,16 @@ class Auction(models.Model):
             shown["startDate"] = iso(self.start)
         if self.ended is not None:
             shown["endDate"] = iso(self.ended)
-        elif tender.status in PLANNING:
+        elif tender.status in PLANNING and self.is_open(tender):
             shown["shouldStartAfter"] = iso(should_start_after(tender, self, now))
         return shown
+
+    def held_for(self, organization) -> bool:
+        """Is it still to be held, with a bid of `organization` in it (of the tenders
+        Auction.objects.awaited_by finds, a lot's auction may not have one)?"""
+        if not self.is_open(self.tender):
+            return False
+        return self.tender.bids.filter(organization=organization, pk__in=list(self.sealed)).exists()
 
     def is_open(self, tender) -> bool:
         """Still to be held: not ended, and its line still competing (a lot cancelled meanwhile
@@ -245,22 +267,22 @@ class Auction(models.Model):
             return False
         return not self.lot_id or tender.lot_status(self.lot_id) == LotStatus.ACTIVE
 
-    def record_results(self, tender, prices: dict, at) -> None:
+    def record_results(self, tender, prices: dict, at, *, order: list | None = None) -> None:
         """The auction ended at `at` with `prices`: bid id -> (its final amount, when it was
         offered), for the bids whose price changed. The one rule both ways an auction ends by
         (2.3's POST /auction, and our module's last turn). A price above the line's expected
-        value is refused as a bid would be (2.3's words)."""
-        refusals = []
+        value is refused as a bid would be (2.3's words), the bids named in `order` (their ids
+        as reported; by default the tender's order)."""
+        refusals = {}
         for bid in tender.active_bids():
             offer = bid.offer_for(self.line)
             if bid.pk not in prices or offer is None:
-                refusals.append({})
                 continue
             amount, date = prices[bid.pk]
             value = {**offer["value"], "amount": amount}
             refusal = value_refusal(value, tender.expected_value(self.line), self.what)
-            refusals.append({"value": [refusal]} if refusal else {})
             if refusal:
+                refusals[bid.pk] = {"value": [refusal]}
                 continue
             if self.lot_id:
                 bid.lot_values = [
@@ -270,8 +292,9 @@ class Auction(models.Model):
             else:
                 bid.value, bid.date = value, parse_iso(date)
             bid.save()
-        if any(refusals):
-            raise InvalidData({"bids": refusals})
+        if refusals:
+            named = order or [bid.pk for bid in tender.active_bids()]
+            raise InvalidData({"bids": [refusals.get(bid_id, {}) for bid_id in named]})
         self.ended = at
         self.save()
 

@@ -6,7 +6,7 @@ module's auctions end by too."""
 from django.utils import timezone
 
 from core.actors import Actor, Role
-from core.errors import InvalidData, PermissionDenied, in_tender_status
+from core.errors import InvalidData, NotAllowed, PermissionDenied, in_tender_status
 from core.schema import IsoDateTime, Schema, Url, iso, to_json, validate
 from core.transactions import atomic_change
 from tenders.part_schemas import BidSchema, LotValue
@@ -171,7 +171,7 @@ class AuctionRoutes:
                     offer = self._reported_offer(reported, auction.line)
                     if offer is not None and "value" in offer:
                         prices[bid.pk] = (offer["value"]["amount"], offer.get("date") or iso(now))
-                auction.record_results(self, prices, now)
+                auction.record_results(self, prices, now, order=[bid.pk for bid, _r in bids])
             self._auctions_over_if_done(now)
             self.stamp_change(now)
             self.record_event(self, "auction_results", by, now, lot_id=lot_id or "")
@@ -187,7 +187,9 @@ class AuctionRoutes:
             self.check_lot_active(lot_id, doing)
         auctions = {auction.lot_id: auction for auction in self.open_auctions()}
         if lot_id is not None:
-            return {lot_id: auctions[lot_id]} if lot_id in auctions else {}
+            if lot_id not in auctions:  # (one bid, or none: the lot has no auction)
+                raise NotAllowed(f"Can {doing} only in active lot status", code="lot_not_active")
+            return {lot_id: auctions[lot_id]}
         return auctions
 
     def _reported_bids(self, report: dict, lot_id: str | None) -> list[tuple]:

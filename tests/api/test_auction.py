@@ -268,6 +268,10 @@ def test_results_that_differ_from_the_bids_are_refused_with_2_3_words(
     assert single_error(auction_module.post(path, too_high), 422)["description"] == [
         {}, {"value": ["value of bid should be less than value of tender"]},
     ]  # fmt: skip
+    reversed_order = {"bids": list(reversed(too_high["bids"]))}
+    assert single_error(auction_module.post(path, reversed_order), 422)["description"] == [
+        {"value": ["value of bid should be less than value of tender"]}, {},
+    ]  # fmt: skip
     rogue = {**body, "bogus": 1}
     assert error(auction_module.post(path, rogue), 422) == [
         {"location": "body", "name": "bogus", "description": "Rogue field"}
@@ -331,6 +335,10 @@ def test_each_lot_with_two_bids_has_its_auction_and_the_awards_wait_for_it(
     lots = {lot["id"]: lot for lot in tender.read()["lots"]}
     assert lots[FIRST]["auctionUrl"] == "https://auction.example/l1"
     assert "auctionUrl" not in lots[SECOND]
+    no_auction = auction_module.patch(f"{path}/{SECOND}", per_lot)
+    assert single_error(no_auction, 403)["description"] == (
+        "Can update auction urls only in active lot status"
+    )
 
     miscounted = {"bids": [{"id": bid["id"], "lotValues": []} for bid in view["bids"]]}
     assert single_error(auction_module.post(f"{path}/{FIRST}", miscounted), 422)[
@@ -394,6 +402,8 @@ def test_a_cancelled_lot_reports_nothing_and_the_other_lots_go_on(
     data = tender.read()
     assert data["status"] == "active.qualification"
     assert [award["lotID"] for award in data["awards"]] == [FIRST]
+    cancelled_lot = {lot["id"]: lot for lot in data["lots"]}[SECOND]
+    assert "shouldStartAfter" not in cancelled_lot["auctionPeriod"]
 
 
 def test_the_last_auction_cancelled_makes_the_awards(api, api2, clock, external):
@@ -447,3 +457,14 @@ def test_the_auction_key_publishes_its_protocol_and_replaces_only_its_own(
     close_tendering(tender, clock)  # (past the auction)
     after = auction_module.post(f"{tender.path}/documents", document(module_ds))
     assert after.status_code == 201, after.content
+
+
+def test_an_external_module_holds_even_a_sandbox_auction_without_auction(
+    api, api2, clock, settings, external
+):
+    settings.SANDBOX_MODE = True
+    tender = two_bids(api, api2, clock, submissionMethodDetails="quick(mode:no-auction)")
+    data = past_tendering(tender, clock)
+    assert data["status"] == "active.auction"  # (the module decides how it holds it)
+    start = parse_iso(data["auctionPeriod"]["startDate"])
+    assert parse_iso(data["next_check"]) == start + timedelta(minutes=2 * 6 + 24)

@@ -2,6 +2,7 @@
 its end through the one rule (Auction.record_results)."""
 
 import json
+from decimal import Decimal
 
 import pytest
 
@@ -97,7 +98,8 @@ def test_the_order_follows_the_prices_each_round_and_the_best_price_wins(brokers
     with storage.open_file(stored.storage_name) as content:
         record = json.loads(content.read())
     first_turn = record["rounds"][0]["turns"][0]
-    assert (first_turn["bidder"], first_turn["offers"][0]["amount"]) == ("Учасник 1", 380)
+    assert (first_turn["bidder"], first_turn["offers"][0]["amount"]) == (1, 380)
+    assert "Учасник 1" not in json.dumps(record, ensure_ascii=False)  # (numbers, not names)
     assert [r["amount"] for r in record["results"]] == [345, 380, 420]
 
 
@@ -114,3 +116,19 @@ def test_with_features_the_weighted_prices_order_the_turns(brokers, clock):
     seen = course(tender.pk, auction)
     assert [t.bid_id for t in seen.rounds[0]] == [plain.subject.pk, fast.subject.pk]
     assert float(seen.prices[fast.subject.pk].weighted) == pytest.approx(382.5)
+
+
+def test_a_price_a_step_below_is_taken_to_the_kopeck(brokers, clock):
+    tender, (high, _middle, _low), auction = in_auction(
+        brokers, clock, amounts=(450.15, 420, 400), minimalStep={"amount": 10.05, "currency": "UAH"}
+    )
+    clock.move_to(auction.start + FIRST_PAUSE)
+    assert refusal(lambda: offer(tender.pk, auction, high, Decimal("440.11"))) == ["Too high value"]
+    offer(tender.pk, auction, high, Decimal("440.10"))  # 450.15 - 10.05, exactly
+
+
+def test_an_external_module_s_auction_takes_no_offer_here(brokers, clock, settings):
+    tender, (high, _middle, _low), auction = in_auction(brokers, clock)
+    clock.move_to(auction.start + FIRST_PAUSE)
+    settings.AUCTION_MODULE = "external"
+    assert refusal(lambda: offer(tender.pk, auction, high, 400)) == "Stage not for bidding"

@@ -55,12 +55,14 @@ def test_anyone_watches_under_neutral_names_and_the_page_renews_itself(client, h
     assert page.status_code == 200
     html = page.content.decode()
     assert "Аукціон ще не почався" in html and 'http-equiv="refresh"' in html
-    assert "Учасник 1" in html and "ТОВ «Перший»" not in html
+    # Before it starts, nothing of the sealed prices (nor the order they make) is shown.
+    assert "450,00" not in html and "Учасник 1" not in html and "ТОВ «Перший»" not in html
     clock.move_to(auction.start + FIRST_PAUSE + timedelta(seconds=30))
     fragment = client.get(url, headers={"HX-Request": "true"})
     body = fragment.content.decode()
     assert body.lstrip().startswith('<div id="auction-state"')
     assert "Раунд 1" in body and "90" in body  # the turn's seconds left
+    assert "Учасник 1" in body and "450,00" in body and "ТОВ «Перший»" not in body
     assert 'class="auction-offer"' not in body  # a watcher offers nothing
 
 
