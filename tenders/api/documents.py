@@ -29,7 +29,7 @@ class DocumentShape(Shape, DocumentMetadata):
     format = Text()
     url = Text()
     hash = Text()
-    author = Choice([Role.TENDER_OWNER, Role.BID_OWNER, Role.COMPLAINT_OWNER])
+    author = Choice([Role.TENDER_OWNER, Role.BID_OWNER, Role.COMPLAINT_OWNER, Role.AUCTION])
     datePublished = IsoDateTime()
     dateModified = IsoDateTime()
 

@@ -46,7 +46,7 @@ def test_the_owner_publishes_the_protocol_with_the_award(api, anonymous, ds, pen
     ]
     assert pending.read()["awards"][0]["documents"] == [data]
     assert download(anonymous, ds, data["url"])[0] == PROTOCOL
-    event = AuditEvent.objects.get(action="add_document")
+    event = AuditEvent.objects.get(action="add_document", actor_role="tender_owner")
     assert (event.subject_type, event.subject_id) == ("award", award["id"])
 
 
