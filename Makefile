@@ -9,7 +9,7 @@ INSTALLED := $(VENV)/.installed
 RUN_ENV := DEBUG=1 SANDBOX_MODE=1
 TEST_ENV := SECRET_KEY=$(or $(SECRET_KEY),insecure-key-for-tests-only)
 
-.PHONY: run test fuzz bench load lint install clean
+.PHONY: run test fuzz bench bench-auction load lint install clean
 
 $(INSTALLED): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 13))' || \
@@ -46,6 +46,11 @@ fuzz: $(INSTALLED)
 # the table (also written to build/bench.md) and fails nothing. About an hour the first time.
 bench: $(INSTALLED)
 	$(BIN)/python -m bench.run
+
+# An auction of our module held now: a watcher's renewal and an offer against the bare read
+# floor (about two minutes). Not a test: it prints the table (also build/bench-auction.md).
+bench-auction: $(INSTALLED)
+	$(BIN)/python -m bench.auction
 
 # What readers see while one broker sends the largest tenders the API takes (gunicorn with four
 # workers, PostgreSQL, Redis; about two minutes). Not a test: it prints the table (also written

@@ -5,6 +5,7 @@ rounds. Everything follows from the auction's start, the bidders' sealed prices 
 accepted so far, so an auction goes on from its stored state after a restart."""
 
 import json
+from bisect import bisect_left
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
@@ -62,6 +63,12 @@ class Course:
             )
         self.weighing = weighing
         self.placed = list(placed)
+        # Each bidder's offers in the order they came, and their times (a turn's are found by
+        # bisection: an auction may take thousands of offers).
+        self._offers: dict[str, list] = {}
+        for placed_offer in self.placed:
+            self._offers.setdefault(placed_offer.bid_id, []).append(placed_offer)
+        self._times = {bid_id: [o.at for o in offers] for bid_id, offers in self._offers.items()}
         self.rounds, self.prices = self._run()
 
     def _price(self, bid, amount, at, weighing) -> Price:
@@ -93,12 +100,17 @@ class Course:
     def counted_in(self, turn: Turn):
         """The bid that counts in `turn`: its bidder's last there (None: none; a withdrawal is
         a row without an amount)."""
-        mine = [
-            placed
-            for placed in self.placed
-            if placed.bid_id == turn.bid_id and turn.holds(placed.at)
-        ]
-        return mine[-1] if mine else None
+        times = self._times.get(turn.bid_id, [])
+        last = bisect_left(times, turn.ends) - 1
+        if last < 0 or times[last] < turn.starts:
+            return None
+        return self._offers[turn.bid_id][last]
+
+    def offers_in(self, turn: Turn) -> list:
+        """Every offer its bidder made in `turn`, in order."""
+        times = self._times.get(turn.bid_id, [])
+        first, end = bisect_left(times, turn.starts), bisect_left(times, turn.ends)
+        return self._offers.get(turn.bid_id, [])[first:end]
 
     def turn_at(self, moment: datetime) -> Turn | None:
         return next((t for turns in self.rounds for t in turns if t.holds(moment)), None)
@@ -160,8 +172,7 @@ def protocol(auction, tender) -> tuple[str, bytes]:
                             "amount": None if placed.amount is None else float(placed.amount),
                             "date": iso(placed.at),
                         }
-                        for placed in course.placed
-                        if placed.bid_id == turn.bid_id and turn.holds(placed.at)
+                        for placed in course.offers_in(turn)
                     ],
                 }
                 for turn in turns

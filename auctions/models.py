@@ -33,7 +33,8 @@ def offers_changed(tender_id: str, lot_id: str) -> None:
 
 class AuctionBidQuerySet(models.QuerySet):
     def course_of(self, auction, tender) -> Course:
-        return Course(auction, tender, self.filter(auction=auction).order_by("at", "pk"))
+        offers = self.filter(auction=auction).only("bid_id", "amount", "at", "round")
+        return Course(auction, tender, offers.order_by("at", "pk"))
 
     def offer(self, *, tender, auction_id: str, by: Actor, amount) -> "AuctionBid":
         """A bidder offers `amount` in its turn (None: takes back its offer of this turn). The

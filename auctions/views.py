@@ -12,10 +12,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from core.actors import Actor, Role, portal_actor
+from core.actors import Actor, Role, Viewer, portal_actor
 from core.errors import DomainError
 from core.forms import add_domain_error
 from core.fragments import fragment_key, kept_fragment
+from tenders.models import Bid, Tender
 from tenders.models.auction import builtin, is_participation_token
 from tenders.views.page import current_tender
 
@@ -47,7 +48,10 @@ def _may_bid(request) -> bool:
     return request.user.is_authenticated or bool(request.GET.get("bidder"))
 
 
-def _page(request, tender_id, lot_id):
+def _page(request, tender_id, lot_id, refused=None):
+    """The page (or, with htmx, its state); `refused`: a form whose offer was refused."""
+    if request.method == "POST" and not request.htmx and refused is None:
+        return _offer_and_return(request, tender_id, lot_id)
     tender = current_tender(tender_id, request.user)
     auction = next(
         (a for a in tender.auctions.all() if a.lot_id == lot_id and a.bidders >= 2), None
@@ -56,10 +60,10 @@ def _page(request, tender_id, lot_id):
         raise Http404  # (an external module's auction is held on its own pages)
     course = AuctionBid.objects.course_of(auction, tender)
     entry = request.GET.get("bidder", "")
-    bidder = _bidder(request.user, course, auction, entry)
-    form = OfferForm(request.POST or None)
-    status = 200
-    if request.method == "POST":
+    bidder = _bidder(request.user, course.bids, auction, entry)
+    form = refused or OfferForm(request.POST or None)
+    status = 422 if refused else 200
+    if request.method == "POST" and refused is None:
         if bidder is None:
             raise Http404
         if _offer(form, tender, auction, bidder):
@@ -85,13 +89,42 @@ def _page(request, tender_id, lot_id):
     return render(request, template, context, status=status)
 
 
-def _bidder(user, course, auction, entry: str) -> Actor | None:
+def _offer_and_return(request, tender_id, lot_id):
+    """An offer sent without JavaScript: made, then the page read again (a refusal is shown
+    by the page, with the form)."""
+    tender = (
+        Tender.objects.find(tender_id, viewer=Viewer.of_user(request.user)) if builtin() else None
+    )
+    auction = tender.auctions.filter(lot_id=lot_id).first() if tender is not None else None
+    if auction is None or auction.bidders < 2:
+        raise Http404
+    entry = request.GET.get("bidder", "")
+    if _entering(entry, auction):  # (its bid is named by the link: nothing more to read)
+        bids = {entry.partition(":")[0]: Bid(pk=entry.partition(":")[0], tender=tender)}
+    else:
+        bids = {bid.pk: bid for bid in tender.bids.filter(pk__in=list(auction.sealed))}
+    bidder = _bidder(request.user, bids, auction, entry)
+    if bidder is None:
+        raise Http404
+    form = OfferForm(request.POST)
+    if _offer(form, tender, auction, bidder):
+        return redirect(request.get_full_path())
+    return _page(request, tender_id, lot_id, refused=form)
+
+
+def _entering(entry: str, auction) -> bool:
+    """Does `entry` (a participationUrl's bid id and token) let its bid into `auction`?"""
+    bid_id, _sep, token = entry.partition(":")
+    return bid_id in auction.sealed and is_participation_token(auction.pk, bid_id, token)
+
+
+def _bidder(user, bids: dict, auction, entry: str) -> Actor | None:
     """Who bids from this page: the bidder entering by its participationUrl (`entry`: the
     bid's id and token), else a member of a bid's organization, else nobody."""
-    bid_id, _sep, token = entry.partition(":")
-    if bid_id in course.bids and is_participation_token(auction.pk, bid_id, token):
-        return Actor(Role.BID_OWNER, subject=course.bids[bid_id])
-    actor = portal_actor(user, *((Role.BID_OWNER, bid) for bid in course.bids.values()))
+    bid_id = entry.partition(":")[0]
+    if bid_id in bids and _entering(entry, auction):
+        return Actor(Role.BID_OWNER, subject=bids[bid_id])
+    actor = portal_actor(user, *((Role.BID_OWNER, bid) for bid in bids.values()))
     return actor if actor.role is Role.BID_OWNER else None
 
 
