@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from core.actors import Actor, Role, Viewer, portal_actor
-from core.errors import DomainError
+from core.errors import DomainError, NotFound
 from core.forms import add_domain_error
 from core.fragments import fragment_key, kept_fragment
 from tenders.models import Bid, Tender
@@ -92,11 +92,15 @@ def _page(request, tender_id, lot_id, refused=None):
 def _offer_and_return(request, tender_id, lot_id):
     """An offer sent without JavaScript: made, then the page read again (a refusal is shown
     by the page, with the form)."""
-    tender = (
-        Tender.objects.find(tender_id, viewer=Viewer.of_user(request.user)) if builtin() else None
-    )
-    auction = tender.auctions.filter(lot_id=lot_id).first() if tender is not None else None
-    if auction is None or auction.bidders < 2:
+    try:
+        # (without the kept representation, which the change neither reads nor keeps)
+        tender = Tender.objects.defer("public_text").find(
+            tender_id, viewer=Viewer.of_user(request.user)
+        )
+    except NotFound:
+        raise Http404 from None
+    auction = tender.auctions.filter(lot_id=lot_id).first()
+    if auction is None or auction.bidders < 2 or not builtin():
         raise Http404
     entry = request.GET.get("bidder", "")
     if _entering(entry, auction):  # (its bid is named by the link: nothing more to read)

@@ -164,3 +164,14 @@ def test_portal_bidders_are_told_a_day_ahead_and_when_it_starts(
     started = told("Your auction has started")
     assert len(started) == 2 and tender.tender_id in started[0].body
     assert told("Your auction has started") == []  # once
+
+
+def test_an_offer_to_no_auction_is_a_404_page(client, held, clock):
+    tender, auction, (first, _second), _api = held
+    client.force_login(first)
+    for url in (
+        reverse("auction-page", args=["f" * 32]),
+        reverse("auction-page", args=["not-an-id"]),
+        reverse("auction-page", args=[tender.pk, "1" * 32]),
+    ):
+        assert client.post(url, {"amount": "1"}).status_code == 404
