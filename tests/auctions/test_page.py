@@ -166,8 +166,8 @@ def test_portal_bidders_are_told_a_day_ahead_and_when_it_starts(
     assert told("Your auction has started") == []  # once
 
 
-def test_an_offer_to_no_auction_is_a_404_page(client, held, clock):
-    tender, auction, (first, _second), _api = held
+def test_an_offer_to_no_auction_is_a_404_page(client, held):
+    tender, _auction, (first, _second), _api = held
     client.force_login(first)
     for url in (
         reverse("auction-page", args=["f" * 32]),
