@@ -7,9 +7,9 @@ class AuctionsConfig(AppConfig):
 
     def ready(self):
         # The tenders app ends our module's auctions (time drives them) but knows nothing of
-        # their bids: it asks this app for the final prices.
+        # their bids: it asks this app for the final prices and the protocol.
         from tenders.models.auction import held_by
 
-        from .course import final_prices, protocol
+        from .course import outcome
 
-        held_by(final_prices=final_prices, protocol=protocol)
+        held_by(outcome)

@@ -76,8 +76,10 @@ class Course:
         return Price(amount, at, self.tender.weighted(bid, offer, weighing))
 
     def _run(self) -> tuple[list[list[Turn]], dict]:
-        """Each round's turns, and each bidder's price as it stands after the bids placed."""
+        """Each round's turns, and each bidder's price as it stands after the bids placed
+        (and, for each turn, as it stood when the turn began)."""
         prices = dict(self.sealed)
+        self._before: dict[Turn, Price] = {}
         rounds = []
         start = self.auction.start + self.first_pause
         for number in range(1, ROUNDS + 1):
@@ -87,6 +89,7 @@ class Course:
                 for n, bid_id in enumerate(order)
             ]
             for turn in turns:
+                self._before[turn] = prices[turn.bid_id]
                 counted = self.counted_in(turn)
                 if counted is not None and counted.amount is not None:
                     bid = self.bids[turn.bid_id]
@@ -121,19 +124,7 @@ class Course:
 
     def price_before(self, turn: Turn) -> Price:
         """The bidder's price as it stood when `turn` began."""
-        price = self.sealed[turn.bid_id]
-        for turns in self.rounds:
-            for earlier in turns:
-                if earlier.starts >= turn.starts:
-                    return price
-                if earlier.bid_id != turn.bid_id:
-                    continue
-                counted = self.counted_in(earlier)
-                if counted is not None and counted.amount is not None:
-                    price = self._price(
-                        self.bids[turn.bid_id], float(counted.amount), counted.at, self.weighing
-                    )
-        return price
+        return self._before[turn]
 
     def final_prices(self) -> dict:
         """bid id -> (final amount, when it was offered) for the bids whose price the auction
@@ -145,22 +136,30 @@ class Course:
         }
 
 
-def final_prices(auction, tender) -> dict:
-    """What tenders asks at an auction's end (registered in AuctionsConfig.ready)."""
-    return Course(auction, tender, auction.placed.order_by("at", "pk")).final_prices()
+def course_of(auction, tender) -> Course:
+    """`auction`'s course: its offers read in the order they came."""
+    offers = auction.placed.only("bid_id", "amount", "at", "round").order_by("at", "pk")
+    return Course(auction, tender, offers)
 
 
-def protocol(auction, tender) -> tuple[str, bytes]:
+def outcome(auction, tender) -> tuple[dict, tuple[str, bytes]]:
+    """What tenders asks at an auction's end (registered in AuctionsConfig.ready): the final
+    prices and the protocol, from one reading of its course."""
+    course = course_of(auction, tender)
+    return course.final_prices(), protocol(course)
+
+
+def protocol(course) -> tuple[str, bytes]:
     """The record of an auction held (published with the tender when it ends): every offer of
     every turn with its time, and the final prices, the best first."""
-    course = Course(auction, tender, auction.placed.order_by("at", "pk"))
+    auction, tender = course.auction, course.tender
     # Bidders by number (and their bids' ids): a lot's protocol is published while another
     # lot's auction may still be held among the same bidders, unnamed until it ends.
     ordered = sorted(course.bids.values(), key=lambda bid: bid.number)
     name = {bid.pk: n for n, bid in enumerate(ordered, start=1)}
     rounds = [
         {
-            "round": turns[0].round if turns else n,
+            "round": n,
             "turns": [
                 {
                     "bidder": name[turn.bid_id],

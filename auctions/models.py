@@ -12,7 +12,7 @@ from core.errors import InvalidData, NotAllowed, PermissionDenied
 from core.transactions import atomic_change
 from tenders.models.auction import builtin
 
-from .course import Course
+from .course import course_of
 
 # The auction worker's words (the page says them in its reader's language).
 TOO_HIGH, TOO_LOW = gettext_noop("Too high value"), gettext_noop("Too low value")
@@ -32,10 +32,6 @@ def offers_changed(tender_id: str, lot_id: str) -> None:
 
 
 class AuctionBidQuerySet(models.QuerySet):
-    def course_of(self, auction, tender) -> Course:
-        offers = self.filter(auction=auction).only("bid_id", "amount", "at", "round")
-        return Course(auction, tender, offers.order_by("at", "pk"))
-
     def offer(self, *, tender, auction_id: str, by: Actor, amount) -> "AuctionBid":
         """A bidder offers `amount` in its turn (None: takes back its offer of this turn). The
         turn is the server's clock's, read with the tender's row locked: an offer that comes
@@ -45,7 +41,7 @@ class AuctionBidQuerySet(models.QuerySet):
             auction = next((a for a in tender.open_auctions() if a.pk == auction_id), None)
             if auction is None or auction.start is None or not builtin():
                 raise NotAllowed("Stage not for bidding", code="auction_stage")
-            course = self.course_of(auction, tender)
+            course = course_of(auction, tender)
             mine = next(
                 (bid for bid in course.bids.values() if by.acts_as(Role.BID_OWNER, bid)), None
             )

@@ -20,6 +20,7 @@ from tenders.models import Bid, Tender
 from tenders.models.auction import builtin, is_participation_token
 from tenders.views.page import current_tender
 
+from .course import course_of
 from .models import AuctionBid, offers_version
 
 
@@ -58,7 +59,7 @@ def _page(request, tender_id, lot_id, refused=None):
     )
     if auction is None or not builtin():
         raise Http404  # (an external module's auction is held on its own pages)
-    course = AuctionBid.objects.course_of(auction, tender)
+    course = course_of(auction, tender)
     entry = request.GET.get("bidder", "")
     bidder = _bidder(request.user, course.bids, auction, entry)
     form = refused or OfferForm(request.POST or None)
@@ -74,7 +75,7 @@ def _page(request, tender_id, lot_id, refused=None):
             status = 422
         tender = current_tender(tender_id, request.user)
         auction = next(a for a in tender.auctions.all() if a.pk == auction.pk)
-        course = AuctionBid.objects.course_of(auction, tender)
+        course = course_of(auction, tender)
     here = request.path + (f"?{urlencode({'bidder': entry})}" if entry else "")
     context = {
         "here": here,

@@ -117,9 +117,7 @@ def bidder_tasks(organization, now) -> list[Task]:
     """The auctions the bidder takes part in, the decisions it may still claim against, and
     the answers it is to rate."""
     tasks = []
-    for auction in Auction.objects.awaited_by(organization)[:SHOWN]:
-        if not auction.held_for(organization):
-            continue
+    for auction in Auction.objects.held_for(organization, most=SHOWN):
         tasks.append(
             Task(
                 "auction",

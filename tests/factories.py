@@ -92,6 +92,31 @@ def in_auction(brokers, clock, amounts=(450, 420, 400), parameters=(), **tender_
     return tender, bidders, auction
 
 
+def portal_auction(brokers, clock):
+    """An auction planned, not begun, of three bids: two of portal bidders (450, 420, users
+    "first" and "second") and one through broker2 (400). The tender (current), its auction, the
+    two users, and the broker's bid with its token."""
+    tender, _ = Tender.objects.register(
+        by=Actor(Role.AUTHENTICATED, broker=brokers["broker"]), data=tender_data(clock.now())
+    )
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    users = []
+    for username, name, code, amount in (
+        ("first", "ТОВ «Перший»", "30000001", 450), ("second", "ТОВ «Другий»", "30000002", 420),
+    ):  # fmt: skip
+        user = make_user(username, name, code, Organization.Kind.BIDDER)
+        tender.place_bid(by=Actor(Role.AUTHENTICATED, user=user), data=bid_data(amount, name, code))
+        users.append(user)
+        clock.advance(minutes=1)
+    bid, token = tender.place_bid(
+        by=Actor(Role.AUTHENTICATED, broker=brokers["broker2"]),
+        data=bid_data(400, "ПП «Третій»", "30000003"),
+    )
+    clock.move_to(tender.tender_end + timedelta(minutes=1))
+    tender = Tender.objects.current(tender.pk, viewer=None)
+    return tender, tender.auctions.get(), users, (bid, token)
+
+
 def through_the_auction(pk: str, clock) -> Tender:
     """The tender (current) once the clock is past its auctions (our module's, in which nobody
     bids lower)."""

@@ -45,22 +45,18 @@ def builtin() -> bool:
 
 
 # How our module's auction ended. The auctions app, above this one, keeps its offers and
-# registers how to read them (its AppConfig.ready): the final prices, (auction, tender) -> {bid
-# id: (final amount, when offered)} for the bids whose price it changed; and its protocol,
-# (auction, tender) -> (file name, JSON bytes). Without it the sealed prices stand, unrecorded.
-_HELD = {"final_prices": lambda auction, tender: {}, "protocol": lambda auction, tender: None}
+# registers how to read them (its AppConfig.ready): (auction, tender) -> (the final prices, {bid
+# id: (final amount, when offered)} for the bids whose price it changed; its protocol, (file
+# name, JSON bytes)). Without it the sealed prices stand, unrecorded.
+_HELD = {"outcome": lambda auction, tender: ({}, None)}
 
 
-def held_by(*, final_prices, protocol) -> None:
-    _HELD.update(final_prices=final_prices, protocol=protocol)
+def held_by(outcome) -> None:
+    _HELD["outcome"] = outcome
 
 
-def final_prices_of(auction, tender) -> dict:
-    return _HELD["final_prices"](auction, tender)
-
-
-def protocol_of(auction, tender) -> tuple[str, bytes] | None:
-    return _HELD["protocol"](auction, tender)
+def outcome_of(auction, tender) -> tuple[dict, tuple[str, bytes] | None]:
+    return _HELD["outcome"](auction, tender)
 
 
 def participation_token(auction_id: str, bid_id: str) -> str:
@@ -106,9 +102,12 @@ def is_quick(tender) -> bool:
 
 def without_auction(tender) -> bool:
     """Sandbox "quick(mode:no-auction)" and "quick(mode:fast-forward)": the auction ends as it
-    starts, the bids' sealed prices its results."""
+    starts, the bids' sealed prices its results. (Outside the sandbox the tender's document is
+    not read: the chronograph's passes leave it unloaded.)"""
+    if not is_quick(tender):
+        return False
     details = tender.data.get("submissionMethodDetails", "")
-    return is_quick(tender) and ("mode:no-auction" in details or "mode:fast-forward" in details)
+    return "mode:no-auction" in details or "mode:fast-forward" in details
 
 
 def should_start_after(tender, auction: "Auction | None", now) -> datetime:
@@ -170,13 +169,28 @@ class AuctionQuerySet(models.QuerySet):
         return (
             self.filter(
                 tender__in=bid_in.values("tender"),
-                tender__status=TenderStatus.AUCTION,
+                tender__status=TenderStatus.AUCTION,  # (its auctions have two bids or more)
                 ended__isnull=True,
-                bidders__gte=2,
             )
             .select_related("tender")
             .order_by("start")
         )
+
+    def held_for(self, organization, *, most: int) -> list:
+        """Of those, up to `most` still open in which a bid of `organization` is (a lot's
+        auction may hold none of its bids): one more query, for its bids."""
+        from .bid import Bid
+        from .statuses import BidStatus
+
+        awaited = list(self.awaited_by(organization)[:most])
+        mine = set(
+            Bid.objects.filter(
+                organization=organization,
+                status=BidStatus.ACTIVE,
+                tender__in={auction.tender_id for auction in awaited},
+            ).values_list("pk", flat=True)
+        )
+        return [a for a in awaited if a.is_open(a.tender) and mine & set(a.sealed)]
 
     def taken_slots(self, start: datetime, end: datetime) -> dict:
         """How many auctions start in each slot from `start` to `end`."""
@@ -199,9 +213,8 @@ class Auction(models.Model):
     ended = models.DateTimeField(null=True, blank=True)
     # The external module's address of the auction (ours is the portal's page of it).
     url = models.URLField(max_length=1000, blank=True)
-    # How many bids compete in it, and their sealed prices (bid id -> {"amount", "date"}), as
+    # The sealed prices of the bids competing in it (bid id -> {"amount", "date"}), as
     # tendering closed: the auction starts from them whatever it makes the bids' prices.
-    bidders = models.PositiveSmallIntegerField(default=0)
     sealed = models.JSONField(default=dict, blank=True)
 
     objects = AuctionQuerySet.as_manager()
@@ -214,6 +227,11 @@ class Auction(models.Model):
 
     def __str__(self) -> str:
         return f"auction of {self.tender_id} {self.lot_id}".strip()
+
+    @property
+    def bidders(self) -> int:
+        """How many bids compete in it (none until tendering closes)."""
+        return len(self.sealed)
 
     @property
     def line(self) -> str | None:
@@ -252,13 +270,6 @@ class Auction(models.Model):
         elif tender.status in PLANNING and self.is_open(tender):
             shown["shouldStartAfter"] = iso(should_start_after(tender, self, now))
         return shown
-
-    def held_for(self, organization) -> bool:
-        """Is it still to be held, with a bid of `organization` in it (of the tenders
-        Auction.objects.awaited_by finds, a lot's auction may not have one)?"""
-        if not self.is_open(self.tender):
-            return False
-        return self.tender.bids.filter(organization=organization, pk__in=list(self.sealed)).exists()
 
     def is_open(self, tender) -> bool:
         """Still to be held: not ended, and its line still competing (a lot cancelled meanwhile

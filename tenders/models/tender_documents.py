@@ -10,8 +10,6 @@ from docservice import client
 from tenders.documents import HasDocuments
 from tenders.schema import MAX_DOCUMENTS
 
-from .auction import protocol_of
-
 logger = logging.getLogger(__name__)
 
 
@@ -40,11 +38,10 @@ class TenderDocuments(HasDocuments):
             self, action, by, now, document_id=version.document_id, version=version.version
         )
 
-    def publish_protocol(self, auction, at) -> None:
-        """Our module's record of `auction`, just ended at `at`, as a public document of the
-        tender (of its lot), the auction's (what a time-driven change does: no lock taken
-        again, no guard, as the end it follows)."""
-        made = protocol_of(auction, self)
+    def publish_protocol(self, auction, at, made: tuple[str, bytes] | None) -> None:
+        """Our module's record of `auction`, just ended at `at` (`made`: its file name and
+        content), as a public document of the tender (of its lot), the auction's (what a
+        time-driven change does: no lock taken again, no guard, as the end it follows)."""
         if made is None:
             return
         if self.documents.count() >= MAX_DOCUMENTS:

@@ -8,7 +8,7 @@ from core.schema import iso
 from core.transactions import recoverable
 from tenders.schema import features_by_lot, features_of
 
-from .auction import Auction, builtin, final_prices_of
+from .auction import Auction, builtin, outcome_of
 from .base import new_id
 from .bidding import Weighing
 from .statuses import AwardStatus, TenderStatus
@@ -78,7 +78,6 @@ class TimeDrivenChanges:
         planned = {auction.lot_id: auction for auction in self.auctions.all()}
         for line, offers in competing.items():
             auction = planned.pop(line or "", None) or Auction(tender=self, lot_id=line or "")
-            auction.bidders = len(offers)
             auction.sealed = {
                 bid.pk: {
                     "amount": offer["value"]["amount"],
@@ -131,11 +130,12 @@ class TimeDrivenChanges:
             if ends > now:
                 continue
             if builtin():
-                auction.record_results(self, final_prices_of(auction, self), ends)
+                prices, protocol = outcome_of(auction, self)
+                auction.record_results(self, prices, ends)
                 self.record_event(
                     self, "auction_ended", Actor.system(), ends, lot_id=auction.lot_id
                 )
-                self.publish_protocol(auction, ends)
+                self.publish_protocol(auction, ends, protocol)
             else:
                 auction.plan(self, now)
             changed = True

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 
+from auctions.course import course_of
 from auctions.models import AuctionBid
 from core.actors import Actor, Role
 from core.errors import InvalidData, NotAllowed, PermissionDenied
@@ -25,7 +26,7 @@ def offer(tender_pk, auction, by, amount):
 
 def course(tender_pk, auction):
     tender = Tender.objects.current(tender_pk, viewer=None)
-    return AuctionBid.objects.course_of(auction, tender)
+    return course_of(auction, tender)
 
 
 def refusal(call) -> str:

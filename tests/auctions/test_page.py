@@ -12,39 +12,17 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from core.actors import Actor, Role
-from portal.models import Organization
 from tenders.models import Tender
 from tenders.models.auction import FIRST_PAUSE
-from tests.factories import make_user
-from tests.helpers import Api, bid_data, tender_data
+from tests.factories import portal_auction
+from tests.helpers import Api
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def held(brokers, clock):
-    """An auction of three: two portal bidders (450, 420) and one through broker2 (400)."""
-    tender, _ = Tender.objects.register(
-        by=Actor(Role.AUTHENTICATED, broker=brokers["broker"]), data=tender_data(clock.now())
-    )
-    clock.move_to(tender.tender_start + timedelta(hours=1))
-    users = []
-    for username, name, code, amount in (
-        ("first", "ТОВ «Перший»", "30000001", 450), ("second", "ТОВ «Другий»", "30000002", 420),
-    ):  # fmt: skip
-        user = make_user(username, name, code, Organization.Kind.BIDDER)
-        tender.place_bid(by=Actor(Role.AUTHENTICATED, user=user), data=bid_data(amount, name, code))
-        users.append(user)
-        clock.advance(minutes=1)
-    api_bid, api_token = tender.place_bid(
-        by=Actor(Role.AUTHENTICATED, broker=brokers["broker2"]),
-        data=bid_data(400, "ПП «Третій»", "30000003"),
-    )
-    clock.move_to(tender.tender_end + timedelta(minutes=1))
-    tender = Tender.objects.current(tender.pk, viewer=None)
-    [auction] = tender.auctions.all()
-    return tender, auction, users, (api_bid, api_token)
+    return portal_auction(brokers, clock)
 
 
 def test_anyone_watches_under_neutral_names_and_the_page_renews_itself(client, held, clock):

@@ -5,46 +5,26 @@ words; the auction's best gets the award and the protocol is published. Once wit
 (htmx renewing the page in place), once without. The clock is moved by hand."""
 
 import re
-from datetime import timedelta
 from urllib.parse import urlsplit
 
 import pytest
 from django.test import Client
 
-from core.actors import Actor, Role
-from portal.models import Organization
 from tenders.models import Tender
 from tenders.models.auction import FIRST_PAUSE, TURN
 from tests.browser.pages import serious_violations, sign_in
-from tests.factories import make_user
-from tests.helpers import Api, bid_data, tender_data
+from tests.factories import portal_auction
+from tests.helpers import Api
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def held_auction(brokers, clock):
-    tender, _ = Tender.objects.register(
-        by=Actor(Role.AUTHENTICATED, broker=brokers["broker"]), data=tender_data(clock.now())
-    )
-    clock.move_to(tender.tender_start + timedelta(hours=1))
-    users = []
-    for username, name, code, amount in (
-        ("first", "ТОВ «Перший»", "30000001", 450), ("second", "ТОВ «Другий»", "30000002", 420),
-    ):  # fmt: skip
-        user = make_user(username, name, code, Organization.Kind.BIDDER)
-        tender.place_bid(by=Actor(Role.AUTHENTICATED, user=user), data=bid_data(amount, name, code))
-        users.append(user)
-        clock.advance(minutes=1)
-    bid, token = tender.place_bid(
-        by=Actor(Role.AUTHENTICATED, broker=brokers["broker2"]),
-        data=bid_data(400, "ПП «Третій»", "30000003"),
-    )
-    clock.move_to(tender.tender_end + timedelta(minutes=1))
-    tender = Tender.objects.current(tender.pk, viewer=None)
+    tender, auction, users, (bid, token) = portal_auction(brokers, clock)
     # The API bidder's broker reads its bid, and hands its bidder the link.
     read = Api(Client(), key="broker2").get(f"/tenders/{tender.pk}/bids/{bid.pk}", token=token)
     link = urlsplit(read.json()["data"]["participationUrl"])
-    return tender, tender.auctions.get(), users, f"{link.path}?{link.query}"
+    return tender, auction, users, f"{link.path}?{link.query}"
 
 
 def _no_renewals(route):

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from auctions.course import course_of
 from auctions.models import AuctionBid
 from core.errors import DomainError
 from tenders.models import Tender
@@ -28,7 +29,7 @@ def offered(tender_pk, auction, by, amount) -> str:
 def test_offers_late_for_their_turn_are_refused_and_the_one_in_time_is_kept(brokers, time_machine):
     clock = Clock(time_machine)
     tender, (high, _middle, _low), auction = in_auction(brokers, clock)
-    course = AuctionBid.objects.course_of(auction, Tender.objects.current(tender.pk, viewer=None))
+    course = course_of(auction, Tender.objects.current(tender.pk, viewer=None))
     first = course.rounds[0][0]
     clock.move_to(first.ends - timedelta(milliseconds=1))
     assert offered(tender.pk, auction, high, 415) == "accepted"
