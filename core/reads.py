@@ -23,24 +23,52 @@ class Read:
 
     `fields`: the fields read (the others are deferred, as `only` defers them), or all but
     `defer`; `limit`: at most so many; `for_update`: their rows locked (on a database that locks
-    rows). Ordered as the model's Meta says, unless `order_by` says otherwise."""
+    rows; not the rows `also` reads). Ordered as the model's Meta says, unless `order_by` says
+    otherwise. `also`: attributes read with them from the rows their relations name (name ->
+    a path such as "auction__tender__status", as `annotate(name=F(path))` would), as the
+    database gives them (no field's converters: a moment is a string on SQLite)."""
 
     def __init__(self, model: str, *, where: list[str], equal: dict | None = None,
                  fields=None, defer=(), limit: int | None = None, for_update: bool = False,
-                 order_by=None):  # fmt: skip
+                 order_by=None, also: dict | None = None):  # fmt: skip
         self.label, self.where, self.equal = model, list(where), dict(equal or {})
         self.fields, self.defer, self.limit = fields, set(defer), limit
         self.for_update, self.order_by = for_update, order_by
+        self.also = dict(also or {})
         self._sql: str | None = None
 
     @property
     def model(self):
         return apps.get_model(self.label)
 
-    def _column(self, name: str) -> str:
-        meta = self.model._meta
+    def _column(self, name: str, model=None, table: str | None = None) -> str:
+        meta = (model or self.model)._meta
         field = next((f for f in meta.concrete_fields if f.attname == name), None)
-        return _quoted((field or meta.get_field(name)).column)
+        column = _quoted((field or meta.get_field(name)).column)
+        return f"{table or _quoted(meta.db_table)}.{column}"
+
+    def _joined(self) -> tuple[list[str], list[str]]:
+        """The columns `also` reads (each AS its name) and the joins they need."""
+        table = _quoted(self.model._meta.db_table)
+        joins: dict = {}
+        columns = []
+        for name, path in self.also.items():
+            *relations, last = path.split("__")
+            model, alias = self.model, table
+            for relation in relations:
+                field = model._meta.get_field(relation)
+                if (alias, relation) not in joins:
+                    joined = f"j{len(joins)}"
+                    target = field.related_model._meta
+                    joins[alias, relation] = (
+                        joined,
+                        f"INNER JOIN {_quoted(target.db_table)} {joined} ON "
+                        f"{alias}.{_quoted(field.column)} = "
+                        f"{joined}.{_quoted(field.target_field.column)}",
+                    )
+                alias, model = joins[alias, relation][0], field.related_model
+            columns.append(f"{self._column(last, model, alias)} AS {_quoted(name)}")
+        return columns, [join for _alias, join in joins.values()]
 
     @property
     def sql(self) -> str:
@@ -54,9 +82,12 @@ class Read:
             ]
             read = [field for field in meta.concrete_fields if field.primary_key or field in asked]
             conditions = [f"{self._column(name)} = %s" for name in [*self.where, *self.equal]]
+            table = _quoted(meta.db_table)
+            also, joins = self._joined()
+            columns = [f"{table}.{_quoted(field.column)}" for field in read] + also
             sql = (
-                f"SELECT {', '.join(_quoted(field.column) for field in read)} "
-                f"FROM {_quoted(meta.db_table)} WHERE {' AND '.join(conditions)}"
+                f"SELECT {', '.join(columns)} FROM {' '.join([table, *joins])} "
+                f"WHERE {' AND '.join(conditions)}"
             )
             ordering = meta.ordering if self.order_by is None else self.order_by
             if ordering:
@@ -67,7 +98,7 @@ class Read:
             if self.limit is not None:
                 sql += f" LIMIT {int(self.limit)}"
             if self.for_update and connection.features.has_select_for_update:
-                sql += " FOR UPDATE"
+                sql += f" FOR UPDATE OF {table}" if joins else " FOR UPDATE"
             self._sql = sql
         return self._sql
 

@@ -2,11 +2,12 @@
 
 import pytest
 from django.db import connection, transaction
+from django.db.models import F
 
 from complaints.models import Complaint
 from core.models import Broker
 from core.reads import Read
-from tenders.models import Tender
+from tenders.models import Award, Tender
 from tests.factories import decided_award, file_claim
 
 pytestmark = pytest.mark.django_db
@@ -79,3 +80,32 @@ def test_a_read_for_update_locks_its_rows(brokers, clock):
     with transaction.atomic():
         [locked] = read(tender.pk)
         assert locked.pk == tender.pk
+
+
+def test_a_read_also_reads_what_its_relations_name_as_annotate_would(brokers, clock):
+    world = decided_award(brokers, clock)
+    tender = world.tender
+    read = Read(
+        "tenders.Award",
+        where=["tender_id"],
+        fields=["id", "status"],
+        also={"tender_status": "tender__status", "broker_name": "tender__broker__name"},
+    )
+    expected = (
+        Award.objects.only("id", "status")
+        .filter(tender_id=tender.pk)
+        .annotate(tender_status=F("tender__status"), broker_name=F("tender__broker__name"))
+    )
+
+    built = read(tender.pk)
+    assert [loaded(instance) for instance in built] == [loaded(i) for i in expected]
+    assert (
+        [(i.tender_status, i.broker_name) for i in built]
+        == [(i.tender_status, i.broker_name) for i in expected]
+        == [(tender.status, "broker")]
+    )
+    if connection.vendor == "postgresql":  # (the joined rows are read, not locked)
+        locking = Read("tenders.Award", where=["tender_id"], for_update=True, also=read.also)
+        assert locking.sql.endswith('FOR UPDATE OF "tenders_award"')
+        with transaction.atomic():
+            assert [award.pk for award in locking(tender.pk)] == [i.pk for i in expected]
