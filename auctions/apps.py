@@ -10,6 +10,6 @@ class AuctionsConfig(AppConfig):
         # their bids: it asks this app for the final prices and the protocol.
         from tenders.models.auction import held_by
 
-        from .course import outcome
+        from .models import outcome
 
         held_by(outcome)

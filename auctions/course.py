@@ -7,7 +7,8 @@ accepted so far, so an auction goes on from its stored state after a restart."""
 import json
 from bisect import bisect_left
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from decimal import Decimal
 from fractions import Fraction
 
 from core.schema import iso, parse_iso
@@ -27,6 +28,131 @@ class Turn:
         return self.starts <= moment < self.ends
 
 
+@dataclass(frozen=True)
+class Schedule:
+    """When each turn is: from the auction's start, the first pause, then in every round each
+    bidder's turn, a pause between rounds (every length divided by the sandbox accelerator)."""
+
+    start: datetime
+    bidders: int
+    speedup: int = 1
+
+    @property
+    def first_turn(self) -> datetime:
+        return self.start + FIRST_PAUSE / self.speedup
+
+    @property
+    def turn(self) -> timedelta:
+        return TURN / self.speedup
+
+    @property
+    def round_length(self) -> timedelta:
+        return self.bidders * self.turn + PAUSE / self.speedup
+
+    def turn_of(self, number: int, index: int) -> tuple[datetime, datetime]:
+        """When the `index`th turn (from 0) of round `number` (from 1) starts and ends."""
+        starts = self.first_turn + (number - 1) * self.round_length + index * self.turn
+        return starts, starts + self.turn
+
+    @property
+    def ends(self) -> datetime:
+        return self.turn_of(ROUNDS, self.bidders)[0] if self.bidders else self.start
+
+    def position_at(self, moment: datetime) -> tuple[int, int] | None:
+        """The round and the turn's index at `moment` (None: before, between or after them)."""
+        if moment < self.first_turn or moment >= self.ends or not self.bidders:
+            return None
+        number, into = divmod(moment - self.first_turn, self.round_length)
+        index = into // self.turn
+        return (number + 1, index) if index < self.bidders else None
+
+
+class Tally:
+    """Each bidder's price as it stands and as it stood when the round began, the round, and
+    its order of turns (the highest weighted price first, the best last; on equal prices the
+    later first). Everything an offer is checked against: the course works it out from every
+    offer, and our module keeps it with each auction (auctions.models.AuctionTally), changed by
+    each offer, so that an offer does not read them all."""
+
+    def __init__(self, sealed: dict, divisors: dict, *, prices=None, before=None, number=0,
+                 order=()):  # fmt: skip
+        # bid id -> (amount, when offered): as tendering closed, in the tender's order
+        self.sealed: dict[str, tuple[Decimal, datetime]] = sealed
+        self.bidders = list(sealed)
+        self.divisors: dict[str, Fraction] = divisors  # (features: Weighing.divisor)
+        self.prices = dict(prices if prices is not None else sealed)
+        self.before = dict(before if before is not None else self.prices)
+        self.round, self.order = number, list(order)
+
+    def weighted(self, bid_id: str) -> Fraction:
+        return Fraction(self.prices[bid_id][0]) / self.divisors.get(bid_id, 1)
+
+    def begin_round(self, number: int) -> None:
+        self.round, self.before = number, dict(self.prices)
+        self.order = sorted(
+            self.bidders, key=lambda b: (self.weighted(b), self.prices[b][1]), reverse=True
+        )
+
+    def take(self, bid_id: str, amount, at: datetime) -> None:
+        """`bid_id`'s offer of its turn (None: its offer taken back, its price as it was)."""
+        if amount is None:
+            self.prices[bid_id] = self.before[bid_id]
+        else:
+            self.prices[bid_id] = (Decimal(str(amount)), at)
+
+    def copy(self) -> "Tally":
+        return Tally(
+            self.sealed, self.divisors,
+            prices=self.prices, before=self.before, number=self.round, order=self.order,
+        )  # fmt: skip
+
+    # Kept as JSON: the bidders, their sealed prices and divisors once (`sealed_json`), and what
+    # the offers changed (`to_json`: bidders by their places, the prices that differ from the
+    # sealed ones, the prices before the round that differ from those now).
+
+    def sealed_json(self) -> list:
+        return [
+            [b, str(amount), at.isoformat(), str(self.divisors.get(b, 1))]
+            for b, (amount, at) in self.sealed.items()
+        ]
+
+    def to_json(self) -> dict:
+        def written(prices, differing_from):
+            return {
+                n: [str(prices[b][0]), prices[b][1].isoformat()]
+                for n, b in enumerate(self.bidders)
+                if prices[b] != differing_from[b]
+            }
+
+        place = {bid_id: n for n, bid_id in enumerate(self.bidders)}
+        return {
+            "round": self.round,
+            "order": [place[bid_id] for bid_id in self.order],
+            "prices": written(self.prices, self.sealed),
+            "before": written(self.before, self.prices),
+        }
+
+    @classmethod
+    def from_json(cls, sealed: list, kept: dict) -> "Tally":
+        def price(amount, at):
+            return Decimal(amount), datetime.fromisoformat(at)
+
+        sealed_prices = {b: price(amount, at) for b, amount, at, _divisor in sealed}
+        bidders = list(sealed_prices)
+        prices = dict(sealed_prices)
+        prices.update({bidders[int(n)]: price(*kept) for n, kept in kept["prices"].items()})
+        before = dict(prices)
+        before.update({bidders[int(n)]: price(*kept) for n, kept in kept["before"].items()})
+        return cls(
+            sealed_prices,
+            {b: Fraction(divisor) for b, _amount, _at, divisor in sealed if divisor != "1"},
+            prices=prices,
+            before=before,
+            number=kept["round"],
+            order=[bidders[n] for n in kept["order"]],
+        )
+
+
 @dataclass
 class Price:
     """A bidder's price as it stands: the amount, when it was offered, and the price it is
@@ -44,24 +170,18 @@ class Course:
     def __init__(self, auction, tender, placed):
         self.auction, self.tender = auction, tender
         self.line = auction.line
-        speedup = tender.speedup or 1
-        self.first_pause, self.turn, self.pause = (
-            FIRST_PAUSE / speedup,
-            TURN / speedup,
-            PAUSE / speedup,
-        )
         weighing = Weighing.of(features_of(tender.data, self.line))
-        self.bids = {}
-        self.sealed = {}
-        for bid in tender.active_bids():
-            sealed = auction.sealed.get(bid.pk)
-            if sealed is None:
-                continue
-            self.bids[bid.pk] = bid
-            self.sealed[bid.pk] = self._price(
-                bid, sealed["amount"], parse_iso(sealed["date"]), weighing
-            )
-        self.weighing = weighing
+        self.bids = {bid.pk: bid for bid in tender.active_bids() if bid.pk in auction.sealed}
+        self.sealed_tally = Tally(
+            {
+                bid_id: (Decimal(str(auction.sealed[bid_id]["amount"])),
+                         parse_iso(auction.sealed[bid_id]["date"]))
+                for bid_id in self.bids
+            },
+            {bid_id: weighing.divisor(bid) for bid_id, bid in self.bids.items()},
+        )  # fmt: skip
+        self.schedule = Schedule(auction.start, len(self.bids), tender.speedup or 1)
+        self.sealed = self._prices(self.sealed_tally, self.sealed_tally.prices)
         self.placed = list(placed)
         # Each bidder's offers in the order they came, and their times (a turn's are found by
         # bisection: an auction may take thousands of offers).
@@ -69,36 +189,34 @@ class Course:
         for placed_offer in self.placed:
             self._offers.setdefault(placed_offer.bid_id, []).append(placed_offer)
         self._times = {bid_id: [o.at for o in offers] for bid_id, offers in self._offers.items()}
-        self.rounds, self.prices = self._run()
+        self.rounds, self.tallies = self._run()
+        self.prices = self._prices(self.tallies[-1], self.tallies[-1].prices)
 
-    def _price(self, bid, amount, at, weighing) -> Price:
-        offer = {"value": {"amount": amount}}
-        return Price(amount, at, self.tender.weighted(bid, offer, weighing))
+    @staticmethod
+    def _prices(tally: Tally, prices: dict) -> dict:
+        return {
+            bid_id: Price(float(amount), at, Fraction(amount) / tally.divisors.get(bid_id, 1))
+            for bid_id, (amount, at) in prices.items()
+        }
 
-    def _run(self) -> tuple[list[list[Turn]], dict]:
-        """Each round's turns, and each bidder's price as it stands after the bids placed
-        (and, for each turn, as it stood when the turn began)."""
-        prices = dict(self.sealed)
-        self._before: dict[Turn, Price] = {}
-        rounds = []
-        start = self.auction.start + self.first_pause
+    def _run(self) -> tuple[list[list[Turn]], list[Tally]]:
+        """Each round's turns, and the tally as each round ended (with each bidder's price as
+        it stood when the round began: the price before its turn)."""
+        tally = self.sealed_tally.copy()
+        rounds, tallies = [], []
         for number in range(1, ROUNDS + 1):
-            order = sorted(prices, key=lambda b: (prices[b].weighted, prices[b].at), reverse=True)
+            tally.begin_round(number)
             turns = [
-                Turn(number, bid_id, start + n * self.turn, start + (n + 1) * self.turn)
-                for n, bid_id in enumerate(order)
+                Turn(number, bid_id, *self.schedule.turn_of(number, index))
+                for index, bid_id in enumerate(tally.order)
             ]
             for turn in turns:
-                self._before[turn] = prices[turn.bid_id]
                 counted = self.counted_in(turn)
-                if counted is not None and counted.amount is not None:
-                    bid = self.bids[turn.bid_id]
-                    prices[turn.bid_id] = self._price(
-                        bid, float(counted.amount), counted.at, self.weighing
-                    )
+                if counted is not None:
+                    tally.take(turn.bid_id, counted.amount, counted.at)
             rounds.append(turns)
-            start += len(turns) * self.turn + self.pause
-        return rounds, prices
+            tallies.append(tally.copy())
+        return rounds, tallies
 
     def counted_in(self, turn: Turn):
         """The bid that counts in `turn`: its bidder's last there (None: none; a withdrawal is
@@ -116,15 +234,12 @@ class Course:
         return self._offers.get(turn.bid_id, [])[first:end]
 
     def turn_at(self, moment: datetime) -> Turn | None:
-        return next((t for turns in self.rounds for t in turns if t.holds(moment)), None)
+        position = self.schedule.position_at(moment)
+        return None if position is None else self.rounds[position[0] - 1][position[1]]
 
     @property
     def ends(self) -> datetime:
-        return self.rounds[-1][-1].ends if self.rounds[-1] else self.auction.start
-
-    def price_before(self, turn: Turn) -> Price:
-        """The bidder's price as it stood when `turn` began."""
-        return self._before[turn]
+        return self.schedule.ends
 
     def final_prices(self) -> dict:
         """bid id -> (final amount, when it was offered) for the bids whose price the auction
@@ -140,13 +255,6 @@ def course_of(auction, tender) -> Course:
     """`auction`'s course: its offers read in the order they came."""
     offers = auction.placed.only("bid_id", "amount", "at", "round").order_by("at", "pk")
     return Course(auction, tender, offers)
-
-
-def outcome(auction, tender) -> tuple[dict, tuple[str, bytes]]:
-    """What tenders asks at an auction's end (registered in AuctionsConfig.ready): the final
-    prices and the protocol, from one reading of its course."""
-    course = course_of(auction, tender)
-    return course.final_prices(), protocol(course)
 
 
 def protocol(course) -> tuple[str, bytes]:

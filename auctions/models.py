@@ -3,84 +3,191 @@ in the order they came. The course of the auction (course.py) is read from them.
 
 from decimal import Decimal
 
-from django.core.cache import cache
-from django.db import models, transaction
+from django.db import models
+from django.utils import timezone
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_noop
 
 from core.actors import Actor, Role
 from core.errors import InvalidData, NotAllowed, PermissionDenied
+from core.reads import Read
 from core.transactions import atomic_change
+from core.writes import WrittenWithTheChange
+from tenders.models import Auction, Tender
 from tenders.models.auction import builtin
+from tenders.models.statuses import LotStatus, TenderStatus
 
-from .course import course_of
+from .course import Schedule, Tally, course_of, protocol
 
 # The auction worker's words (the page says them in its reader's language).
 TOO_HIGH, TOO_LOW = gettext_noop("Too high value"), gettext_noop("Too low value")
 
 
-def offers_version(tender_id: str, lot_id: str) -> int:
-    """What moves with every offer accepted in the auction (watchers' kept states name it)."""
-    return cache.get(f"auction-offers:{tender_id}:{lot_id}", 0)
-
-
-def offers_changed(tender_id: str, lot_id: str) -> None:
-    key = f"auction-offers:{tender_id}:{lot_id}"
-    try:
-        cache.incr(key)
-    except ValueError:
-        cache.set(key, 1, None)
-
-
 class AuctionBidQuerySet(models.QuerySet):
-    def offer(self, *, tender, auction_id: str, by: Actor, amount) -> "AuctionBid":
-        """A bidder offers `amount` in its turn (None: takes back its offer of this turn). The
-        turn is the server's clock's, read with the tender's row locked: an offer that comes
-        after its turn ended is refused, one accepted is kept. The worker's words when not."""
+    def offer(self, *, auction_id: str, by: Actor, amount) -> None:
+        """A bidder (`by`, owning its bid) offers `amount` in its turn (None: takes back its
+        offer of this turn). The turn is the server's clock's, read with the auction's tally
+        locked: an offer that comes after its turn ended is refused, one accepted is kept (the
+        auction's end reads the offers with the tally locked too). The worker's words when
+        not. Reads the tally (with what it needs of the auction and its tender), and writes
+        the offer and the tally, in one statement."""
         with atomic_change():
-            now = tender.lock_for_change()
-            auction = next((a for a in tender.open_auctions() if a.pk == auction_id), None)
-            if auction is None or auction.start is None or not builtin():
-                raise NotAllowed("Stage not for bidding", code="auction_stage")
-            course = course_of(auction, tender)
-            mine = next(
-                (bid for bid in course.bids.values() if by.acts_as(Role.BID_OWNER, bid)), None
-            )
-            if mine is None:
+            kept = AuctionTally.objects.locked(auction_id)
+            now = timezone.now()
+            bid_id = by.subject.pk if by.role is Role.BID_OWNER else None
+            if bid_id not in kept.tally.sealed:
                 raise PermissionDenied()
             by.check_standing()
-            turn = course.turn_at(now)
-            if turn is None:
+            position = kept.schedule.position_at(now) if now < kept.ends else None
+            tally = kept.tally
+            if position is None or position[0] < tally.round:
                 raise NotAllowed("Stage not for bidding", code="auction_stage")
-            if turn.bid_id != mine.pk:
+            number, index = position
+            if number > tally.round:
+                tally.begin_round(number)
+            if tally.order[index] != bid_id:
                 raise NotAllowed("Not valid bidder", code="auction_turn")
             if amount is not None:
-                self._check_amount(tender, auction, course.price_before(turn).amount, amount)
-            placed = self.create(auction=auction, bid=mine, round=turn.round, amount=amount, at=now)
-            tender.record_event(
-                tender, "auction_bid", by, now, lot_id=auction.lot_id, round=turn.round,
-                amount=None if amount is None else float(amount),
+                _check_amount(amount, tally.before[bid_id][0], kept.step)
+            # (the offer's row is its record, as the audit trail's are: it names no tender, so
+            # that it waits for no change of the tender's, which may be waiting for the tally)
+            self.create(
+                auction_id=auction_id, bid_id=bid_id, round=number, amount=amount, at=now,
+                by=by.name,
             )  # fmt: skip
-            transaction.on_commit(lambda: offers_changed(tender.pk, auction.lot_id))
-        return placed
-
-    @staticmethod
-    def _check_amount(tender, auction, current: float, amount) -> None:
-        """Above zero, and at least the step below the bidder's own price (counted in
-        decimals, as the prices are written: 450.15 - 10.05 is 440.10)."""
-        step = Decimal(str(tender.expected_step(auction.line)))
-        if amount <= 0:
-            raise InvalidData.field("amount", TOO_LOW)
-        if Decimal(str(amount)) > Decimal(str(current)) - step:
-            raise InvalidData.field("amount", TOO_HIGH)
+            tally.take(bid_id, amount, now)
+            kept.keep(tally)
 
 
-class AuctionBid(models.Model):
-    auction = models.ForeignKey("tenders.Auction", on_delete=models.CASCADE, related_name="placed")
+def _check_amount(amount, current: Decimal, step: Decimal) -> None:
+    """Above zero, and at least the step below the bidder's own price (counted in decimals, as
+    the prices are written: 450.15 - 10.05 is 440.10)."""
+    if amount <= 0:
+        raise InvalidData.field("amount", TOO_LOW)
+    if Decimal(str(amount)) > current - step:
+        raise InvalidData.field("amount", TOO_HIGH)
+
+
+def outcome(auction, tender) -> tuple[dict, tuple[str, bytes]]:
+    """What tenders asks at an auction's end (registered in AuctionsConfig.ready): the final
+    prices and the protocol, from one reading of its course, made with the auction's tally
+    locked (as an offer is accepted; and the auction's row, as its first offer makes its
+    tally): an offer accepted in its turn is in it, however late it commits."""
+    list(Auction.objects.select_for_update(no_key=True).filter(pk=auction.pk).values_list("pk"))
+    list(AuctionTally.objects.select_for_update().filter(pk=auction.pk).values_list("pk"))
+    course = course_of(auction, tender)
+    return course.final_prices(), protocol(course)
+
+
+class AuctionTallyQuerySet(models.QuerySet):
+    def locked(self, auction_id: str) -> "AuctionTally":
+        """The tally of the auction our module holds now (begun or not: its tender in its
+        auction, its lot still active, it not ended), its row locked; made at its first offer,
+        with the auction's row locked. Refused in the worker's words when there is none."""
+        kept = _LOCKED_TALLY.first(auction_id)
+        if kept is None:
+            auction = Auction.objects.select_for_update(no_key=True).filter(pk=auction_id).first()
+            if auction is None or auction.start is None or not builtin():
+                raise NotAllowed("Stage not for bidding", code="auction_stage")
+            kept = _LOCKED_TALLY.first(auction_id) or self._begin(auction)
+        if (
+            kept.ended is not None
+            or not builtin()
+            or kept.tender_status != TenderStatus.AUCTION
+            or (kept.lot_id and _lot_status(kept.tender_id, kept.lot_id) != LotStatus.ACTIVE)
+        ):
+            raise NotAllowed("Stage not for bidding", code="auction_stage")
+        return kept
+
+    def _begin(self, auction) -> "AuctionTally":
+        """The tally as the auction's course stands now, worked out from its tender and its
+        offers so far (none, unless the auction began before tallies were kept)."""
+        tender = (
+            Tender.objects.defer("public_text").prefetch_related("bids").get(pk=auction.tender_id)
+        )
+        course, now = course_of(auction, tender), timezone.now()
+        begun = sum(1 for turns in course.rounds if turns and turns[0].starts <= now)
+        tally = course.tallies[begun - 1] if begun else course.sealed_tally
+        self.create(
+            auction=auction,
+            start=auction.start,
+            ends=auction.expected_end(tender),
+            step=Decimal(str(tender.expected_step(auction.line))),
+            speedup=tender.speedup or 1,
+            sealed=tally.sealed_json(),
+            state=tally.to_json(),
+        )
+        return _LOCKED_TALLY.first(auction.pk)
+
+
+# The tally, its row locked, with what it needs of its auction and its tender (written in SQL
+# once: core.reads).
+_LOCKED_TALLY = Read(
+    "auctions.AuctionTally",
+    where=["auction_id"],
+    for_update=True,
+    also={
+        "ended": "auction__ended",
+        "tender_id": "auction__tender_id",
+        "lot_id": "auction__lot_id",
+        "tender_status": "auction__tender__status",
+    },
+)
+
+
+def _lot_status(tender_id: str, lot_id: str) -> str | None:
+    """The status of a tender's lot (its lots read alone)."""
+    lots = Tender.objects.filter(pk=tender_id).values_list("data__lots", flat=True).first()
+    return next((lot["status"] for lot in lots or () if lot["id"] == lot_id), None)
+
+
+class AuctionTally(WrittenWithTheChange, models.Model):
+    """Our module's tally of one auction (course.Tally: each bidder's price as it stands and as
+    the round began, the round's order), kept as each offer changes it, with what its course
+    reads from the auction and the tender once (the bidders and their divisors, the schedule,
+    the step), so that an offer reads this row alone. Made at the auction's first offer."""
+
+    auction = models.OneToOneField(
+        "tenders.Auction", primary_key=True, on_delete=models.CASCADE, related_name="kept_tally"
+    )
+    start = models.DateTimeField()
+    ends = models.DateTimeField()
+    step = models.DecimalField(max_digits=20, decimal_places=2)
+    speedup = models.PositiveIntegerField(default=1)
+    sealed = models.JSONField()  # Tally.sealed_json(): the bidders as the auction began
+    state = models.JSONField()  # Tally.to_json(): what the offers changed
+
+    objects = AuctionTallyQuerySet.as_manager()
+
+    def __str__(self) -> str:
+        return f"tally of {self.auction_id}"
+
+    @property
+    def schedule(self) -> Schedule:
+        return Schedule(self.start, len(self.sealed), self.speedup)
+
+    @cached_property
+    def tally(self) -> Tally:
+        return Tally.from_json(self.sealed, self.state)
+
+    def keep(self, tally: Tally) -> None:
+        self.state = tally.to_json()
+        self.save(update_fields=["state"])
+
+
+class AuctionBid(WrittenWithTheChange, models.Model):
+    APPEND_ONLY = True  # (a record: written with the tally, in one statement)
+
+    # (its index is the one of the auction's offers in order, below)
+    auction = models.ForeignKey(
+        "tenders.Auction", on_delete=models.CASCADE, related_name="placed", db_index=False
+    )
     bid = models.ForeignKey("tenders.Bid", on_delete=models.CASCADE, related_name="+")
     round = models.PositiveSmallIntegerField()
     # None: the bidder took back its offer of this turn.
     amount = models.DecimalField(max_digits=20, decimal_places=2, null=True, blank=True)
     at = models.DateTimeField()
+    by = models.CharField(max_length=150, blank=True)  # who offered (as the audit trail names)
 
     objects = AuctionBidQuerySet.as_manager()
 

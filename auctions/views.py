@@ -12,16 +12,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from core.actors import Actor, Role, Viewer, portal_actor
-from core.errors import DomainError, NotFound
+from core.actors import Actor, Role, portal_actor
+from core.errors import DomainError
 from core.forms import add_domain_error
 from core.fragments import fragment_key, kept_fragment
-from tenders.models import Bid, Tender
+from tenders.models import Auction, Bid
 from tenders.models.auction import builtin, is_participation_token
 from tenders.views.page import current_tender
 
 from .course import course_of
-from .models import AuctionBid, offers_version
+from .models import AuctionBid
 
 
 class OfferForm(forms.Form):
@@ -34,11 +34,11 @@ class OfferForm(forms.Form):
 @require_http_methods(["GET", "POST"])
 def auction_page(request, tender_id, lot_id=""):
     if request.htmx and request.method == "GET" and not _may_bid(request):
-        # A watcher's renewal, every second: one rendering per auction, offer and second
-        # serves every watcher (core/fragments.py; an offer moves the key at once).
+        # A watcher's renewal, every second: one rendering per auction and second serves every
+        # watcher (core/fragments.py), an offer shown from the next second on. (The bidders
+        # read the page as it is: an offer costs no write to the shared cache.)
         moment = int(timezone.now().timestamp())
-        version = offers_version(tender_id, lot_id)
-        key = fragment_key("auction", f"{tender_id}:{lot_id}:{version}:{moment}")
+        key = fragment_key("auction", f"{tender_id}:{lot_id}:{moment}")
         state = kept_fragment(key, lambda: _page(request, tender_id, lot_id).content.decode(), 5)
         return HttpResponse(state)
     return _page(request, tender_id, lot_id)
@@ -67,7 +67,7 @@ def _page(request, tender_id, lot_id, refused=None):
     if request.method == "POST" and refused is None:
         if bidder is None:
             raise Http404
-        if _offer(form, tender, auction, bidder):
+        if _offer(form, auction, bidder):
             if not request.htmx:
                 return redirect(request.get_full_path())
             form = OfferForm()
@@ -92,29 +92,46 @@ def _page(request, tender_id, lot_id, refused=None):
 
 def _offer_and_return(request, tender_id, lot_id):
     """An offer sent without JavaScript: made, then the page read again (a refusal is shown
-    by the page, with the form)."""
-    try:
-        # (without the kept representation, which the change neither reads nor keeps)
-        tender = Tender.objects.defer("public_text").find(
-            tender_id, viewer=Viewer.of_user(request.user)
-        )
-    except NotFound:
-        raise Http404 from None
-    auction = tender.auctions.filter(lot_id=lot_id).first()
-    if auction is None or auction.bidders < 2 or not builtin():
+    by the page, with the form). Reads neither the tender nor the auction (the offer reads
+    what it needs with the auction's tally locked)."""
+    auction = _held(tender_id, lot_id)
+    if auction is None or not builtin():
         raise Http404
     entry = request.GET.get("bidder", "")
     if _entering(entry, auction):  # (its bid is named by the link: nothing more to read)
-        bids = {entry.partition(":")[0]: Bid(pk=entry.partition(":")[0], tender=tender)}
+        bid_id = entry.partition(":")[0]
+        bids = {bid_id: Bid(pk=bid_id, tender_id=tender_id)}
     else:
-        bids = {bid.pk: bid for bid in tender.bids.filter(pk__in=list(auction.sealed))}
+        bids = {bid.pk: bid for bid in Bid.objects.filter(pk__in=list(auction.sealed))}
     bidder = _bidder(request.user, bids, auction, entry)
     if bidder is None:
         raise Http404
     form = OfferForm(request.POST)
-    if _offer(form, tender, auction, bidder):
+    if _offer(form, auction, bidder):
         return redirect(request.get_full_path())
     return _page(request, tender_id, lot_id, refused=form)
+
+
+# The auctions held (among two or more bids), by their line: their ids and bidders, which never
+# change once tendering closed, remembered by each process (an offer need not look them up).
+_HELD: dict[tuple[str, str], Auction] = {}
+MOST_HELD = 10_000
+
+
+def _held(tender_id: str, lot_id: str) -> Auction | None:
+    auction = _HELD.get((tender_id, lot_id))
+    if auction is None:
+        auction = (
+            Auction.objects.filter(tender_id=tender_id, lot_id=lot_id)
+            .only("id", "tender_id", "lot_id", "sealed")
+            .first()
+        )
+        if auction is None or auction.bidders < 2:
+            return None
+        if len(_HELD) >= MOST_HELD:
+            _HELD.clear()
+        _HELD[tender_id, lot_id] = auction
+    return auction
 
 
 def _entering(entry: str, auction) -> bool:
@@ -133,7 +150,7 @@ def _bidder(user, bids: dict, auction, entry: str) -> Actor | None:
     return actor if actor.role is Role.BID_OWNER else None
 
 
-def _offer(form, tender, auction, bidder: Actor) -> bool:
+def _offer(form, auction, bidder: Actor) -> bool:
     if not form.is_valid():
         return False
     amount = None if form.cleaned_data["take_back"] else form.cleaned_data["amount"]
@@ -141,7 +158,7 @@ def _offer(form, tender, auction, bidder: Actor) -> bool:
         form.add_error("amount", _("Bid amount is required"))
         return False
     try:
-        AuctionBid.objects.offer(tender=tender, auction_id=auction.pk, by=bidder, amount=amount)
+        AuctionBid.objects.offer(auction_id=auction.pk, by=bidder, amount=amount)
     except DomainError as error:
         add_domain_error(form, error)
         return False

@@ -60,6 +60,11 @@ class Weighing:
             )
         return self._named[bid.pk]
 
+    def divisor(self, bid) -> Fraction:
+        """What `bid`'s amounts are divided by to be ranked (1: it names no feature's value)."""
+        named = self.named(bid) if self.codes else Fraction(0)
+        return 1 + named / self.room if named else Fraction(1)
+
 
 class Bidding:
     """Mixed into Tender."""
@@ -167,13 +172,7 @@ class Bidding:
         """The price a bid is ranked by: its amount, lowered by the values it names for the
         features of its line, as 2.3 weighs them (amount / (1 + Σ values / (1 − Σ the features'
         greatest values)))."""
-        amount = Fraction(offer["value"]["amount"])
-        if not weighing.codes:
-            return amount
-        named = weighing.named(bid)
-        if not named:
-            return amount
-        return amount / (1 + named / weighing.room)
+        return Fraction(offer["value"]["amount"]) / weighing.divisor(bid)
 
     @staticmethod
     def date_offers(fields: dict, before: list[dict], now) -> dict:

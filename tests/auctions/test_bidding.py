@@ -2,26 +2,30 @@
 its end through the one rule (Auction.record_results)."""
 
 import json
+import random
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
 
 from auctions.course import course_of
-from auctions.models import AuctionBid
+from auctions.models import AuctionBid, AuctionTally
 from core.actors import Actor, Role
 from core.errors import InvalidData, NotAllowed, PermissionDenied
+from core.schema import parse_iso
 from docservice import storage
 from docservice.models import StoredFile
-from tenders.models import Tender
+from tenders.models import Auction, Bid, Tender
 from tenders.models.auction import FIRST_PAUSE, PAUSE, TURN
 from tests.factories import in_auction
+from tests.helpers import FIRST, SECOND, bid_on, open_two_lots
+from tests.helpers import offer as offer_for
 
 pytestmark = pytest.mark.django_db
 
 
-def offer(tender_pk, auction, by, amount):
-    tender = Tender.objects.current(tender_pk, viewer=None)
-    return AuctionBid.objects.offer(tender=tender, auction_id=auction.pk, by=by, amount=amount)
+def offer(auction, by, amount):
+    return AuctionBid.objects.offer(auction_id=auction.pk, by=by, amount=amount)
 
 
 def course(tender_pk, auction):
@@ -51,34 +55,34 @@ def test_the_highest_bids_first_and_the_best_last_in_turns_of_two_minutes(broker
 
 def test_only_the_bidder_whose_turn_it_is_bids_and_within_the_step(brokers, clock):
     tender, (high, _middle, low), auction = in_auction(brokers, clock)
-    assert refusal(lambda: offer(tender.pk, auction, high, 300)) == "Stage not for bidding"
+    assert refusal(lambda: offer(auction, high, 300)) == "Stage not for bidding"
     clock.move_to(auction.start + FIRST_PAUSE)
-    assert refusal(lambda: offer(tender.pk, auction, low, 300)) == "Not valid bidder"
+    assert refusal(lambda: offer(auction, low, 300)) == "Not valid bidder"
     # The step is 35: from 450, at most 415.
-    assert refusal(lambda: offer(tender.pk, auction, high, 416)) == ["Too high value"]
-    assert refusal(lambda: offer(tender.pk, auction, high, 0)) == ["Too low value"]
+    assert refusal(lambda: offer(auction, high, 416)) == ["Too high value"]
+    assert refusal(lambda: offer(auction, high, 0)) == ["Too low value"]
     stranger = Actor(Role.AUTHENTICATED, broker=brokers["broker"])
     with pytest.raises(PermissionDenied):
-        offer(tender.pk, auction, stranger, 300)
-    offer(tender.pk, auction, high, 415)
-    offer(tender.pk, auction, high, 390)  # the last of a turn counts
+        offer(auction, stranger, 300)
+    offer(auction, high, 415)
+    offer(auction, high, 390)  # the last of a turn counts
     assert course(tender.pk, auction).prices[high.subject.pk].amount == 390
-    offer(tender.pk, auction, high, None)  # taken back
+    offer(auction, high, None)  # taken back
     assert course(tender.pk, auction).prices[high.subject.pk].amount == 450
-    offer(tender.pk, auction, high, 380)
+    offer(auction, high, 380)
     clock.advance(seconds=120)
-    assert refusal(lambda: offer(tender.pk, auction, high, 370)) == "Not valid bidder"
+    assert refusal(lambda: offer(auction, high, 370)) == "Not valid bidder"
     assert AuctionBid.objects.count() == 4  # nothing refused was kept
 
 
 def test_the_order_follows_the_prices_each_round_and_the_best_price_wins(brokers, clock):
     tender, (high, middle, low), auction = in_auction(brokers, clock)
     clock.move_to(auction.start + FIRST_PAUSE)
-    offer(tender.pk, auction, high, 380)  # the highest becomes the best
+    offer(auction, high, 380)  # the highest becomes the best
     second_round = course(tender.pk, auction).rounds[1]
     assert [t.bid_id for t in second_round] == [middle.subject.pk, low.subject.pk, high.subject.pk]
     clock.move_to(second_round[1].starts)
-    offer(tender.pk, auction, low, 345)
+    offer(auction, low, 345)
     clock.move_to(course(tender.pk, auction).ends)
 
     ended = Tender.objects.current(tender.pk, viewer=None)
@@ -120,16 +124,75 @@ def test_with_features_the_weighted_prices_order_the_turns(brokers, clock):
 
 
 def test_a_price_a_step_below_is_taken_to_the_kopeck(brokers, clock):
-    tender, (high, _middle, _low), auction = in_auction(
+    _tender, (high, _middle, _low), auction = in_auction(
         brokers, clock, amounts=(450.15, 420, 400), minimalStep={"amount": 10.05, "currency": "UAH"}
     )
     clock.move_to(auction.start + FIRST_PAUSE)
-    assert refusal(lambda: offer(tender.pk, auction, high, Decimal("440.11"))) == ["Too high value"]
-    offer(tender.pk, auction, high, Decimal("440.10"))  # 450.15 - 10.05, exactly
+    assert refusal(lambda: offer(auction, high, Decimal("440.11"))) == ["Too high value"]
+    offer(auction, high, Decimal("440.10"))  # 450.15 - 10.05, exactly
 
 
 def test_an_external_module_s_auction_takes_no_offer_here(brokers, clock, settings):
-    tender, (high, _middle, _low), auction = in_auction(brokers, clock)
+    _tender, (high, _middle, _low), auction = in_auction(brokers, clock)
     clock.move_to(auction.start + FIRST_PAUSE)
     settings.AUCTION_MODULE = "external"
-    assert refusal(lambda: offer(tender.pk, auction, high, 400)) == "Stage not for bidding"
+    assert refusal(lambda: offer(auction, high, 400)) == "Stage not for bidding"
+
+
+def test_the_tally_an_offer_reads_is_the_course_s_whatever_the_offers(brokers, clock):
+    """An offer is checked against the tally kept with the auction (each bidder's price, the
+    round's order), not against every offer before it: whatever the offers (taken back, one
+    after another in a turn, none in a turn), it is what the course works out from them all,
+    also when it is made again from them (a tally lost, or an auction begun before tallies)."""
+    chance = random.Random(31)
+    tender, bidders, auction = in_auction(brokers, clock, amounts=(450, 420, 400, 380))
+    owner = {bidder.subject.pk: bidder for bidder in bidders}
+    step = Decimal(35)
+    for number in range(3):
+        for index in range(len(bidders)):
+            turn = course(tender.pk, auction).rounds[number][index]
+            clock.move_to(turn.starts + timedelta(seconds=1))
+            for _ in range(chance.randint(0, 3)):
+                seen = course(tender.pk, auction)
+                before = seen.tallies[number].before[turn.bid_id][0]
+                amount = None if chance.random() < 0.25 else before - step - chance.randint(0, 9)
+                offer(auction, owner[turn.bid_id], amount)
+                clock.advance(seconds=1)
+                kept = AuctionTally.objects.get(pk=auction.pk).tally
+                seen = course(tender.pk, auction)
+                assert {bid_id: float(amount) for bid_id, (amount, _at) in kept.prices.items()} == {
+                    bid_id: price.amount for bid_id, price in seen.prices.items()
+                }
+                assert kept.order == [t.bid_id for t in seen.rounds[kept.round - 1]]
+        if number == 0:
+            AuctionTally.objects.filter(pk=auction.pk).delete()  # (made again at the next offer)
+    assert AuctionBid.objects.filter(auction=auction).count() >= 6
+
+
+def test_no_offer_is_taken_in_a_cancelled_lot_s_auction_nor_a_cancelled_tender_s(api, api2, clock):
+    tender = open_two_lots(api, clock)
+    first, _token = bid_on(api2, tender, offer_for(FIRST, 280), offer_for(SECOND, 190))
+    bid_on(api2, tender, offer_for(FIRST, 270), offer_for(SECOND, 180), identifier="00000002")
+    clock.move_to(parse_iso(tender.read()["tenderPeriod"]["endDate"]) + timedelta(minutes=1))
+    assert tender.read()["status"] == "active.auction"
+    auctions = {a.lot_id: a for a in Auction.objects.filter(tender_id=tender.id)}
+    bidder = Actor(Role.BID_OWNER, subject=Bid.objects.get(pk=first))  # (the highest: first)
+    clock.move_to(auctions[FIRST].start + FIRST_PAUSE)
+    offer(auctions[SECOND], bidder, 150)  # (its tally is made by its first offer)
+    cancelled = api.post(
+        f"{tender.path}/cancellations",
+        {"reason": "лот більше не потрібен", "relatedLot": SECOND, "status": "active"},
+        token=tender.token,
+    )
+    assert cancelled.status_code == 201, cancelled.content
+
+    assert refusal(lambda: offer(auctions[SECOND], bidder, 140)) == "Stage not for bidding"
+    offer(auctions[FIRST], bidder, 250)
+    cancelled = api.post(
+        f"{tender.path}/cancellations",
+        {"reason": "закупівля більше не потрібна", "status": "active"},
+        token=tender.token,
+    )
+    assert cancelled.status_code == 201, cancelled.content
+    assert refusal(lambda: offer(auctions[FIRST], bidder, 240)) == "Stage not for bidding"
+    assert AuctionBid.objects.count() == 2

@@ -44,12 +44,17 @@ def run_racing_for(tender_id: str, *calls, while_waiting=None):
     the lock for certain, not by chance. Their results, in order."""
     from tenders.models import Tender
 
+    return run_racing_holding(Tender, tender_id, *calls, while_waiting=while_waiting)
+
+
+def run_racing_holding(model, pk: str, *calls, while_waiting=None):
+    """run_racing_for, holding the lock of `model`'s row `pk`."""
     locked, release = threading.Event(), threading.Event()
 
     def hold():
         try:
             with transaction.atomic():
-                Tender.objects.select_for_update().get(pk=tender_id)
+                model.objects.select_for_update().get(pk=pk)
                 locked.set()
                 release.wait(30)
         finally:
