@@ -28,12 +28,23 @@ class AuctionBidQuerySet(models.QuerySet):
         """A bidder (`by`, owning its bid) offers `amount` in its turn (None: takes back its
         offer of this turn). The turn is the server's clock's, read with the auction's tally
         locked: an offer that comes after its turn ended is refused, one accepted is kept (the
-        auction's end reads the offers with the tally locked too). The worker's words when
+        auction's end closes the tally before it reads the offers). The worker's words when
         not. Reads the tally (with what it needs of the auction and its tender), and writes
         the offer and the tally, in one statement."""
+        try:
+            self._offer(auction_id, by, amount)
+        except AuctionTally.DoesNotExist:
+            # Its first offer: the tally is made in a change of its own (a refused offer does
+            # not undo it, and the next is not made to wait for it again).
+            AuctionTally.objects.begin(auction_id)
+            self._offer(auction_id, by, amount)
+
+    def _offer(self, auction_id: str, by: Actor, amount) -> None:
         with atomic_change():
             kept = AuctionTally.objects.locked(auction_id)
-            now = timezone.now()
+            # (never behind the offer before, whose server's clock may have been ahead: the
+            # offers' times keep the order they were taken in, which the course reads them by)
+            now = max(timezone.now(), kept.last_offer or kept.start)
             bid_id = by.subject.pk if by.role is Role.BID_OWNER else None
             if bid_id not in kept.tally.sealed:
                 raise PermissionDenied()
@@ -56,7 +67,7 @@ class AuctionBidQuerySet(models.QuerySet):
                 by=by.name,
             )  # fmt: skip
             tally.take(bid_id, amount, now)
-            kept.keep(tally)
+            kept.keep(tally, now)
 
 
 def _check_amount(amount, current: Decimal, step: Decimal) -> None:
@@ -70,28 +81,27 @@ def _check_amount(amount, current: Decimal, step: Decimal) -> None:
 
 def outcome(auction, tender) -> tuple[dict, tuple[str, bytes]]:
     """What tenders asks at an auction's end (registered in AuctionsConfig.ready): the final
-    prices and the protocol, from one reading of its course, made with the auction's tally
-    locked (as an offer is accepted; and the auction's row, as its first offer makes its
-    tally): an offer accepted in its turn is in it, however late it commits."""
+    prices and the protocol, from one reading of its course. The auction's row is locked (as
+    its tally is made) and its tally closed (written: an offer waiting for it reads it again,
+    whatever its server's clock says) before the offers are read: an offer accepted in its turn
+    is in them, however late it commits, and none is accepted after."""
     list(Auction.objects.select_for_update(no_key=True).filter(pk=auction.pk).values_list("pk"))
-    list(AuctionTally.objects.select_for_update().filter(pk=auction.pk).values_list("pk"))
+    AuctionTally.objects.filter(pk=auction.pk).update(closed=timezone.now())
     course = course_of(auction, tender)
     return course.final_prices(), protocol(course)
 
 
 class AuctionTallyQuerySet(models.QuerySet):
     def locked(self, auction_id: str) -> "AuctionTally":
-        """The tally of the auction our module holds now (begun or not: its tender in its
-        auction, its lot still active, it not ended), its row locked; made at its first offer,
-        with the auction's row locked. Refused in the worker's words when there is none."""
+        """The tally of the auction our module holds now (its tender in its auction, its lot
+        still active, it not ended), its row locked. Refused in the worker's words when the
+        auction is not held; DoesNotExist when it has no tally yet."""
         kept = _LOCKED_TALLY.first(auction_id)
         if kept is None:
-            auction = Auction.objects.select_for_update(no_key=True).filter(pk=auction_id).first()
-            if auction is None or auction.start is None or not builtin():
-                raise NotAllowed("Stage not for bidding", code="auction_stage")
-            kept = _LOCKED_TALLY.first(auction_id) or self._begin(auction)
+            raise self.model.DoesNotExist
         if (
-            kept.ended is not None
+            kept.closed is not None
+            or kept.ended is not None
             or not builtin()
             or kept.tender_status != TenderStatus.AUCTION
             or (kept.lot_id and _lot_status(kept.tender_id, kept.lot_id) != LotStatus.ACTIVE)
@@ -99,25 +109,30 @@ class AuctionTallyQuerySet(models.QuerySet):
             raise NotAllowed("Stage not for bidding", code="auction_stage")
         return kept
 
-    def _begin(self, auction) -> "AuctionTally":
-        """The tally as the auction's course stands now, worked out from its tender and its
-        offers so far (none, unless the auction began before tallies were kept)."""
-        tender = (
-            Tender.objects.defer("public_text").prefetch_related("bids").get(pk=auction.tender_id)
-        )
-        course, now = course_of(auction, tender), timezone.now()
-        begun = sum(1 for turns in course.rounds if turns and turns[0].starts <= now)
-        tally = course.tallies[begun - 1] if begun else course.sealed_tally
-        self.create(
-            auction=auction,
-            start=auction.start,
-            ends=auction.expected_end(tender),
-            step=Decimal(str(tender.expected_step(auction.line))),
-            speedup=tender.speedup or 1,
-            sealed=tally.sealed_json(),
-            state=tally.to_json(),
-        )
-        return _LOCKED_TALLY.first(auction.pk)
+    def begin(self, auction_id: str) -> None:
+        """Make the tally of an auction our module holds, as its course stands now (worked out
+        from its tender and its offers so far: none, unless it began before tallies were
+        kept), with the auction's row locked; unless it has one."""
+        with atomic_change():
+            auction = Auction.objects.select_for_update(no_key=True).filter(pk=auction_id).first()
+            if auction is None or auction.start is None or auction.ended or not builtin():
+                raise NotAllowed("Stage not for bidding", code="auction_stage")
+            if self.filter(pk=auction_id).exists():
+                return
+            tender = Tender.objects.defer("public_text").prefetch_related("bids")
+            tender = tender.get(pk=auction.tender_id)
+            course, now = course_of(auction, tender), timezone.now()
+            begun = sum(1 for turns in course.rounds if turns and turns[0].starts <= now)
+            tally = course.tallies[begun - 1] if begun else course.sealed_tally
+            self.create(
+                auction=auction,
+                start=auction.start,
+                ends=auction.expected_end(tender),
+                step=Decimal(str(tender.expected_step(auction.line))),
+                speedup=tender.speedup or 1,
+                sealed=tally.sealed_json(),
+                state=tally.to_json(),
+            )
 
 
 # The tally, its row locked, with what it needs of its auction and its tender (written in SQL
@@ -145,17 +160,20 @@ class AuctionTally(WrittenWithTheChange, models.Model):
     """Our module's tally of one auction (course.Tally: each bidder's price as it stands and as
     the round began, the round's order), kept as each offer changes it, with what its course
     reads from the auction and the tender once (the bidders and their divisors, the schedule,
-    the step), so that an offer reads this row alone. Made at the auction's first offer."""
+    the step), so that an offer reads this row alone. Made at the auction's first offer,
+    closed by its end."""
 
     auction = models.OneToOneField(
         "tenders.Auction", primary_key=True, on_delete=models.CASCADE, related_name="kept_tally"
     )
     start = models.DateTimeField()
     ends = models.DateTimeField()
-    step = models.DecimalField(max_digits=20, decimal_places=2)
+    step = models.DecimalField(max_digits=30, decimal_places=12)  # (as 2.3's float is written)
     speedup = models.PositiveIntegerField(default=1)
     sealed = models.JSONField()  # Tally.sealed_json(): the bidders as the auction began
     state = models.JSONField()  # Tally.to_json(): what the offers changed
+    last_offer = models.DateTimeField(null=True, blank=True)
+    closed = models.DateTimeField(null=True, blank=True)  # by the auction's end: no offer after
 
     objects = AuctionTallyQuerySet.as_manager()
 
@@ -170,9 +188,9 @@ class AuctionTally(WrittenWithTheChange, models.Model):
     def tally(self) -> Tally:
         return Tally.from_json(self.sealed, self.state)
 
-    def keep(self, tally: Tally) -> None:
-        self.state = tally.to_json()
-        self.save(update_fields=["state"])
+    def keep(self, tally: Tally, offered_at) -> None:
+        self.state, self.last_offer = tally.to_json(), offered_at
+        self.save(update_fields=["state", "last_offer"])
 
 
 class AuctionBid(WrittenWithTheChange, models.Model):

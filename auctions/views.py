@@ -114,12 +114,12 @@ def _offer_and_return(request, tender_id, lot_id):
 
 # The auctions held (among two or more bids), by their line: their ids and bidders, which never
 # change once tendering closed, remembered by each process (an offer need not look them up).
-_HELD: dict[tuple[str, str], Auction] = {}
+_HELD_AUCTIONS: dict[tuple[str, str], Auction] = {}
 MOST_HELD = 10_000
 
 
 def _held(tender_id: str, lot_id: str) -> Auction | None:
-    auction = _HELD.get((tender_id, lot_id))
+    auction = _HELD_AUCTIONS.get((tender_id, lot_id))
     if auction is None:
         auction = (
             Auction.objects.filter(tender_id=tender_id, lot_id=lot_id)
@@ -128,9 +128,9 @@ def _held(tender_id: str, lot_id: str) -> Auction | None:
         )
         if auction is None or auction.bidders < 2:
             return None
-        if len(_HELD) >= MOST_HELD:
-            _HELD.clear()
-        _HELD[tender_id, lot_id] = auction
+        if len(_HELD_AUCTIONS) >= MOST_HELD:
+            _HELD_AUCTIONS.clear()
+        _HELD_AUCTIONS[tender_id, lot_id] = auction
     return auction
 
 

@@ -25,8 +25,9 @@ class Read:
     `defer`; `limit`: at most so many; `for_update`: their rows locked (on a database that locks
     rows; not the rows `also` reads). Ordered as the model's Meta says, unless `order_by` says
     otherwise. `also`: attributes read with them from the rows their relations name (name ->
-    a path such as "auction__tender__status", as `annotate(name=F(path))` would), as the
-    database gives them (no field's converters: a moment is a string on SQLite)."""
+    a path such as "auction__tender__status" through foreign keys that are never null, as
+    `annotate(name=F(path))` would read it), as the database gives them (no field's
+    converters: a moment is a string on SQLite)."""
 
     def __init__(self, model: str, *, where: list[str], equal: dict | None = None,
                  fields=None, defer=(), limit: int | None = None, for_update: bool = False,

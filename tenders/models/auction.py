@@ -240,8 +240,12 @@ class Auction(models.Model):
     def length(self, tender) -> timedelta:
         """How long our module's auction lasts: the first pause, each bidder's turn in each
         round, a pause between rounds (shortened by the sandbox accelerator)."""
-        full = FIRST_PAUSE + ROUNDS * self.bidders * TURN + (ROUNDS - 1) * PAUSE
-        return full / tender.speedup if tender.speedup else full
+        speedup = tender.speedup or 1  # (each length divided, as our module's schedule does)
+        return (
+            FIRST_PAUSE / speedup
+            + ROUNDS * self.bidders * (TURN / speedup)
+            + (ROUNDS - 1) * (PAUSE / speedup)
+        )
 
     def expected_end(self, tender) -> datetime:
         """When it is over: our module's by its rules; an external module's when 2.3 expects

@@ -172,7 +172,8 @@ class Bidding:
         """The price a bid is ranked by: its amount, lowered by the values it names for the
         features of its line, as 2.3 weighs them (amount / (1 + Σ values / (1 − Σ the features'
         greatest values)))."""
-        return Fraction(offer["value"]["amount"]) / weighing.divisor(bid)
+        # (the amount as written: 440.1 is 4401/10, as the auction ranks it, not the float)
+        return Fraction(str(offer["value"]["amount"])) / weighing.divisor(bid)
 
     @staticmethod
     def date_offers(fields: dict, before: list[dict], now) -> dict:

@@ -121,6 +121,17 @@ def test_with_features_the_weighted_prices_order_the_turns(brokers, clock):
     seen = course(tender.pk, auction)
     assert [t.bid_id for t in seen.rounds[0]] == [plain.subject.pk, fast.subject.pk]
     assert float(seen.prices[fast.subject.pk].weighted) == pytest.approx(382.5)
+    # The step applies to the price typed; the kept tally weighs as the course does: plain's
+    # 370 (370) is better than fast's 450 (382.5), so plain goes last in round 2.
+    clock.move_to(seen.rounds[0][0].starts)
+    offer(auction, plain, 370)
+    kept = AuctionTally.objects.get(pk=auction.pk).tally
+    second = course(tender.pk, auction).rounds[1]
+    assert [t.bid_id for t in second] == [fast.subject.pk, plain.subject.pk]
+    clock.move_to(second[0].starts)
+    offer(auction, fast, 410)  # (the tally's round 2 begins: its order is the course's)
+    assert AuctionTally.objects.get(pk=auction.pk).tally.order == [t.bid_id for t in second]
+    assert kept.weighted(fast.subject.pk) == seen.prices[fast.subject.pk].weighted
 
 
 def test_a_price_a_step_below_is_taken_to_the_kopeck(brokers, clock):
@@ -196,3 +207,63 @@ def test_no_offer_is_taken_in_a_cancelled_lot_s_auction_nor_a_cancelled_tender_s
     assert cancelled.status_code == 201, cancelled.content
     assert refusal(lambda: offer(auctions[FIRST], bidder, 240)) == "Stage not for bidding"
     assert AuctionBid.objects.count() == 2
+
+
+def test_a_turn_ends_on_its_microsecond_and_a_silent_round_keeps_its_order(brokers, clock):
+    tender, (high, middle, low), auction = in_auction(brokers, clock)
+    first = course(tender.pk, auction).rounds[0][0]
+    clock.move_to(first.ends)
+    assert refusal(lambda: offer(auction, high, 400)) == "Not valid bidder"
+    assert AuctionTally.objects.filter(pk=auction.pk).exists()  # (made, though it was refused)
+    clock.move_to(first.ends - timedelta(microseconds=1))
+    offer(auction, high, 415)
+    # Nobody offers in round 2; round 3 is ordered by the prices as they stand.
+    third = course(tender.pk, auction).rounds[2]
+    assert [t.bid_id for t in third] == [middle.subject.pk, high.subject.pk, low.subject.pk]
+    clock.move_to(third[1].starts)
+    assert refusal(lambda: offer(auction, high, 381)) == ["Too high value"]  # 415 - 35 at most
+    offer(auction, high, 380)
+    kept = AuctionTally.objects.get(pk=auction.pk).tally
+    assert (kept.round, kept.order) == (3, [t.bid_id for t in third])
+    assert kept.prices[high.subject.pk][0] == 380
+
+
+def test_the_tally_made_in_a_pause_goes_on_from_the_offers_before_it(brokers, clock):
+    tender, (high, middle, low), auction = in_auction(brokers, clock)
+    clock.move_to(auction.start + FIRST_PAUSE)
+    offer(auction, high, 380)  # (the best now: last in round 2)
+    AuctionTally.objects.filter(pk=auction.pk).delete()  # (an auction begun before tallies)
+    second = course(tender.pk, auction).rounds[1]
+    clock.move_to(second[0].starts - PAUSE / 2)
+    assert refusal(lambda: offer(auction, middle, 300)) == "Stage not for bidding"
+    clock.move_to(second[-1].starts)
+    assert refusal(lambda: offer(auction, high, 346)) == ["Too high value"]  # 380 - 35 at most
+    offer(auction, high, 345)
+    assert [t.bid_id for t in second] == [middle.subject.pk, low.subject.pk, high.subject.pk]
+    assert course(tender.pk, auction).prices[high.subject.pk].amount == 345
+
+
+def test_offers_keep_the_order_they_were_taken_in_whatever_the_clock(brokers, clock):
+    """Two servers' clocks may differ: an offer is never dated before the one taken before it
+    (the course reads a turn's offers by their dates, the last counting)."""
+    tender, (high, _middle, _low), auction = in_auction(brokers, clock)
+    clock.move_to(auction.start + FIRST_PAUSE + timedelta(seconds=10))
+    offer(auction, high, 400)
+    clock.advance(seconds=-5)  # (the next offer is taken by a server whose clock is behind)
+    offer(auction, high, 390)
+    first, second = AuctionBid.objects.order_by("pk")
+    assert second.at == first.at
+    assert course(tender.pk, auction).prices[high.subject.pk].amount == 390
+    assert AuctionTally.objects.get(pk=auction.pk).tally.prices[high.subject.pk][0] == 390
+
+
+def test_a_step_is_taken_as_written_to_its_last_digit(brokers, clock):
+    _tender, (high, _middle, _low), auction = in_auction(
+        brokers,
+        clock,
+        amounts=(450.15, 420, 400),
+        minimalStep={"amount": 10.004, "currency": "UAH"},
+    )
+    clock.move_to(auction.start + FIRST_PAUSE)
+    assert refusal(lambda: offer(auction, high, Decimal("440.15"))) == ["Too high value"]
+    offer(auction, high, Decimal("440.14"))  # 450.15 - 10.004 is 440.146

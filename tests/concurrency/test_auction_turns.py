@@ -109,3 +109,52 @@ def _someone_waits_for_a_lock() -> bool:
                 return True
         threading.Event().wait(0.02)
     return False
+
+
+def test_an_offer_waiting_for_the_auction_s_end_is_refused_whatever_its_clock(
+    brokers, time_machine
+):
+    """The end closes the tally before it reads the offers: an offer that waited for it reads
+    the closed tally, even from a server whose clock still says its turn is on."""
+    clock = Clock(time_machine)
+    tender, bidders, auction = in_auction(brokers, clock)
+    course = course_of(auction, Tender.objects.current(tender.pk, viewer=None))
+    clock.move_to(course.rounds[0][0].starts)
+    assert offered(auction, bidders[0], 415) == "accepted"  # (its tally is made)
+    course = course_of(auction, Tender.objects.current(tender.pk, viewer=None))
+    last = course.rounds[-1][-1]
+    [best] = [bidder for bidder in bidders if bidder.subject.pk == last.bid_id]
+    clock.move_to(course.ends)
+    ended, commit = threading.Event(), threading.Event()
+    outcome = {}
+
+    def end_committed_late():
+        try:
+            with transaction.atomic():
+                Tender.objects.current(tender.pk, viewer=None)  # (a read moves the tender on)
+                ended.set()
+                commit.wait(30)
+        finally:
+            connections.close_all()
+
+    def offer_waiting():
+        try:
+            outcome["offer"] = offered(auction, best, 350)
+        finally:
+            connections.close_all()
+
+    ending = threading.Thread(target=end_committed_late)
+    ending.start()
+    assert ended.wait(10)
+    offering = threading.Thread(target=offer_waiting)
+    offering.start()
+    assert _someone_waits_for_a_lock(), "the offer did not wait for the auction's end"
+    clock.move_to(last.ends - timedelta(milliseconds=1))  # (the offer's server is behind)
+    commit.set()
+    ending.join()
+    offering.join()
+
+    assert outcome["offer"] == "Stage not for bidding"
+    assert AuctionBid.objects.count() == 1
+    done = Tender.objects.current(tender.pk, viewer=None)
+    assert done.bids.get(pk=best.subject.pk).value["amount"] == 400
