@@ -44,11 +44,13 @@ fuzz: $(INSTALLED)
 # the code of BENCH_BEFORE (a commit, checked out under build/; empty: none). BENCH_DATABASE_URL
 # names the server; the built registries are kept as template databases. Not a test: it prints
 # the table (also written to build/bench.md) and fails nothing. About an hour the first time.
+# Then the auction's rows (bench-auction).
 bench: $(INSTALLED)
 	$(BIN)/python -m bench.run
+	$(BIN)/python -m bench.auction
 
 # An auction of our module held now: a watcher's renewal and an offer against the bare read
-# floor (about two minutes). Not a test: it prints the table (also build/bench-auction.md).
+# floor (about three minutes). Not a test: it prints the table (also build/bench-auction.md).
 bench-auction: $(INSTALLED)
 	$(BIN)/python -m bench.auction
 
