@@ -3,6 +3,7 @@ in the order they came. The course of the auction (course.py) is read from them.
 
 from decimal import Decimal
 
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.functional import cached_property
@@ -58,6 +59,10 @@ class AuctionBidQuerySet(models.QuerySet):
                 tally.begin_round(number)
             if tally.order[index] != bid_id:
                 raise NotAllowed("Not valid bidder", code="auction_turn")
+            turn = (number - 1) * len(tally.bidders) + index + 1
+            made = kept.turn_offers if kept.turn == turn else 0
+            if made >= settings.AUCTION_OFFERS_PER_TURN:
+                raise NotAllowed("Too many offers in one turn", code="auction_offers")
             if amount is not None:
                 _check_amount(amount, tally.before[bid_id][0], kept.step)
             # (the offer's row is its record, as the audit trail's are: it names no tender, so
@@ -67,7 +72,7 @@ class AuctionBidQuerySet(models.QuerySet):
                 by=by.name,
             )  # fmt: skip
             tally.take(bid_id, amount, now)
-            kept.keep(tally, now)
+            kept.keep(tally, now, turn=turn, turn_offers=made + 1)
 
 
 def _check_amount(amount, current: Decimal, step: Decimal) -> None:
@@ -173,6 +178,9 @@ class AuctionTally(WrittenWithTheChange, models.Model):
     sealed = models.JSONField()  # Tally.sealed_json(): the bidders as the auction began
     state = models.JSONField()  # Tally.to_json(): what the offers changed
     last_offer = models.DateTimeField(null=True, blank=True)
+    # The turn of the last offer (counted from 1 through the rounds), and its offers so far.
+    turn = models.PositiveIntegerField(default=0)
+    turn_offers = models.PositiveSmallIntegerField(default=0)
     closed = models.DateTimeField(null=True, blank=True)  # by the auction's end: no offer after
 
     objects = AuctionTallyQuerySet.as_manager()
@@ -188,9 +196,10 @@ class AuctionTally(WrittenWithTheChange, models.Model):
     def tally(self) -> Tally:
         return Tally.from_json(self.sealed, self.state)
 
-    def keep(self, tally: Tally, offered_at) -> None:
+    def keep(self, tally: Tally, offered_at, *, turn: int, turn_offers: int) -> None:
         self.state, self.last_offer = tally.to_json(), offered_at
-        self.save(update_fields=["state", "last_offer"])
+        self.turn, self.turn_offers = turn, turn_offers
+        self.save(update_fields=["state", "last_offer", "turn", "turn_offers"])
 
 
 class AuctionBid(WrittenWithTheChange, models.Model):

@@ -23,6 +23,9 @@ WORDS = {
     "lot_not_active": _("Not any more: the lot is no longer open."),
     "auction_stage": _("Not now: prices are offered only in a bidder's turn."),
     "auction_turn": _("Not your turn: wait for it."),
+    "auction_offers": _(
+        "No more offers in this turn: you have made as many as a turn takes; the last counts."
+    ),
     "stand_still": _(
         "Not yet: the contract may be signed from %(end)s, when the time for claims is over."
     ),

@@ -267,3 +267,22 @@ def test_a_step_is_taken_as_written_to_its_last_digit(brokers, clock):
     clock.move_to(auction.start + FIRST_PAUSE)
     assert refusal(lambda: offer(auction, high, Decimal("440.15"))) == ["Too high value"]
     offer(auction, high, Decimal("440.14"))  # 450.15 - 10.004 is 440.146
+
+
+def test_a_turn_takes_so_many_offers_and_the_next_turn_as_many(brokers, clock, settings):
+    """Every offer is kept and published, and the course reads them all: a bidder offering (or
+    taking back) a thousand times a minute is stopped at AUCTION_OFFERS_PER_TURN."""
+    settings.AUCTION_OFFERS_PER_TURN = 3
+    tender, (high, _middle, _low), auction = in_auction(brokers, clock)
+    clock.move_to(auction.start + FIRST_PAUSE)
+    for amount in (415, None, 410):
+        offer(auction, high, amount)
+        clock.advance(seconds=1)
+    assert refusal(lambda: offer(auction, high, 400)) == "Too many offers in one turn"
+    assert AuctionBid.objects.count() == 3
+    second = course(tender.pk, auction).rounds[1]
+    [turn] = [t for t in second if t.bid_id == high.subject.pk]
+    clock.move_to(turn.starts)
+    for amount in (370, 360, 350):
+        offer(auction, high, amount)
+    assert course(tender.pk, auction).prices[high.subject.pk].amount == 350
