@@ -13,7 +13,7 @@ the transaction, or with the savepoint rolled back) without asking the database 
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from core.writes import unit_of_work
 
@@ -66,3 +66,12 @@ def current() -> Block | None:
 
 def is_open(block: Block | None) -> bool:
     return block is not None and any(open_ is block for open_ in _open.get())
+
+
+def one_at_a_time(kind: int, key: int) -> None:
+    """Until the transaction ends, no other transaction passes this call with the same `kind`
+    and `key` (a PostgreSQL advisory lock: for what no row stands for, such as a day's slots;
+    elsewhere a single writer is all there is)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [kind, key])

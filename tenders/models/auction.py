@@ -6,12 +6,13 @@ separate one speaking 2.3's /auction routes ("external"). docs/auction.md has th
 from datetime import datetime, time, timedelta
 
 from django.conf import settings
-from django.db import connection, models
+from django.db import models
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from core.errors import InvalidData
 from core.schema import KYIV, iso, parse_iso
+from core.transactions import one_at_a_time
 from tenders import workdays
 
 from .base import new_id
@@ -146,14 +147,11 @@ def first_free_slot(after: datetime) -> datetime:
 
 def _plan_alone(day) -> None:
     """Auctions are planned on `day` one change at a time (until the change commits), so that
-    two changes counting its slots at once do not both take the last place of one (PostgreSQL;
-    elsewhere one writer is all there is)."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [PLANNING_LOCK, day.toordinal()])
+    two changes counting its slots at once do not both take the last place of one."""
+    one_at_a_time(PLANNING_LOCK, day.toordinal())
 
 
-# The advisory locks' first key: the planning of auctions (the second is the day).
+# The planning of auctions, among what is done one at a time (the key is the day).
 PLANNING_LOCK = 31
 
 

@@ -49,12 +49,19 @@ def run_racing_for(tender_id: str, *calls, while_waiting=None):
 
 def run_racing_holding(model, pk: str, *calls, while_waiting=None):
     """run_racing_for, holding the lock of `model`'s row `pk`."""
+    return run_racing_behind(
+        lambda: model.objects.select_for_update().get(pk=pk), *calls, while_waiting=while_waiting
+    )
+
+
+def run_racing_behind(lock, *calls, while_waiting=None):
+    """run_racing_for, a third party's transaction holding what `lock()` takes."""
     locked, release = threading.Event(), threading.Event()
 
     def hold():
         try:
             with transaction.atomic():
-                model.objects.select_for_update().get(pk=pk)
+                lock()
                 locked.set()
                 release.wait(30)
         finally:
