@@ -120,7 +120,8 @@ class AuctionTallyQuerySet(models.QuerySet):
         kept), with the auction's row locked; unless it has one."""
         with atomic_change():
             auction = Auction.objects.select_for_update(no_key=True).filter(pk=auction_id).first()
-            if auction is None or auction.start is None or auction.ended or not builtin():
+            # (its bidders are sealed as tendering closes: before, there is nothing to tally)
+            if auction is None or auction.bidders < 2 or auction.ended or not builtin():
                 raise NotAllowed("Stage not for bidding", code="auction_stage")
             if self.filter(pk=auction_id).exists():
                 return

@@ -18,7 +18,7 @@ from docservice.models import StoredFile
 from tenders.models import Auction, Bid, Tender
 from tenders.models.auction import FIRST_PAUSE, PAUSE, TURN
 from tests.factories import in_auction
-from tests.helpers import FIRST, SECOND, bid_on, open_two_lots
+from tests.helpers import FIRST, SECOND, bid_data, bid_on, open_two_lots, tender_data
 from tests.helpers import offer as offer_for
 
 pytestmark = pytest.mark.django_db
@@ -51,6 +51,20 @@ def test_the_highest_bids_first_and_the_best_last_in_turns_of_two_minutes(broker
     assert [t.ends - t.starts for t in first_round] == [TURN] * 3
     assert second[0].starts == first_round[-1].ends + PAUSE
     assert seen.ends == third[-1].ends == auction.start + auction.length(tender)
+
+
+def test_no_offer_before_tendering_closes_nor_a_tally(brokers, clock):
+    tender, _token = Tender.objects.register(
+        by=Actor(Role.AUTHENTICATED, broker=brokers["broker"]), data=tender_data(clock.now())
+    )
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    bid, _bid_token = tender.place_bid(
+        by=Actor(Role.AUTHENTICATED, broker=brokers["broker2"]), data=bid_data(450)
+    )
+    [auction] = Tender.objects.current(tender.pk, viewer=None).auctions.all()  # (planned)
+    bidder = Actor(Role.BID_OWNER, broker=brokers["broker2"], subject=bid)
+    assert refusal(lambda: offer(auction, bidder, 400)) == "Stage not for bidding"
+    assert not AuctionTally.objects.exists()
 
 
 def test_only_the_bidder_whose_turn_it_is_bids_and_within_the_step(brokers, clock):
