@@ -138,6 +138,7 @@ class AuctionTallyQuerySet(models.QuerySet):
                 speedup=tender.speedup or 1,
                 sealed=tally.sealed_json(),
                 state=tally.to_json(),
+                last_offer=course.placed[-1].at if course.placed else None,
             )
 
 

@@ -21,7 +21,7 @@ from tenders.models.auction import builtin, is_participation_token
 from tenders.views.page import current_tender
 
 from .course import course_of
-from .models import AuctionBid
+from .models import AuctionBid, AuctionTally
 
 
 class OfferForm(forms.Form):
@@ -59,7 +59,7 @@ def _page(request, tender_id, lot_id, refused=None):
     )
     if auction is None or not builtin():
         raise Http404  # (an external module's auction is held on its own pages)
-    course = course_of(auction, tender)
+    course = _course(auction, tender)
     entry = request.GET.get("bidder", "")
     bidder = _bidder(request.user, course.bids, auction, entry)
     form = refused or OfferForm(request.POST or None)
@@ -75,7 +75,7 @@ def _page(request, tender_id, lot_id, refused=None):
             status = 422
         tender = current_tender(tender_id, request.user)
         auction = next(a for a in tender.auctions.all() if a.pk == auction.pk)
-        course = course_of(auction, tender)
+        course = _course(auction, tender)
     here = request.path + (f"?{urlencode({'bidder': entry})}" if entry else "")
     context = {
         "here": here,
@@ -132,6 +132,28 @@ def _held(tender_id: str, lot_id: str) -> Auction | None:
             _HELD_AUCTIONS.clear()
         _HELD_AUCTIONS[tender_id, lot_id] = auction
     return auction
+
+
+# The course of each auction a process shows, as it was after the offers taken so far (as the
+# tally counts them: one light read): the bidders' renewals, every second, do not read every
+# offer again. One per auction, the latest.
+_COURSES: dict[str, tuple] = {}
+MOST_COURSES = 1_000
+
+
+def _course(auction, tender):
+    taken = (
+        AuctionTally.objects.filter(pk=auction.pk)
+        .values_list("turn", "turn_offers", "last_offer")
+        .first()
+    )
+    kept_taken, course = _COURSES.get(auction.pk, (None, None))
+    if course is None or kept_taken != taken:
+        course = course_of(auction, tender)
+        if len(_COURSES) >= MOST_COURSES:
+            _COURSES.clear()
+        _COURSES[auction.pk] = (taken, course)
+    return course
 
 
 def _entering(entry: str, auction) -> bool:

@@ -9,7 +9,9 @@ from urllib.parse import urlsplit
 import pytest
 from django.core import mail
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tenders.models import Tender
@@ -156,3 +158,25 @@ def test_an_offer_to_no_auction_is_a_404_page(client, held):
         reverse("auction-page", args=[tender.pk, "1" * 32]),
     ):
         assert client.post(url, {"amount": "1"}).status_code == 404
+
+
+def test_a_bidder_s_renewals_read_the_offers_only_after_one_is_taken(client, held, clock):
+    tender, auction, (first, second), _api = held
+    url = reverse("auction-page", args=[tender.pk])
+    clock.move_to(auction.start + FIRST_PAUSE)
+    client.force_login(second)
+    renewing = {"headers": {"HX-Request": "true"}}
+
+    def offers_read() -> bool:
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url, **renewing).status_code == 200
+        return any("auctions_auctionbid" in query["sql"] for query in queries.captured_queries)
+
+    offers_read()
+    assert not offers_read()  # (the course as the tally says it stands, kept)
+    bidder = Client()
+    bidder.force_login(first)
+    assert bidder.post(url, {"amount": "390"}).status_code == 302
+    assert offers_read()
+    assert "390,00" in client.get(url, **renewing).content.decode()
+    assert not offers_read()
