@@ -241,6 +241,17 @@ class Course:
     def ends(self) -> datetime:
         return self.schedule.ends
 
+    @property
+    def numbers(self) -> dict[str, int]:
+        """Each bid's number among the bidders (from 1, in the order the bids came): how they are
+        named until the bids are public."""
+        ordered = sorted(self.bids.values(), key=lambda bid: bid.number)
+        return {bid.pk: n for n, bid in enumerate(ordered, start=1)}
+
+    def ranked(self) -> list[tuple[str, Price]]:
+        """Each bid's price as it stands, the best first (the lowest weighted, the earlier)."""
+        return sorted(self.prices.items(), key=lambda item: (item[1].weighted, item[1].at))
+
     def final_prices(self) -> dict:
         """bid id -> (final amount, when it was offered) for the bids whose price the auction
         changed."""
@@ -263,8 +274,7 @@ def protocol(course) -> tuple[str, bytes]:
     auction, tender = course.auction, course.tender
     # Bidders by number (and their bids' ids): a lot's protocol is published while another
     # lot's auction may still be held among the same bidders, unnamed until it ends.
-    ordered = sorted(course.bids.values(), key=lambda bid: bid.number)
-    name = {bid.pk: n for n, bid in enumerate(ordered, start=1)}
+    name = course.numbers
     rounds = [
         {
             "round": n,
@@ -287,7 +297,6 @@ def protocol(course) -> tuple[str, bytes]:
         }
         for n, turns in enumerate(course.rounds, start=1)
     ]
-    results = sorted(course.prices.items(), key=lambda item: (item[1].weighted, item[1].at))
     record = {
         "tenderID": tender.tender_id,
         "lotID": auction.lot_id or None,
@@ -301,7 +310,7 @@ def protocol(course) -> tuple[str, bytes]:
                 "amount": price.amount,
                 "date": iso(price.at),
             }
-            for bid_id, price in results
+            for bid_id, price in course.ranked()
         ],
     }
     suffix = f"-{auction.lot_id}" if auction.lot_id else ""

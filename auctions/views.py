@@ -194,10 +194,11 @@ def _state(course, tender, auction, bidder: Actor | None, now) -> dict:
     over = auction.ended is not None or now >= course.ends
     planned = not over and now < auction.start
     named = tender.bids_are_public
-    ordered = sorted(course.bids.values(), key=lambda bid: bid.number)
     names = {
-        bid.pk: bid.tenderer_name if named else _("Bidder %(number)s") % {"number": n}
-        for n, bid in enumerate(ordered, start=1)
+        bid_id: course.bids[bid_id].tenderer_name
+        if named
+        else _("Bidder %(number)s") % {"number": number}
+        for bid_id, number in course.numbers.items()
     }
     mine = bidder.subject.pk if bidder is not None else None
     turn = None if over else course.turn_at(now)
@@ -206,9 +207,7 @@ def _state(course, tender, auction, bidder: Actor | None, now) -> dict:
     else:
         standing = [
             {"name": names[bid_id], "amount": price.amount, "mine": bid_id == mine}
-            for bid_id, price in sorted(
-                course.prices.items(), key=lambda item: (item[1].weighted, item[1].at)
-            )
+            for bid_id, price in course.ranked()
         ]
         rounds = [
             [
