@@ -16,6 +16,7 @@ from core.transactions import atomic_change
 from core.writes import WrittenWithTheChange
 from tenders.models import Auction, Tender
 from tenders.models.auction import builtin
+from tenders.models.lots import lot_of
 from tenders.models.statuses import LotStatus, TenderStatus
 
 from .course import Schedule, Tally, course_of, protocol
@@ -160,7 +161,8 @@ _LOCKED_TALLY = Read(
 def _lot_status(tender_id: str, lot_id: str) -> str | None:
     """The status of a tender's lot (its lots read alone)."""
     lots = Tender.objects.filter(pk=tender_id).values_list("data__lots", flat=True).first()
-    return next((lot["status"] for lot in lots or () if lot["id"] == lot_id), None)
+    lot = lot_of({"lots": lots or []}, lot_id)
+    return lot["status"] if lot else None
 
 
 class AuctionTally(WrittenWithTheChange, models.Model):

@@ -33,7 +33,7 @@ class OfferForm(forms.Form):
 
 @require_http_methods(["GET", "POST"])
 def auction_page(request, tender_id, lot_id=""):
-    if request.htmx and request.method == "GET" and not _may_bid(request):
+    if request.htmx and request.method == "GET" and not _may_bid(request, tender_id, lot_id):
         # A watcher's renewal, every second: one rendering per auction and second serves every
         # watcher (core/fragments.py), an offer shown from the next second on. (The bidders
         # read the page as it is: an offer costs no write to the shared cache.)
@@ -44,9 +44,14 @@ def auction_page(request, tender_id, lot_id=""):
     return _page(request, tender_id, lot_id)
 
 
-def _may_bid(request) -> bool:
-    """Might this reader bid here (signed in, or entering by a participation link)?"""
-    return request.user.is_authenticated or bool(request.GET.get("bidder"))
+def _may_bid(request, tender_id: str, lot_id: str) -> bool:
+    """Might this reader bid here (signed in, or entering by a participation link that holds:
+    a link made up is read as a watcher's, from the shared cache)?"""
+    if request.user.is_authenticated:
+        return True
+    entry = request.GET.get("bidder", "")
+    auction = _held(tender_id, lot_id) if entry else None
+    return auction is not None and _entering(entry, auction)
 
 
 def _page(request, tender_id, lot_id, refused=None):
@@ -67,16 +72,15 @@ def _page(request, tender_id, lot_id, refused=None):
     if request.method == "POST" and refused is None:
         if bidder is None:
             raise Http404
-        if _offer(form, auction, bidder):
-            if not request.htmx:
-                return redirect(request.get_full_path())
+        if _offer(form, auction, bidder):  # (htmx: a form without it is _offer_and_return's)
             form = OfferForm()
         else:
             status = 422
         tender = current_tender(tender_id, request.user)
         auction = next(a for a in tender.auctions.all() if a.pk == auction.pk)
         course = _course(auction, tender)
-    here = request.path + (f"?{urlencode({'bidder': entry})}" if entry else "")
+    # (a link that lets nobody in is not kept: the page renews as a watcher's, from the cache)
+    here = request.path + (f"?{urlencode({'bidder': entry})}" if entry and bidder else "")
     context = {
         "here": here,
         "tender": tender,

@@ -41,7 +41,7 @@ def test_anyone_watches_under_neutral_names_and_the_page_renews_itself(client, h
     fragment = client.get(url, headers={"HX-Request": "true"})
     body = fragment.content.decode()
     assert body.lstrip().startswith('<div id="auction-state"')
-    assert "Раунд 1" in body and "90" in body  # the turn's seconds left
+    assert "Раунд 1" in body and "залишилося 90 секунд" in body  # the turn's seconds left
     assert "Учасник 1" in body and "450,00" in body and "ТОВ «Перший»" not in body
     assert 'class="auction-offer"' not in body  # a watcher offers nothing
 
@@ -180,3 +180,18 @@ def test_a_bidder_s_renewals_read_the_offers_only_after_one_is_taken(client, hel
     assert offers_read()
     assert "390,00" in client.get(url, **renewing).content.decode()
     assert not offers_read()
+
+
+def test_a_link_that_lets_nobody_in_is_read_as_a_watcher_s_renewal(client, held, clock):
+    """A made-up participationUrl is no way past the watchers' kept state (a page rendered per
+    second for every one of them, whoever asks a thousand times a minute)."""
+    tender, auction, _users, (bid, _token) = held
+    url = reverse("auction-page", args=[tender.pk])
+    clock.move_to(auction.start + FIRST_PAUSE)
+    renewing = {"headers": {"HX-Request": "true"}}
+    client.get(url, **renewing)
+    for made_up in ("x", ":", f"{bid.pk}:{'0' * 64}"):
+        with CaptureQueriesContext(connection) as queries:
+            body = client.get(url, {"bidder": made_up}, **renewing).content.decode()
+        assert "bidder=" not in body and "Учасник 1" in body
+        assert not any("tenders_tender" in q["sql"] for q in queries.captured_queries)
