@@ -374,6 +374,8 @@ AUCTION_MODULE = env("AUCTION_MODULE", "builtin")
 if AUCTION_MODULE not in ("builtin", "external"):
     raise ImproperlyConfigured("AUCTION_MODULE is builtin or external.")
 AUCTION_STREAMS = int(env("AUCTION_STREAMS", "10"))
+if AUCTION_STREAMS < 1:  # (no slot would ever hold one: planning would never end)
+    raise ImproperlyConfigured("AUCTION_STREAMS is at least 1.")
 # A bidder of our module's auction offers (or takes back) at most this many times in one turn:
 # every offer is kept and published in the protocol, and the course reads them all.
 AUCTION_OFFERS_PER_TURN = int(env("AUCTION_OFFERS_PER_TURN", "20"))

@@ -320,11 +320,10 @@ class Auction(models.Model):
 
     @property
     def link(self) -> str:
-        """auctionUrl: our module's page once the auction is held (two or more bids), or the
-        address the external module reported."""
-        if builtin():
-            return page_url(self) if self.bidders >= 2 else ""
-        return self.url
+        """auctionUrl: where the portal links to it, as others are given it (our page with the
+        site's address)."""
+        watched = self.watched_at
+        return settings.SITE_URL + watched if builtin() and watched else watched
 
     @property
     def what(self) -> str:

@@ -2,6 +2,9 @@
 is in active.auction until the auction is over; the auction module's routes, with its own key,
 and 2.3's refusals."""
 
+import os
+import subprocess
+import sys
 from datetime import datetime, time, timedelta
 
 import pytest
@@ -473,3 +476,16 @@ def test_an_external_module_holds_even_a_sandbox_auction_without_auction(
     assert data["status"] == "active.auction"  # (the module decides how it holds it)
     start = parse_iso(data["auctionPeriod"]["startDate"])
     assert parse_iso(data["next_check"]) == start + timedelta(minutes=2 * 6 + 24)
+
+
+def test_a_slot_holds_at_least_one_auction_or_the_site_does_not_start():
+    """With no place in any slot, planning an auction would look for one forever (holding its
+    tender's lock)."""
+    started = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "portal.settings", "AUCTION_STREAMS": "0"},
+        capture_output=True,
+        text=True,
+    )
+    assert started.returncode != 0
+    assert "AUCTION_STREAMS is at least 1." in started.stderr
