@@ -21,6 +21,7 @@ WORDS = {
     ),
     "award_status": _("Not while the decision is «%(status)s»."),
     "lot_not_active": _("Not any more: the lot is no longer open."),
+    "auction_builtin": _("Auctions here are held by the registry's own module."),
     "auction_stage": _("Not now: prices are offered only in a bidder's turn."),
     "auction_turn": _("Not your turn: wait for it."),
     "auction_offers": _(

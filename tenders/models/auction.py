@@ -191,9 +191,13 @@ class AuctionQuerySet(models.QuerySet):
         return [a for a in awaited if a.is_open(a.tender) and mine & set(a.sealed)]
 
     def taken_slots(self, start: datetime, end: datetime) -> dict:
-        """How many auctions start in each slot from `start` to `end`."""
+        """How many auctions start in each slot from `start` to `end` (a cancelled or ended
+        tender's take none: they will not be held)."""
         taken: dict = {}
-        for planned in self.filter(start__gte=start, start__lt=end).values_list("start", flat=True):
+        planned_in = self.filter(start__gte=start, start__lt=end).exclude(
+            tender__status__in=TenderStatus.terminal()
+        )
+        for planned in planned_in.values_list("start", flat=True):
             slot = start + SLOT * ((planned - start) // SLOT)
             taken[slot] = taken.get(slot, 0) + 1
         return taken

@@ -1,7 +1,8 @@
 """What the auction module may do to a tender (2.3's /tenders/{id}/auction[/{lot_id}]): read
 the auction's view, report the auction's links, report its results. Only an auction key may
-(core.actors.Role.AUCTION); the results go through Auction.record_results, the one rule our own
-module's auctions end by too."""
+(core.actors.Role.AUCTION), and it reports links and results only where an external module holds
+the auctions (AUCTION_MODULE); the results go through Auction.record_results, the one rule our
+own module's auctions end by too."""
 
 from django.utils import timezone
 
@@ -12,6 +13,7 @@ from core.transactions import atomic_change
 from tenders.part_schemas import BidSchema, LotValue
 from tenders.schema import Lot, Md5Id, Value
 
+from .auction import builtin
 from .statuses import TenderStatus
 from .tender_wire import TENDER_FIELDS
 
@@ -183,6 +185,11 @@ class AuctionRoutes:
             self.lot(lot_id)
         if self.status != TenderStatus.AUCTION:
             raise in_tender_status(doing, self)
+        if builtin():  # (our module reports them: another's report would race it)
+            raise NotAllowed(
+                f"Can't {doing}: auctions are held by this registry's own module",
+                code="auction_builtin",
+            )
         if lot_id is not None:
             self.check_lot_active(lot_id, doing)
         auctions = {auction.lot_id: auction for auction in self.open_auctions()}

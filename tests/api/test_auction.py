@@ -132,6 +132,20 @@ def test_auctions_fill_a_slot_then_the_next(api, api2, clock, settings):
     assert starts[1] - starts[0] == timedelta(minutes=30)
 
 
+def test_a_cancelled_tender_s_auction_leaves_its_slot_to_the_next(api, api2, clock, settings):
+    settings.AUCTION_STREAMS = 1
+    first, second = create_tender(api), create_tender(api)
+    clock.move_to(parse_iso(first.read()["tenderPeriod"]["startDate"]) + timedelta(hours=1))
+    taken = first.read()["auctionPeriod"]["startDate"]  # (planned as it is read)
+    cancelled = api.post(
+        f"{first.path}/cancellations",
+        {"reason": "закупівля більше не потрібна", "status": "active"},
+        token=first.token,
+    )
+    assert cancelled.status_code == 201, cancelled.content
+    assert second.read()["auctionPeriod"]["startDate"] == taken
+
+
 def test_a_sandbox_quick_auction_starts_when_tendering_ends_and_runs_accelerated(
     api, api2, clock, settings
 ):
@@ -207,6 +221,26 @@ def test_the_auction_key_acts_as_no_broker(api, api2, clock, auction_module):
     clock.move_to(parse_iso(tender.read()["tenderPeriod"]["startDate"]) + timedelta(hours=1))
     assert auction_module.post(f"{tender.path}/bids", bid_data(300)).status_code == 403
     assert not tender.read().get("questions") and not tender.read().get("complaints")
+
+
+def test_the_auction_key_reports_nothing_where_our_module_holds_the_auctions(
+    api, api2, clock, auction_module
+):
+    tender = two_bids(api, api2, clock)
+    data = past_tendering(tender, clock)
+    view = auction_module.get(f"{tender.path}/auction").json()["data"]
+    links = {"auctionUrl": "https://auction.example/a", "bids": [{"id": view["bids"][0]["id"]}]}
+    for refused, doing in (
+        (auction_module.patch(f"{tender.path}/auction", links), "update auction urls"),
+        (
+            auction_module.post(f"{tender.path}/auction", results(view, {0: 300})),
+            "report auction results",
+        ),
+    ):
+        assert single_error(refused, 403)["description"] == (
+            f"Can't {doing}: auctions are held by this registry's own module"
+        )
+    assert tender.read() == data
 
 
 def test_an_external_auction_reports_its_links_and_results(
