@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "tenders",
     "complaints",
     "auctions",
+    "contracting",
     "docservice",
     "axes",
 ]

@@ -15,6 +15,7 @@ from complaints.api.views import (
     TenderComplaintDocumentViewSet,
     TenderComplaintViewSet,
 )
+from contracting.api.views import ContractingViewSet
 from core.api import openapi, views  # noqa: F401  (openapi: its field extensions register on import)
 from tenders.api.auction_views import AuctionViewSet, LotAuctionViewSet
 from tenders.api.document_views import (
@@ -225,5 +226,12 @@ urlpatterns = [
         "tenders/<str:tender_id>/cancellations/<str:cancellation_id>/documents/<str:pk>",
         CancellationDocumentViewSet.as_view(DOCUMENT),
         name="cancellation-document",
+    ),
+    # Contracting: the signed contracts (the tenders' contracts, one row each).
+    path("contracts", ContractingViewSet.as_view({"get": "list"}), name="contracts"),
+    path(
+        "contracts/<str:contract_id>",
+        ContractingViewSet.as_view({"get": "retrieve"}),
+        name="contracting-contract",
     ),
 ]

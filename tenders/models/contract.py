@@ -35,8 +35,9 @@ class Contract(PartOfTender, PartDocuments):
         # Its award was taken back.
         "void": transition({ContractStatus.PENDING}, ContractStatus.CANCELLED, Role.SYSTEM),
     }
-    # 2.3 keeps a contract's date: the moment it was drawn up.
-    STAMP_FIELD = None
+    # 2.3 keeps a contract's date (the moment it was drawn up); its changes are stamped apart,
+    # as contracting's dateModified (the contracts' feed follows it).
+    STAMP_FIELD = "date_modified"
 
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
     award = models.ForeignKey("tenders.Award", on_delete=models.PROTECT, related_name="contracts")
@@ -44,11 +45,22 @@ class Contract(PartOfTender, PartDocuments):
     status = models.CharField(max_length=16, choices=ContractStatus, editable=False)
     date = models.DateTimeField(editable=False)
     date_signed = models.DateTimeField(null=True, blank=True, editable=False)
+    date_modified = models.DateTimeField(null=True, blank=True, editable=False)
     # value, suppliers and items copied from the award; title, description, contractNumber,
     # period as the owner wrote them
     data = models.JSONField(default=dict)
 
     objects = ContractQuerySet.as_manager()
+
+    class Meta(PartOfTender.Meta):
+        indexes = [
+            # The contracts' feed: those in contracting, by dateModified then id.
+            models.Index(
+                fields=["date_modified", "id"],
+                condition=models.Q(status__in=["active", "terminated"]),
+                name="contracts_feed",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.contract_id
@@ -109,16 +121,16 @@ class Contract(PartOfTender, PartDocuments):
                 self._check_value(fields["value"])
             edits = to_json(fields)
             if edits and {**self.data, **edits} != self.data:
-                self.data = {**self.data, **edits}
-                self.save(update_fields=["data"])
+                self.data, self.date_modified = {**self.data, **edits}, now
+                self.save(update_fields=["data", "date_modified"])
                 self.record_change("edit", by, now, self.status, sorted(edits))
                 self.tender.stamp_change(now)
             if requested == ContractStatus.ACTIVE:
                 self.sign(by=by, date_signed=date_signed)
             elif date_signed is not None:
                 self._check_date_signed(date_signed, now)
-                self.date_signed = date_signed
-                self.save(update_fields=["date_signed"])
+                self.date_signed, self.date_modified = date_signed, now
+                self.save(update_fields=["date_signed", "date_modified"])
                 self.tender.stamp_change(now)
 
     def _check_value(self, value: dict) -> None:

@@ -52,6 +52,12 @@ class ContractStatus(models.TextChoices):
     PENDING = "pending", _("pending")
     ACTIVE = "active", _("active")
     CANCELLED = "cancelled", _("cancelled")
+    TERMINATED = "terminated", _("terminated")
+
+    @classmethod
+    def in_contracting(cls) -> frozenset["ContractStatus"]:
+        """Signed: the contract lives on in contracting (2.3's /contracts)."""
+        return frozenset({cls.ACTIVE, cls.TERMINATED})
 
 
 class CancellationStatus(models.TextChoices):

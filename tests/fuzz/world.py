@@ -149,7 +149,7 @@ class Builder:
         self.clock.move_to(end - timedelta(days=20))
         qualifying = self.tender()  # claims against a disqualification
         signing = self.tender()  # a contract to sign
-        in_lots = self.tender(**two_lots())  # awards per lot
+        in_lots = self.tender(**two_lots())  # awards per lot, the first one's contract signed
 
         self.clock.advance(days=8)  # all three take bids
         for tender in (qualifying, signing):
@@ -176,6 +176,16 @@ class Builder:
         assert decide(self.api, in_lots, lot_award["id"], "active").status_code == 200
 
         self.clock.move_to(end - timedelta(hours=3))
+        # The first lot's contract signed: in contracting (/contracts/{id}).
+        lot_contract = next(
+            c for c in in_lots.read()["contracts"] if c["awardID"] == lot_award["id"]
+        )
+        lot_signed = self.api.patch(
+            f"{in_lots.path}/contracts/{lot_contract['id']}", {"status": "active"},
+            token=in_lots.token,
+        )  # fmt: skip
+        assert lot_signed.status_code == 200, lot_signed.content
+        self.world.add(f"{BASE}/contracts/{lot_contract['id']}", status="active")
         for number, amount in enumerate((480, 470, 460)):
             place_bid(self.api, tendering, amount, identifier=f"{number + 1:08d}")
         self.documents_on(f"{tendering.path}/bids/{tendering.bids[0][0]}", tendering.bids[0][1])
