@@ -15,6 +15,9 @@ class Role(StrEnum):
     TENDER_OWNER = "tender_owner"
     BID_OWNER = "bid_owner"
     COMPLAINT_OWNER = "complaint_owner"
+    # Whoever holds a signed contract's own token (contracting's credentials), or in the portal
+    # the organization that owns its tender.
+    CONTRACT_OWNER = "contract_owner"
     # The portal's own machines: an operator vouching for organizations, an administrator of
     # an organization, a person asking to join one or invited to.
     OPERATOR = "operator"

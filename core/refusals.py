@@ -21,6 +21,15 @@ WORDS = {
     ),
     "award_status": _("Not while the decision is «%(status)s»."),
     "lot_not_active": _("Not any more: the lot is no longer open."),
+    "change_pending": _("A change is pending already: sign it or edit it first."),
+    "change_needed": _(
+        "The contract's value, term and items change only with a change that states why: "
+        "record the change first."
+    ),
+    "change_date_signed": _(
+        "The change is signed on a date: not before the contract's last signature."
+    ),
+    "amount_paid_needed": _("State the amount paid before the contract is terminated."),
     "auction_builtin": _("Auctions here are held by the registry's own module."),
     "auction_stage": _("Not now: prices are offered only in a bidder's turn."),
     "auction_turn": _("Not your turn: wait for it."),

@@ -342,8 +342,10 @@ SPECTACULAR_SETTINGS = {
         "BidStatusWrittenEnum": ["draft", "active"],
         "AwardStatusEnum": "tenders.models.statuses.AwardStatus.values",
         "ContractStatusEnum": "tenders.models.statuses.ContractStatus.values",
-        "ContractStatusWrittenEnum": ["pending", "terminated", "active", "cancelled"],
-        "CancellationStatusEnum": "tenders.models.statuses.CancellationStatus.values",
+        # (a contract is written with any of its statuses; a cancellation's and a contract
+        # change's are the same two)
+        "PendingOrActiveEnum": "tenders.models.statuses.CancellationStatus.values",
+        "SignedContractStatusEnum": ["active", "terminated"],
         "ComplaintStatusEnum": "complaints.models.ComplaintStatus.values",
         "ErrorStatusEnum": ["error"],
         # What a document or a question is of (the same three choices in 2.3).

@@ -7,7 +7,8 @@ from rest_framework import serializers
 from core.api.serializers import Out
 from core.schema import Choice, IsoDateTime, Shape, Text, iso
 from tenders.api.documents import DocumentShape, documents_of
-from tenders.models import ContractStatus
+from tenders.contracting_schemas import ChangeSchema
+from tenders.models import ChangeStatus, ContractStatus
 from tenders.part_schemas import ContractPatchSchema
 from tenders.schema import Item, Organization, ProcuringEntity, Value
 
@@ -36,8 +37,21 @@ class ContractingOut(Out):
             "owner": tender.owner_name,
             "tender_id": tender.id,
             "mode": tender.mode,
+            "changes": ChangeOut(contract.changes.all(), many=True).data,
             "documents": documents_of(contract, self.context),
         }
+
+
+class ChangeOut(Out):
+    def represent(self, change):
+        return change.wire()
+
+
+class ChangeShape(Shape, ChangeSchema):
+    always = ("id", "status", "date")
+    id = Text()
+    status = Choice(ChangeStatus.values)
+    date = IsoDateTime()
 
 
 class ContractingShape(Shape, ContractPatchSchema):
@@ -54,6 +68,7 @@ class ContractingShape(Shape, ContractPatchSchema):
     owner = Text()
     tender_id = Text()
     mode = Choice(["test"])
+    changes = ChangeShape(many=True)
     documents = DocumentShape(many=True)
     amountPaid = Value()
     terminationDetails = serializers.CharField(required=False)

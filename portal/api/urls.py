@@ -15,7 +15,11 @@ from complaints.api.views import (
     TenderComplaintDocumentViewSet,
     TenderComplaintViewSet,
 )
-from contracting.api.views import ContractingViewSet
+from contracting.api.views import (
+    ChangeViewSet,
+    ContractingViewSet,
+    SignedContractDocumentViewSet,
+)
 from core.api import openapi, views  # noqa: F401  (openapi: its field extensions register on import)
 from tenders.api.auction_views import AuctionViewSet, LotAuctionViewSet
 from tenders.api.document_views import (
@@ -231,7 +235,32 @@ urlpatterns = [
     path("contracts", ContractingViewSet.as_view({"get": "list"}), name="contracts"),
     path(
         "contracts/<str:contract_id>",
-        ContractingViewSet.as_view({"get": "retrieve"}),
+        ContractingViewSet.as_view({"get": "retrieve", "patch": "partial_update"}),
         name="contracting-contract",
+    ),
+    path(
+        "contracts/<str:contract_id>/credentials",
+        ContractingViewSet.as_view({"patch": "credentials"}),
+        name="contract-credentials",
+    ),
+    path(
+        "contracts/<str:contract_id>/changes",
+        ChangeViewSet.as_view({"get": "list", "post": "create"}),
+        name="contract-changes",
+    ),
+    path(
+        "contracts/<str:contract_id>/changes/<str:change_id>",
+        ChangeViewSet.as_view({"get": "retrieve", "patch": "partial_update"}),
+        name="contract-change",
+    ),
+    path(
+        "contracts/<str:contract_id>/documents",
+        SignedContractDocumentViewSet.as_view(DOCUMENTS),
+        name="contracting-documents",
+    ),
+    path(
+        "contracts/<str:contract_id>/documents/<str:pk>",
+        SignedContractDocumentViewSet.as_view(DOCUMENT),
+        name="contracting-document",
     ),
 ]

@@ -4,6 +4,7 @@ from .base import AuditEvent, Counter, Owned, new_id
 from .bid import Bid
 from .cancellation import Cancellation
 from .contract import Contract
+from .contract_change import ContractChange
 from .document import (
     AwardDocument,
     BidDocument,
@@ -16,6 +17,7 @@ from .statuses import (
     AwardStatus,
     BidStatus,
     CancellationStatus,
+    ChangeStatus,
     ContractStatus,
     LotStatus,
     TenderStatus,
@@ -35,7 +37,9 @@ __all__ = [
     "Cancellation",
     "CancellationDocument",
     "CancellationStatus",
+    "ChangeStatus",
     "Contract",
+    "ContractChange",
     "ContractDocument",
     "ContractStatus",
     "Counter",

@@ -4,11 +4,12 @@ from core.actors import Actor, Role
 from core.errors import InvalidData, NotAllowed, in_own_status, in_tender_status
 from core.schema import iso, to_json, validate
 from core.transactions import atomic_change
-from core.transitions import NEW, transition
+from core.transitions import NEW, UNCHANGED, transition
 from tenders.documents import PartDocuments
 from tenders.part_schemas import ContractPatchSchema
 
 from .base import PartOfTender, new_id
+from .contracting import CONTRACTING, InContracting
 from .statuses import AwardStatus, ContractStatus, TenderStatus
 
 
@@ -24,8 +25,9 @@ class ContractQuerySet(models.QuerySet):
         ).select_related("tender", "award")
 
 
-class Contract(PartOfTender, PartDocuments):
-    """The contract with an active award's supplier; signing it completes the tender."""
+class Contract(InContracting, PartOfTender, PartDocuments):
+    """The contract with an active award's supplier; signing it completes the tender, and it
+    lives on in contracting (InContracting) until it is terminated."""
 
     TRANSITIONS = {
         # Drawn up when its award is activated.
@@ -34,10 +36,18 @@ class Contract(PartOfTender, PartDocuments):
         "sign": transition({ContractStatus.PENDING}, ContractStatus.ACTIVE, Role.TENDER_OWNER),
         # Its award was taken back.
         "void": transition({ContractStatus.PENDING}, ContractStatus.CANCELLED, Role.SYSTEM),
+        # In contracting (tenders/models/contracting.py): the tender's owner takes the
+        # contract's own token, with which its changes are made.
+        "credentials": transition({ContractStatus.ACTIVE}, UNCHANGED, Role.TENDER_OWNER),
+        "change_terms": transition({ContractStatus.ACTIVE}, UNCHANGED, Role.CONTRACT_OWNER),
+        "add_change": transition({ContractStatus.ACTIVE}, UNCHANGED, Role.CONTRACT_OWNER),
+        "terminate": transition(
+            {ContractStatus.ACTIVE}, ContractStatus.TERMINATED, Role.CONTRACT_OWNER
+        ),
     }
-    # 2.3 keeps a contract's date (the moment it was drawn up); its changes are stamped apart,
-    # as contracting's dateModified (the contracts' feed follows it).
-    STAMP_FIELD = "date_modified"
+    # 2.3 keeps a contract's date (the moment it was drawn up); its dateModified in
+    # contracting is stamped by the changes themselves (InContracting.next_stamp).
+    STAMP_FIELD = None
 
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
     award = models.ForeignKey("tenders.Award", on_delete=models.PROTECT, related_name="contracts")
@@ -46,6 +56,8 @@ class Contract(PartOfTender, PartDocuments):
     date = models.DateTimeField(editable=False)
     date_signed = models.DateTimeField(null=True, blank=True, editable=False)
     date_modified = models.DateTimeField(null=True, blank=True, editable=False)
+    # The contract's own token in contracting (its digest; none until credentials are taken).
+    token_digest = models.CharField(max_length=64, blank=True, editable=False)
     # value, suppliers and items copied from the award; title, description, contractNumber,
     # period as the owner wrote them
     data = models.JSONField(default=dict)
@@ -68,17 +80,21 @@ class Contract(PartOfTender, PartDocuments):
     # --- the frame's questions ------------------------------------------------------------
 
     def role_of(self, by: Actor) -> Role | None:
+        if by.acts_as(Role.CONTRACT_OWNER, self):
+            return Role.CONTRACT_OWNER
         return Role.TENDER_OWNER if by.acts_as(Role.TENDER_OWNER, self.tender) else None
 
     def check_context(self, action: str, by: Actor, now) -> None:
         tender = self.tender
-        if by.role is Role.SYSTEM:
+        if by.role is Role.SYSTEM or action in CONTRACTING:
             return
         if tender.status not in TenderStatus.deciding():
             raise in_tender_status("update contract", tender)
         tender.check_lot_active(self.award.lot_id, "update contract")
 
     def status_refusal(self, action: str) -> NotAllowed:
+        if action in CONTRACTING:
+            return self.contracting_refusal(action)
         return in_own_status("update contract", self)
 
     def check_rules(self, action: str, by: Actor, now) -> None:
@@ -91,6 +107,19 @@ class Contract(PartOfTender, PartDocuments):
 
     # Where the tender may stand for its contracts' documents to change (2.3).
     DOCUMENTS_OPEN_IN = (TenderStatus.QUALIFICATION, TenderStatus.AWARDED)
+
+    def check_document_change(self, by, verb: str, document_id: str | None = None) -> str:
+        if self.role_of(by) is Role.CONTRACT_OWNER:
+            # In contracting: while the contract is active, whatever its tender's status.
+            if self.status != ContractStatus.ACTIVE:
+                raise NotAllowed(
+                    f"Can't {verb} document in current ({self.status}) contract status",
+                    code="own_status",
+                    params={"status": self.get_status_display()},
+                )
+            by.check_standing()
+            return Role.CONTRACT_OWNER
+        return super().check_document_change(by, verb, document_id)
 
     def check_documents_open(self, verb: str) -> None:
         tender = self.tender
@@ -118,10 +147,10 @@ class Contract(PartOfTender, PartDocuments):
                 raise NotAllowed("Can't update contract status")
             date_signed = fields.pop("dateSigned", None)
             if "value" in fields:
-                self._check_value(fields["value"])
+                self.check_value(fields["value"])
             edits = to_json(fields)
             if edits and {**self.data, **edits} != self.data:
-                self.data, self.date_modified = {**self.data, **edits}, now
+                self.data, self.date_modified = {**self.data, **edits}, self.next_stamp(now)
                 self.save(update_fields=["data", "date_modified"])
                 self.record_change("edit", by, now, self.status, sorted(edits))
                 self.tender.stamp_change(now)
@@ -129,11 +158,11 @@ class Contract(PartOfTender, PartDocuments):
                 self.sign(by=by, date_signed=date_signed)
             elif date_signed is not None:
                 self._check_date_signed(date_signed, now)
-                self.date_signed, self.date_modified = date_signed, now
+                self.date_signed, self.date_modified = date_signed, self.next_stamp(now)
                 self.save(update_fields=["date_signed", "date_modified"])
                 self.tender.stamp_change(now)
 
-    def _check_value(self, value: dict) -> None:
+    def check_value(self, value: dict) -> None:
         """The owner may lower the contract's amount, not raise it past the award's, and may
         change neither its currency nor whether VAT is included."""
         for name in ("valueAddedTaxIncluded", "currency"):
@@ -201,7 +230,9 @@ class Contract(PartOfTender, PartDocuments):
             if documents:
                 self.check_document_change(by, "add")
                 self.attach_sent(by, now, documents)
-            self.apply("sign", by, now, date_signed=date_signed or now)
+            self.apply(
+                "sign", by, now, date_signed=date_signed or now, date_modified=self.next_stamp(now)
+            )
             self.tender.contract_signed(self.award, now)
 
     def void(self, now) -> None:

@@ -3,37 +3,10 @@ object the tender shows (one row), in a feed of its own that sees every change o
 
 import pytest
 
-from tests.helpers import (
-    decide,
-    in_qualification,
-    past_stand_still,
-    sign,
-    single_error,
-)
+from tests.contracting.helpers import feed, signed
+from tests.helpers import decide, in_qualification, past_stand_still, single_error
 
 pytestmark = pytest.mark.django_db
-
-
-def signed(api, api2, clock, **overrides):
-    """A tender whose award's contract was signed (its bids placed by broker2)."""
-    tender = in_qualification(api, clock, bidder_api=api2, **overrides)
-    award = tender.read()["awards"][0]
-    assert decide(api, tender, award["id"], "active").status_code == 200
-    past_stand_still(tender, clock)
-    assert sign(api, tender, award["id"]).status_code == 200
-    return tender
-
-
-def feed(anonymous, clock, **params) -> list[dict]:
-    """Every item of the contracts' feed, followed page by page (once settled)."""
-    clock.advance(minutes=1)
-    items, params = [], {"limit": 1, **params}
-    page = anonymous.get("/contracts", params).json()
-    while page["data"]:
-        items += page["data"]
-        offset = page["next_page"]["offset"]
-        page = anonymous.get("/contracts", {**params, "offset": offset}).json()
-    return items
 
 
 def test_a_signed_contract_is_in_contracting_as_the_tender_shows_it(api, api2, anonymous, clock):

@@ -298,7 +298,7 @@ def test_cancelling_an_award_voids_its_contract_and_claims_as_the_system(brokers
 def contract_in(status: str, brokers, clock):
     world = decided_award(brokers, clock)
     contract = world.tender.contracts.get()
-    if status == "active":
+    if status in ("active", "terminated"):
         clock.move_to(world.award.complaint_period_end + timedelta(minutes=1))
         world.refresh()
         contract.tender, contract.award = world.tender, world.award
@@ -307,6 +307,11 @@ def contract_in(status: str, brokers, clock):
         world.award.cancel(by=world.owner)
     elif status == "pending (signable)":
         clock.move_to(world.award.complaint_period_end + timedelta(minutes=1))
+    if status == "terminated":
+        contract.patch_signed(
+            by=contract_owner(world, contract),
+            data={"amountPaid": {"amount": 400}, "status": "terminated"},
+        )
     world.refresh()
     contract = Contract.objects.get(pk=contract.pk)
     contract.tender = world.tender
@@ -314,34 +319,31 @@ def contract_in(status: str, brokers, clock):
     return world, contract
 
 
+def contract_owner(world, contract) -> Actor:
+    """Whoever holds the contract's own token (as the API's actor_for makes it)."""
+    return Actor(Role.CONTRACT_OWNER, broker=world.owner.broker, subject=contract)
+
+
+# The tender's transitions of a contract (before its signature), and contracting's.
+BEFORE_SIGNING = {
+    "create": NotAllowed.__name__, "edit": ALLOWED, "sign": NotAllowed.__name__, "void": ALLOWED,
+}  # fmt: skip
+NONE_IN_CONTRACTING = dict.fromkeys(
+    ("credentials", "change_terms", "add_change", "terminate"), NotAllowed.__name__
+)
 CONTRACT_CELLS = {
-    # status: {action: (who, outcome)} for the one actor the row names; every other actor is
+    # status: {action: outcome} for the one actor the row names; every other actor is
     # refused before the status is looked at.
     # (a contract is drawn up from nothing: never again once it exists)
-    "pending": {
-        "create": NotAllowed.__name__,
-        "edit": ALLOWED,
-        "sign": NotAllowed.__name__,
-        "void": ALLOWED,
-    },
-    "pending (signable)": {
-        "create": NotAllowed.__name__,
-        "edit": ALLOWED,
-        "sign": ALLOWED,
-        "void": ALLOWED,
-    },
-    "active": {
-        "create": NotAllowed.__name__,
-        "edit": NotAllowed.__name__,
-        "sign": NotAllowed.__name__,
-        "void": NotAllowed.__name__,
-    },
+    "pending": {**BEFORE_SIGNING, **NONE_IN_CONTRACTING},
+    "pending (signable)": {**BEFORE_SIGNING, "sign": ALLOWED, **NONE_IN_CONTRACTING},
+    # (signed: its tender complete, the tender's transitions are refused before the table)
+    "active": dict.fromkeys(("credentials", "change_terms", "add_change", "terminate"), ALLOWED),
     "cancelled": {
-        "create": NotAllowed.__name__,
-        "edit": NotAllowed.__name__,
-        "sign": NotAllowed.__name__,
-        "void": NotAllowed.__name__,
+        **dict.fromkeys(("create", "edit", "sign", "void"), NotAllowed.__name__),
+        **NONE_IN_CONTRACTING,
     },
+    "terminated": NONE_IN_CONTRACTING,
 }
 
 
@@ -349,18 +351,23 @@ CONTRACT_CELLS = {
 def test_contract_cells(status, brokers, clock):
     world, contract = contract_in(status, brokers, clock)
     assert contract.status == status.split()[0]
-    people = {**award_actors(world), "system": Actor.system()}
+    people = {
+        **award_actors(world),
+        "contract owner": contract_owner(world, contract),
+        "system": Actor.system(),
+    }
     for action, row in Contract.TRANSITIONS.items():
+        in_contracting = action in CONTRACT_CELLS["active"]
         for who, by in people.items():
             if who in ("bidder", "stranger", "anonymous"):
                 expected = PermissionDenied.__name__
-            elif who == "owner" and status == "active":
-                # The tender is complete: the owner is refused before the table is read.
+            elif who != "system" and not in_contracting and status in ("active", "terminated"):
+                # The tender is complete: refused before the table is read.
                 expected = NotAllowed.__name__
-            elif (who == "system") != (row.role is Role.SYSTEM):
+            elif by.role is not row.role:
                 expected = RoleNotAllowed.__name__
             else:
-                expected = CONTRACT_CELLS[status][action]
+                expected = CONTRACT_CELLS[status].get(action, NotAllowed.__name__)
             assert outcome(contract, action, by, clock.now()) == expected, (status, action, who)
 
 
