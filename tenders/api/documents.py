@@ -29,7 +29,9 @@ class DocumentShape(Shape, DocumentMetadata):
     format = Text()
     url = Text()
     hash = Text()
-    author = Choice([Role.TENDER_OWNER, Role.BID_OWNER, Role.COMPLAINT_OWNER, Role.AUCTION])
+    author = Choice(
+        [Role.TENDER_OWNER, Role.BID_OWNER, Role.COMPLAINT_OWNER, Role.CONTRACT_OWNER, Role.AUCTION]
+    )
     datePublished = IsoDateTime()
     dateModified = IsoDateTime()
 

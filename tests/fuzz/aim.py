@@ -136,6 +136,12 @@ def changes(method, path, thing: Thing | None, token, world: World, rng) -> dict
         if method == "PATCH":
             return {"description": "Уточнено", "documentType": "notice"}
         return rng.choice(world.documents)
+    if path.startswith("/api/2.3/contracts/"):  # (contracting: a signed contract)
+        if kind == "changes":
+            if collection:
+                return {"rationale": "Зниження ціни", "rationaleTypes": ["priceReduction"]}
+            return rng.choice([{"rationale": "Уточнено"}, {"contractNumber": "2"}])
+        return rng.choice([{"title": "Договір № 1"}, {"amountPaid": {"amount": 300}}])
     if path == "/api/2.3/tenders":
         return tender_data()
     if kind == "tenders" or last == "{tender_id}":

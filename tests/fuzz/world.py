@@ -185,7 +185,16 @@ class Builder:
             token=in_lots.token,
         )  # fmt: skip
         assert lot_signed.status_code == 200, lot_signed.content
-        self.world.add(f"{BASE}/contracts/{lot_contract['id']}", status="active")
+        in_contracting = f"/contracts/{lot_contract['id']}"
+        taken = self.api.patch(f"{in_contracting}/credentials", token=in_lots.token)
+        assert taken.status_code == 200, taken.content
+        contract_token = taken.json()["access"]["token"]
+        self.world.add(f"{BASE}{in_contracting}", contract_token, status="active")
+        change = {"rationale": "Зниження ціни", "rationaleTypes": ["priceReduction"]}
+        made = self.api.post(f"{in_contracting}/changes", change, token=contract_token)
+        assert made.status_code == 201, made.content
+        self.world.note(f"{BASE}{in_contracting}/changes", made.status_code, made.json())
+        self.documents_on(in_contracting, contract_token)
         for number, amount in enumerate((480, 470, 460)):
             place_bid(self.api, tendering, amount, identifier=f"{number + 1:08d}")
         self.documents_on(f"{tendering.path}/bids/{tendering.bids[0][0]}", tendering.bids[0][1])
