@@ -136,10 +136,7 @@ class Contract(InContracting, PartOfTender, PartDocuments):
     def patch(self, *, by: Actor, data: dict) -> None:
         """PATCH /contracts/{id}: the owner's edits of a pending contract, and signing it
         (status "active")."""
-        if isinstance(data.get("value"), dict):
-            # 2.3 applies a PATCH to what is there: a value's subfields left out stay.
-            data = {**data, "value": {**self.data.get("value", {}), **data["value"]}}
-        fields = validate(ContractPatchSchema, data)
+        fields = validate(ContractPatchSchema, self.value_merged(data))
         with atomic_change():
             now = self.begin("edit", by)
             requested = fields.pop("status", self.status)

@@ -132,10 +132,7 @@ class InContracting:
         """PATCH /contracts/{id}: its title and description, what was paid, how it ended; the
         terms (value, period, items) only while a change is pending; status "terminated"
         ends it, once what was paid is stated."""
-        if isinstance(data.get("value"), dict):
-            # (a value's subfields left out stay, as 2.3 applies a PATCH)
-            data = {**data, "value": {**self.data.get("value", {}), **data["value"]}}
-        fields = validate(SignedContractPatchSchema, data)
+        fields = validate(SignedContractPatchSchema, self.value_merged(data))
         with atomic_change():
             now = self.begin("change_terms", by)
             requested = fields.pop("status", self.status)
@@ -171,6 +168,13 @@ class InContracting:
                 self.perform("terminate", by, now)
             if edits or requested != ContractStatus.ACTIVE:
                 self.stamp_contract(now)
+
+    def value_merged(self, data: dict) -> dict:
+        """A PATCH's data with its value laid over the contract's (2.3 applies a PATCH to what
+        is there: a value's subfields left out stay)."""
+        if isinstance(data.get("value"), dict):
+            return {**data, "value": {**self.data.get("value", {}), **data["value"]}}
+        return data
 
     def _items_changed(self, sent: list[dict]) -> list[dict]:
         """The items with what the owner may change of each (by their place, as 2.3 merges a
