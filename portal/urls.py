@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path, register_converter
 
 from complaints import views as claims
+from contracting import views as contracts
 from core.api import views as api_views
 from portal import accounts, members, searches, views
 from tenders import views as tenders
@@ -95,6 +96,13 @@ urlpatterns = [
         "tenders/<str:tender_id>/awards/<str:award_id>/claims/new/",
         claims.claim_new,
         name="claim-new",
+    ),
+    path("contracts/<str:contract_id>/", contracts.contract_page, name="contract"),
+    path("contracts/<str:contract_id>/change/", contracts.contract_change, name="contract-change"),
+    path(
+        "contracts/<str:contract_id>/terminate/",
+        contracts.contract_terminate,
+        name="contract-terminate",
     ),
     path("claims/<str:complaint_id>/", claims.claim_detail, name="claim"),
     path("claims/<str:complaint_id>/draft/", claims.claim_draft, name="claim-draft"),

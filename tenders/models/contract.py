@@ -209,8 +209,13 @@ class Contract(InContracting, PartOfTender, PartDocuments):
             )
 
     @property
-    def is_signed(self) -> bool:
+    def in_force(self) -> bool:
+        """Signed and not terminated."""
         return self.status == ContractStatus.ACTIVE
+
+    @property
+    def is_signed(self) -> bool:
+        return self.status in ContractStatus.in_contracting()  # (and terminated since)
 
     def awaits_signing_by(self, by: Actor) -> bool:
         """Is this a contract `by` is to sign (now or once the rules allow)?"""

@@ -44,6 +44,10 @@ class ContractChange(ChangedUnderItsTendersLock, models.Model):
         return f"change {self.number} of {self.contract_id} ({self.status})"
 
     @property
+    def is_signed(self) -> bool:
+        return self.status == ChangeStatus.ACTIVE
+
+    @property
     def tender(self):
         return self.contract.tender
 

@@ -128,6 +128,29 @@ class InContracting:
             )
         change.perform("activate", by, now, date=now)
 
+    def record_signed_change(self, *, by: Actor, change: dict, terms: dict, documents=()):
+        """A change made and signed at once (the portal's): its reasons and signature
+        (`change`: ChangeSchema's fields), the terms it changes (`terms`: value, period), and
+        its documents (document_fields' keywords), in one change of the contract."""
+        with atomic_change():
+            made = self.add_change(by=by, data={**change, "status": ChangeStatus.PENDING})
+            if terms:
+                self.patch_signed(by=by, data=terms)
+            if documents:
+                now = self.begin("add_change", by)
+                self.check_document_change(by, "add")
+                self.attach_sent(by, now, documents)
+            self.patch_change(made, by=by, data={"status": ChangeStatus.ACTIVE})
+        return made
+
+    def terminate(self, *, by: Actor, amount_paid, details: str = "") -> None:
+        """Terminated, stating what was paid (and, for a contract not fulfilled, how it
+        ended)."""
+        data = {"amountPaid": {"amount": amount_paid}, "status": ContractStatus.TERMINATED}
+        if details:
+            data["terminationDetails"] = details
+        self.patch_signed(by=by, data=data)
+
     def patch_signed(self, *, by: Actor, data: dict) -> None:
         """PATCH /contracts/{id}: its title and description, what was paid, how it ended; the
         terms (value, period, items) only while a change is pending; status "terminated"

@@ -1,0 +1,82 @@
+"""Portal forms of contracting (contracting/views.py): their shape only; the models decide."""
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from core.forms import OnceForm, check_size
+
+# 2.3's reasons for a change, in words.
+RATIONALE_TYPES = [
+    ("volumeCuts", _("The volume of the purchase is cut")),
+    ("itemPriceVariation", _("The unit price changes with the market (at most 10%)")),
+    ("qualityImprovement", _("Better quality for the same price")),
+    ("thirdParty", _("Circumstances beyond the parties' control")),
+    ("durationExtension", _("The term is extended for documented reasons")),
+    ("priceReduction", _("The price is agreed lower")),
+    ("taxRate", _("A tax rate changed")),
+    ("fiscalYearExtension", _("The contract extends into the next budget year")),
+]
+
+
+class ChangeForm(OnceForm):
+    """A change of a signed contract, made and signed at once: why, what it changes, and its
+    signed copy."""
+
+    rationale_types = forms.MultipleChoiceField(
+        label=_("Why the contract changes"),
+        choices=RATIONALE_TYPES,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    rationale = forms.CharField(
+        label=_("The reason, in words"),
+        help_text=_("Published with the change."),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=5000,
+    )
+    contract_number = forms.CharField(
+        label=_("The change's number"), max_length=255, required=False
+    )
+    amount = forms.DecimalField(
+        label=_("The contract's new price"),
+        help_text=_("Leave empty if the price stays. Never above the awarded price."),
+        max_digits=20, decimal_places=2, min_value=0, required=False,
+    )  # fmt: skip
+    end_date = forms.DateTimeField(
+        label=_("The contract's new end"),
+        help_text=_("Leave empty if the term stays."),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    date_signed = forms.DateTimeField(
+        label=_("Signed on"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    document = forms.FileField(
+        label=_("The signed change"), required=False, validators=[check_size],
+        help_text=_("Optional. Published with the contract."),
+    )  # fmt: skip
+    # The API's names of what the model may refuse, for its words to stand by the field.
+    api_fields = {
+        "rationaleTypes": "rationale_types", "rationale": "rationale",
+        "contractNumber": "contract_number", "dateSigned": "date_signed", "value": "amount",
+        "period": "end_date",
+    }  # fmt: skip
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.initial.setdefault("date_signed", timezone.localtime().replace(second=0))
+
+
+class TerminateForm(OnceForm):
+    amount_paid = forms.DecimalField(
+        label=_("The amount paid under the contract"),
+        max_digits=20, decimal_places=2, min_value=0,
+    )  # fmt: skip
+    details = forms.CharField(
+        label=_("If the contract was not fulfilled: how it ended"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=5000,
+        required=False,
+    )
+    api_fields = {"amountPaid": "amount_paid", "terminationDetails": "details"}

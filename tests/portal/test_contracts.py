@@ -1,0 +1,126 @@
+"""A signed contract in the portal: its page for anyone (terms, what was paid, documents, every
+change), the buyer's signed change and termination through review pages, refusals in words."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.portal.forms import upload
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _in_english(client):
+    client.cookies["django_language"] = "en"
+
+
+@pytest.fixture
+def signed(world, as_user, clock):
+    """The buyer signed the contract (through its page)."""
+    clock.move_to(world.award.complaint_period_end + timedelta(minutes=1))
+    url = reverse("contract-sign", args=[world.tender.pk, world.award.pk])
+    assert as_user(world.buyer).post(url, {"once": "s" * 32}).status_code == 302
+    world.refresh()
+    world.contract = world.tender.contracts.get()
+    return world
+
+
+def change_form(**extra) -> dict:
+    return {
+        "once": "c" * 32,
+        "rationale_types": ["priceReduction"],
+        "rationale": "Постачальник погодився знизити ціну",
+        "contract_number": "1",
+        "amount": "390.00",
+        "date_signed": timezone.localtime().strftime("%Y-%m-%dT%H:%M"),
+        **extra,
+    }
+
+
+def test_anyone_reads_the_contract_from_the_tender_page(signed, client, as_user):
+    visitor = as_user(None)
+    tender_page = visitor.get(reverse("tender", args=[signed.tender.pk])).content.decode()
+    page_url = reverse("contract", args=[signed.contract.pk])
+    assert page_url in tender_page
+
+    page = visitor.get(page_url).content.decode()
+
+    assert signed.contract.contract_id in page
+    assert "ПП «Чисто»" in page
+    assert signed.tender.data["procuringEntity"]["name"] in page
+    assert "400.00 UAH" in page
+    assert "No changes: the contract stands as it was signed." in page
+    assert "Record a change" not in page and "Terminate the contract" not in page
+
+
+def test_a_contract_not_signed_has_no_page(world, as_user):
+    contract = world.tender.contracts.get()
+    assert as_user(None).get(reverse("contract", args=[contract.pk])).status_code == 404
+    assert as_user(None).get(reverse("contract", args=["x" * 3])).status_code == 404
+
+
+def test_the_buyer_records_a_signed_change_through_its_review(signed, as_user):
+    buyer = as_user(signed.buyer)
+    page = buyer.get(reverse("contract", args=[signed.contract.pk])).content.decode()
+    assert "Record a change" in page
+    url = reverse("contract-change", args=[signed.contract.pk])
+    review = buyer.get(url).content.decode()
+    assert "Record a change of contract" in review and "Sign the change" in review
+
+    done = buyer.post(url, {**change_form(), "document": upload("зміна.pdf")})
+
+    assert done.status_code == 302, done.content.decode()[:3000]
+    contract = signed.tender.contracts.get()
+    assert contract.data["value"]["amount"] == 390
+    [change] = contract.changes.all()
+    assert change.status == "active" and change.rationale_types == ["priceReduction"]
+    page = as_user(None).get(reverse("contract", args=[contract.pk])).content.decode()
+    assert "390.00 UAH" in page
+    assert "The price is agreed lower" in page and "Постачальник погодився" in page
+    assert "зміна.pdf" in page
+
+
+def test_a_change_the_model_refuses_changes_nothing_and_says_why(signed, as_user):
+    buyer = as_user(signed.buyer)
+    url = reverse("contract-change", args=[signed.contract.pk])
+
+    higher = buyer.post(url, change_form(amount="999.00"))
+
+    assert higher.status_code == 422
+    assert "Value amount should be less or equal to awarded amount" in higher.content.decode()
+    contract = signed.tender.contracts.get()
+    assert contract.data["value"]["amount"] == 400 and not contract.changes.exists()
+
+
+def test_only_the_buyer_changes_or_terminates(signed, as_user):
+    for user in (signed.bidder, signed.stranger):
+        other = as_user(user)
+        url = reverse("contract-terminate", args=[signed.contract.pk])
+        refused = other.post(url, {"once": "t" * 32, "amount_paid": "1"})
+        assert refused.status_code == 422
+        assert "You may not do this" in refused.content.decode()
+    assert signed.tender.contracts.get().status == "active"
+
+
+def test_the_buyer_terminates_stating_what_was_paid(signed, as_user):
+    buyer = as_user(signed.buyer)
+    url = reverse("contract-terminate", args=[signed.contract.pk])
+    assert "Terminate the contract" in buyer.get(url).content.decode()
+    empty = buyer.post(url, {"once": "t" * 32})
+    assert empty.status_code == 422
+
+    done = buyer.post(
+        url, {"once": "u" * 32, "amount_paid": "380", "details": "Поставлено частково"}
+    )
+
+    assert done.status_code == 302
+    contract = signed.tender.contracts.get()
+    assert contract.status == "terminated" and contract.data["amountPaid"]["amount"] == 380
+    page = as_user(None).get(reverse("contract", args=[contract.pk])).content.decode()
+    assert "terminated" in page and "380.00 UAH" in page and "Поставлено частково" in page
+    buyer = as_user(signed.buyer)  # (the same client: signed in again)
+    again = buyer.get(reverse("contract-change", args=[contract.pk])).content.decode()
+    assert "Not in its present state" in again
