@@ -20,7 +20,7 @@ SHOWN = 50
 
 @dataclass(frozen=True)
 class Task:
-    kind: str  # award, contract, claim, question, draft, claim-window, answer
+    kind: str  # award, contract, contract-change, contract-end, claim, question, draft...
     what: str
     subject: str  # what it is about: a tender's or a claim's title
     reference: str  # the tender ID or the claim's ID
@@ -63,6 +63,32 @@ def buyer_tasks(organization, now) -> list[Task]:
                 _("may be signed from then, once every claim against the decision is settled")
                 if opens and opens > now
                 else _("may be signed now, unless a claim against the decision is unsettled"),
+            )
+        )
+    for contract in Contract.objects.with_change_pending_of(organization)[:SHOWN]:
+        tasks.append(
+            Task(
+                "contract-change",
+                _("Sign or edit the pending change of contract %(id)s")
+                % {"id": contract.contract_id},
+                contract.tender.title,
+                contract.contract_id,
+                reverse("contract", args=[contract.pk]),
+                None,
+                _("No deadline is set: the change is not in force until it is signed."),
+            )
+        )
+    for contract in Contract.objects.to_terminate_by(organization, now)[:SHOWN]:
+        tasks.append(
+            Task(
+                "contract-end",
+                _("Terminate contract %(id)s, stating what was paid")
+                % {"id": contract.contract_id},
+                contract.tender.title,
+                contract.contract_id,
+                reverse("contract", args=[contract.pk]),
+                contract.ends,
+                _("its term ended then: the public waits to read what was paid"),
             )
         )
     for claim in Complaint.objects.to_answer_by(organization)[:SHOWN]:
@@ -160,7 +186,10 @@ def bidder_tasks(organization, now) -> list[Task]:
 
 
 # On the same date, what has a deadline comes before what may be done from then.
-KINDS = ("auction", "claim", "answer", "question", "claim-window", "award", "draft", "contract")
+KINDS = (
+    "auction", "claim", "answer", "question", "claim-window", "award", "draft", "contract",
+    "contract-end", "contract-change",
+)  # fmt: skip
 
 
 def tasks_of(organization, now) -> list[Task]:
@@ -181,6 +210,8 @@ def count_of(organization, now) -> int:
     parts = {
         "awards": Award.objects.to_decide_by(organization),
         "contracts": Contract.objects.to_sign_by(organization),
+        "changes": Contract.objects.with_change_pending_of(organization),
+        "ended": Contract.objects.to_terminate_by(organization, now),
         "claims": Complaint.objects.to_answer_by(organization),
         "questions": Question.objects.to_answer_by(organization),
         "drafts": Tender.objects.drafts_of(organization, now),

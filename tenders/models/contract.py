@@ -9,8 +9,9 @@ from tenders.documents import PartDocuments
 from tenders.part_schemas import ContractPatchSchema
 
 from .base import PartOfTender, new_id
+from .contract_change import ContractChange
 from .contracting import CONTRACTING, InContracting
-from .statuses import AwardStatus, ContractStatus, TenderStatus
+from .statuses import AwardStatus, ChangeStatus, ContractStatus, TenderStatus
 
 
 class ContractQuerySet(models.QuerySet):
@@ -23,6 +24,23 @@ class ContractQuerySet(models.QuerySet):
             award__status=AwardStatus.ACTIVE,
             status=ContractStatus.PENDING,
         ).select_related("tender", "award")
+
+    def with_change_pending_of(self, organization):
+        """The signed contracts of `organization`'s tenders with a change not signed yet."""
+        pending = ContractChange.objects.filter(
+            contract=models.OuterRef("pk"), status=ChangeStatus.PENDING
+        )
+        return self.filter(
+            models.Exists(pending), tender__organization=organization,
+            status=ContractStatus.ACTIVE,
+        ).select_related("tender")  # fmt: skip
+
+    def to_terminate_by(self, organization, now):
+        """The contracts of `organization`'s tenders in force whose term is over: what was
+        paid is still to be said."""
+        return self.filter(
+            tender__organization=organization, status=ContractStatus.ACTIVE, ends__lt=now
+        ).select_related("tender")
 
 
 class Contract(InContracting, PartOfTender, PartDocuments):
@@ -56,6 +74,8 @@ class Contract(InContracting, PartOfTender, PartDocuments):
     date = models.DateTimeField(editable=False)
     date_signed = models.DateTimeField(null=True, blank=True, editable=False)
     date_modified = models.DateTimeField(null=True, blank=True, editable=False)
+    # The end of its term (its data's period.endDate), kept apart for the buyer's queue.
+    ends = models.DateTimeField(null=True, blank=True, editable=False)
     # The contract's own token in contracting (its digest; none until credentials are taken).
     token_digest = models.CharField(max_length=64, blank=True, editable=False)
     # value, suppliers and items copied from the award; title, description, contractNumber,
@@ -147,8 +167,8 @@ class Contract(InContracting, PartOfTender, PartDocuments):
                 self.check_value(fields["value"])
             edits = to_json(fields)
             if edits and {**self.data, **edits} != self.data:
-                self.data, self.date_modified = {**self.data, **edits}, self.next_stamp(now)
-                self.save(update_fields=["data", "date_modified"])
+                self.date_modified = self.next_stamp(now)
+                self.save(update_fields=[*self.with_data(edits), "date_modified"])
                 self.record_change("edit", by, now, self.status, sorted(edits))
                 self.tender.stamp_change(now)
             if requested == ContractStatus.ACTIVE:

@@ -8,7 +8,7 @@ from datetime import timedelta
 from core import tokens
 from core.actors import Actor
 from core.errors import InvalidData, NotAllowed
-from core.schema import to_json, validate
+from core.schema import parse_iso, to_json, validate
 from core.transactions import atomic_change
 from tenders.contracting_schemas import ChangePatchSchema, ChangeSchema, SignedContractPatchSchema
 
@@ -179,8 +179,7 @@ class InContracting:
             if "value" in edits:
                 self.check_value(edits["value"])
             if edits:
-                self.data = {**self.data, **edits}
-                self.save(update_fields=["data"])
+                self.save(update_fields=self.with_data(edits))
                 self.record_change("change_terms", by, now, self.status, sorted(edits))
             if requested == ContractStatus.TERMINATED:
                 if "amountPaid" not in self.data:
@@ -191,6 +190,14 @@ class InContracting:
                 self.perform("terminate", by, now)
             if edits or requested != ContractStatus.ACTIVE:
                 self.stamp_contract(now)
+
+    def with_data(self, edits: dict) -> list[str]:
+        """`edits` laid over its data, and the end of its term kept apart (the buyer's queue
+        reads it); the columns to save."""
+        self.data = {**self.data, **edits}
+        end = self.data.get("period", {}).get("endDate")
+        self.ends = parse_iso(end) if end else None
+        return ["data", "ends"]
 
     def value_merged(self, data: dict) -> dict:
         """A PATCH's data with its value laid over the contract's (2.3 applies a PATCH to what

@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from core.actors import Actor, Role
 from tests.portal.forms import upload
 
 pytestmark = pytest.mark.django_db
@@ -124,3 +125,44 @@ def test_the_buyer_terminates_stating_what_was_paid(signed, as_user):
     buyer = as_user(signed.buyer)  # (the same client: signed in again)
     again = buyer.get(reverse("contract-change", args=[contract.pk])).content.decode()
     assert "Not in its present state" in again
+
+
+def dashboard(client) -> str:
+    response = client.get(reverse("dashboard"))
+    assert response.status_code == 200
+    return response.text
+
+
+def test_a_contract_whose_term_ended_waits_in_the_buyer_s_queue_until_terminated(
+    signed, as_user, clock
+):
+    buyer = as_user(signed.buyer)
+    end = timezone.localtime() + timedelta(days=30)
+    made = buyer.post(
+        reverse("contract-change", args=[signed.contract.pk]),
+        change_form(amount="", end_date=end.strftime("%Y-%m-%dT%H:%M")),
+    )
+    assert made.status_code == 302, made.content.decode()[:2000]
+    assert "Terminate contract" not in dashboard(buyer)
+
+    clock.move_to(end + timedelta(minutes=1))
+    buyer = as_user(signed.buyer)  # (signed in again: the session has expired meanwhile)
+    page = dashboard(buyer)
+
+    assert f"Terminate contract {signed.contract.contract_id}, stating what was paid" in page
+    url = reverse("contract-terminate", args=[signed.contract.pk])
+    assert buyer.post(url, {"once": "v" * 32, "amount_paid": "400"}).status_code == 302
+    assert "Terminate contract" not in dashboard(buyer)
+
+
+def test_a_change_left_pending_waits_in_the_buyer_s_queue(signed, as_user):
+    contract = signed.tender.contracts.get()
+    owner = Actor(Role.CONTRACT_OWNER, user=signed.buyer, subject=contract)
+    contract.add_change(by=owner, data={"rationale": "Податок", "rationaleTypes": ["taxRate"]})
+
+    page = dashboard(as_user(signed.buyer))
+
+    assert f"Sign or edit the pending change of contract {contract.contract_id}" in page
+    assert (
+        "Pending: not signed yet" in as_user(None).get(reverse("contract", args=[contract.pk])).text
+    )
