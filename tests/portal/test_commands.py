@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from complaints.models import Complaint
+from core.actors import Actor, Role
 from core.models import Broker
 from portal.models import User
-from tenders.models import Tender, TenderStatus
+from tenders.models import Contract, Tender, TenderStatus
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,7 +79,17 @@ def test_load_demo_reaches_every_stage_and_runs_twice(capsys):
         TenderStatus.UNSUCCESSFUL,
     }
     assert sorted(Complaint.objects.values_list("status", flat=True)) == ["claim", "resolved"]
-    assert User.objects.get(username="buyer").check_password("demo-password")
+    # A contract the buyer may sign now, and one in contracting with a signed change.
+    buyer = User.objects.get(username="buyer")
+    now = timezone.now()
+    signable = [
+        c for c in Contract.objects.to_sign_by(buyer.organization)
+        if c.can("sign", Actor(Role.TENDER_OWNER, user=buyer, subject=c.tender), now)
+    ]  # fmt: skip
+    assert len(signable) == 1
+    [changed] = Contract.objects.filter(changes__status="active")
+    assert changed.status == "active" and changed.data["value"]["amount"] == 115_000
+    assert buyer.check_password("demo-password")
     count = Tender.objects.count()
     assert "Demo data is loaded." in capsys.readouterr().out
     call_command("load_demo")

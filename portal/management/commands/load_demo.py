@@ -21,7 +21,7 @@ from core.models import Broker
 from core.schema import iso
 from portal.models import Organization, User
 from tenders.classifiers import cpv_name
-from tenders.models import Tender
+from tenders.models import Contract, Tender
 
 BROKERS = {"broker": "broker", "broker2": "broker2"}
 PASSWORD = "demo-password"
@@ -88,6 +88,7 @@ SUBJECTS = [
     ("Послуги з прибирання приміщень", "90910000-9", 640_000),
     ("Рукавички медичні оглядові", "33141420-0", 125_000),
     ("Миючі засоби", "39830000-9", 36_000),
+    ("Бахіли одноразові", "33199000-1", 54_000),
 ]
 
 
@@ -178,7 +179,7 @@ class Command(BaseCommand):
         story = DemoStory(brokers, users)
         for stage in (
             story.enquiries, story.tendering, story.qualification, story.awarded,
-            story.complete, story.unsuccessful,
+            story.complete, story.unsuccessful, story.signable,
         ):  # fmt: skip
             stage()
 
@@ -207,7 +208,8 @@ class Command(BaseCommand):
             f"  Portal users (password {PASSWORD}): "
             f"{', '.join(username for username, *_ in USERS)}; admin for /admin/\n"
             "  Portal: http://127.0.0.1:8000/ (the buyer owns the demo tenders; bidder has a\n"
-            "  claim awaiting the buyer's answer on the awarded tender)\n"
+            "  claim awaiting the buyer's answer on the awarded tender; one contract is ready to\n"
+            "  sign, one signed has a change: see the buyer's dashboard)\n"
             "  A new account's e-mail confirmation link is printed here (the console e-mail).\n"
             "  New organizations wait for an operator: sign in to\n"
             "    http://127.0.0.1:8000/admin/portal/organization/?verification__exact=pending\n"
@@ -336,7 +338,34 @@ class DemoStory:
         with time_machine.travel(now - 22 * day, tick=False):
             complaint.resolve(by=claimant, satisfied=False)
         with time_machine.travel(now - 20 * day, tick=False):
-            tender.contracts.get().sign(by=self.owner(tender))
+            contract = tender.contracts.get()
+            contract.sign(by=self.owner(tender))
+        # In contracting since: its price lowered by a signed change; its term runs on.
+        with time_machine.travel(now - 10 * day, tick=False):
+            contract = Contract.objects.get(pk=contract.pk)
+            contract.record_signed_change(
+                by=Actor(Role.CONTRACT_OWNER, user=self.buyer, subject=contract),
+                change={
+                    "rationale": "Постачальник знизив ціну за одиницю: виробник знизив свою.",
+                    "rationaleTypes": ["itemPriceVariation"],
+                    "contractNumber": "1",
+                    "dateSigned": iso(now - 10 * day),
+                },
+                terms={
+                    "value": {"amount": 115_000},
+                    "period": {"startDate": iso(now - 20 * day), "endDate": iso(now + 60 * day)},
+                },
+            )
+
+    def signable(self):
+        """Decided ten days ago, nobody claimed: the contract may be signed now."""
+        now, day = self.now, self.day
+        tender = self.register(6, now - 30 * day, 7, 14)
+        self.bid(tender, now - 20 * day, 1, 51_200)
+        self.bid(tender, now - 19 * day, 2, 52_900)
+        tender, award = self.first_award(tender, now - 12 * day)
+        with time_machine.travel(now - 10 * day, tick=False):
+            award.activate(by=self.owner(tender))
 
     def unsuccessful(self):
         """Nobody bid."""
