@@ -80,3 +80,19 @@ class TerminateForm(OnceForm):
         required=False,
     )
     api_fields = {"amountPaid": "amount_paid", "terminationDetails": "details"}
+
+
+class ContractSearchForm(forms.Form):
+    supplier = forms.CharField(
+        label=_("Supplier"), help_text=_("Its code (ЄДРПОУ) or a part of its name."),
+        max_length=200, required=False,
+    )  # fmt: skip
+    buyer = forms.CharField(
+        label=_("Buyer"), help_text=_("Its code (ЄДРПОУ) or a part of its name."),
+        max_length=200, required=False,
+    )  # fmt: skip
+    status = forms.ChoiceField(
+        label=_("Status"),
+        choices=[("", _("any")), ("active", _("in force")), ("terminated", _("terminated"))],
+        required=False,
+    )

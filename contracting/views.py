@@ -3,6 +3,8 @@ documents and every change), and what the buyer does to it, each through a revie
 signed change, terminate it stating the amount paid. The rules are the models'
 (tenders/models/contracting.py)."""
 
+from urllib.parse import urlencode
+
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import render
@@ -15,6 +17,7 @@ from core.actors import Role, portal_actor
 from core.forms import change_from_form
 from core.htmx import changed
 from core.ids import is_id
+from core.paging import ListPage
 from core.reviews import Review, not_now, render_review
 from core.schema import parse_iso
 from core.words import money
@@ -22,9 +25,10 @@ from docservice import client
 from tenders.models import Contract, ContractStatus
 from tenders.views.owner import stored_papers
 
-from .forms import RATIONALE_TYPES, ChangeForm, TerminateForm
+from .forms import RATIONALE_TYPES, ChangeForm, ContractSearchForm, TerminateForm
 
 REASONS = dict(RATIONALE_TYPES)
+PER_PAGE = 20
 
 
 def contract_of(contract_id: str) -> Contract:
@@ -40,6 +44,23 @@ def contract_of(contract_id: str) -> Contract:
     if contract is None:
         raise Http404
     return contract
+
+
+@require_GET
+def contract_search(request):
+    """The signed contracts, newest first: of a supplier, of a buyer, in force or ended."""
+    form = ContractSearchForm(request.GET or None)
+    asked = form.cleaned_data if form.is_valid() else {}
+    found = Contract.objects.search(
+        supplier=asked.get("supplier", "").strip(),
+        buyer=asked.get("buyer", "").strip(),
+        status=asked.get("status", ""),
+    )
+    page = ListPage(found, PER_PAGE, request.GET.get("page"))
+    query = urlencode({name: value for name, value in asked.items() if value})
+    return render(
+        request, "contracting/contracts.html", {"form": form, "page": page, "query": query}
+    )
 
 
 @require_GET

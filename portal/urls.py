@@ -97,6 +97,7 @@ urlpatterns = [
         claims.claim_new,
         name="claim-new",
     ),
+    path("contracts/", contracts.contract_search, name="contracts"),
     path("contracts/<str:contract_id>/", contracts.contract_page, name="contract"),
     path("contracts/<str:contract_id>/change/", contracts.contract_change, name="contract-change"),
     path(

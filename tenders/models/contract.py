@@ -25,6 +25,27 @@ class ContractQuerySet(models.QuerySet):
             status=ContractStatus.PENDING,
         ).select_related("tender", "award")
 
+    def in_contracting(self):
+        return self.filter(status__in=ContractStatus.in_contracting())
+
+    def search(self, *, supplier: str = "", buyer: str = "", status: str = ""):
+        """The signed contracts, newest first: of a supplier or a buyer (by its code, all
+        digits, or a part of its name), in a status (active or terminated)."""
+        found = self.in_contracting()
+        for who, path in (
+            (supplier, "data__suppliers__0__"),
+            (buyer, "tender__data__procuringEntity__"),
+        ):
+            if who:
+                found = found.filter(
+                    **{f"{path}identifier__id": who}
+                    if who.isdigit()
+                    else {f"{path}name__icontains": who}
+                )
+        if status in ContractStatus.in_contracting():
+            found = found.filter(status=status)
+        return found.select_related("tender").order_by("-date_signed", "-id")
+
     def with_change_pending_of(self, organization):
         """The signed contracts of `organization`'s tenders with a change not signed yet."""
         pending = ContractChange.objects.filter(

@@ -166,3 +166,32 @@ def test_a_change_left_pending_waits_in_the_buyer_s_queue(signed, as_user):
     assert (
         "Pending: not signed yet" in as_user(None).get(reverse("contract", args=[contract.pk])).text
     )
+
+
+def test_contracts_are_found_by_supplier_buyer_and_status(signed, as_user):
+    visitor = as_user(None)
+    contract = signed.tender.contracts.get()
+    buyer_code = signed.tender.data["procuringEntity"]["identifier"]["id"]
+    for query in ({"supplier": "40999888"}, {"supplier": "Чисто"}, {"buyer": buyer_code},
+                  {"status": "active"}, {}):  # fmt: skip
+        page = visitor.get(reverse("contracts"), query).text
+        assert contract.contract_id in page, query
+    for query in ({"supplier": "38012345"}, {"buyer": "Інший"}, {"status": "terminated"}):
+        page = visitor.get(reverse("contracts"), query).text
+        assert contract.contract_id not in page and "No signed contract matches." in page, query
+    contract_page = visitor.get(reverse("contract", args=[contract.pk])).text
+    assert f"{reverse('contracts')}?supplier=40999888" in contract_page
+    tender_page = visitor.get(reverse("tender", args=[signed.tender.pk])).text
+    assert f"{reverse('contracts')}?supplier=40999888" in tender_page
+
+
+def test_a_contract_not_signed_is_not_found(world, as_user):
+    page = as_user(None).get(reverse("contracts"), {"supplier": "40999888"}).text
+    assert "No signed contract matches." in page
+
+
+@pytest.mark.postgres
+def test_a_supplier_s_name_is_found_in_any_case(signed, as_user):
+    """(PostgreSQL compares Ukrainian letters case-insensitively; SQLite only Latin ones)"""
+    page = as_user(None).get(reverse("contracts"), {"supplier": "чисто"}).text
+    assert signed.tender.contracts.get().contract_id in page
