@@ -76,18 +76,22 @@ class SignedContractPatchSchema(Schema):
 
 
 class ChangeSchema(Schema):
-    model_name = "Change"
-    server_fields = frozenset({"id", "date"})
+    """POST /contracts/{id}/changes: a change is made pending (a status sent is dropped, as
+    2.3 drops it); PATCH signs it."""
 
-    status = Choice(["pending", "active"])
+    model_name = "Change"
+    server_fields = frozenset({"id", "date", "status"})
+
     rationale = LongText(required=True, allow_blank=False)
     rationale_en = LongText()
     rationale_ru = LongText()
     rationaleTypes = Choices(RATIONALE_TYPES, required=True)
-    contractNumber = Text()
+    contractNumber = Text(max_length=255)  # (its column's)
     dateSigned = IsoDateTime()
 
 
 class ChangePatchSchema(ChangeSchema):
+    server_fields = frozenset({"id", "date"})
+    status = Choice(["pending", "active"])
     rationale = LongText(allow_blank=False)
     rationaleTypes = Choices(RATIONALE_TYPES)

@@ -177,7 +177,7 @@ class Contract(InContracting, PartOfTender, PartDocuments):
     def patch(self, *, by: Actor, data: dict) -> None:
         """PATCH /contracts/{id}: the owner's edits of a pending contract, and signing it
         (status "active")."""
-        fields = validate(ContractPatchSchema, self.value_merged(data))
+        fields = validate(ContractPatchSchema, self.merged(data))
         with atomic_change():
             now = self.begin("edit", by)
             requested = fields.pop("status", self.status)

@@ -8,7 +8,7 @@ from datetime import timedelta
 from core import tokens
 from core.actors import Actor
 from core.errors import InvalidData, NotAllowed
-from core.schema import parse_iso, to_json, validate
+from core.schema import parse_iso, to_json, too_many, validate
 from core.transactions import atomic_change
 from tenders.contracting_schemas import ChangePatchSchema, ChangeSchema, SignedContractPatchSchema
 
@@ -19,6 +19,8 @@ from .statuses import ChangeStatus, ContractStatus
 # What a change of the terms is: only with a change pending (each has a reason the public
 # reads), unlike 2.3, where anything went.
 TERMS = ("value", "period", "items")
+# How many changes one contract takes (each is read with it, on every read).
+MAX_CHANGES = 100
 # The transitions of contracting (the others are the tender's, before the signature).
 CONTRACTING = frozenset({"credentials", "change_terms", "terminate", "add_change"})
 
@@ -82,7 +84,8 @@ class InContracting:
                     "Can't create new contract change while any (pending) change exists",
                     code="change_pending",
                 )
-            status = fields.pop("status", ChangeStatus.PENDING)
+            if self.changes.count() >= MAX_CHANGES:
+                raise too_many("changes", MAX_CHANGES)
             change = ContractChange(
                 id=new_id(), contract=self, number=self.changes.count() + 1, date=now,
                 rationale=fields.pop("rationale"), rationale_types=fields.pop("rationaleTypes"),
@@ -92,8 +95,6 @@ class InContracting:
             change.perform("create", by, now)
             if change.date_signed is not None:
                 change.check_date_signed(change.date_signed, now)
-            if status == ChangeStatus.ACTIVE:
-                self._sign_change(change, by, now)
             self.stamp_contract(now)
         return change
 
@@ -118,7 +119,8 @@ class InContracting:
                 change.apply("edit", by, now, **{name: edits[name] for name in changed})
             if status == ChangeStatus.ACTIVE:
                 self._sign_change(change, by, now)
-            self.stamp_contract(now)
+            if changed or status == ChangeStatus.ACTIVE:
+                self.stamp_contract(now)
 
     def _sign_change(self, change: ContractChange, by: Actor, now) -> None:
         if change.date_signed is None:
@@ -133,7 +135,7 @@ class InContracting:
         (`change`: ChangeSchema's fields), the terms it changes (`terms`: value, period), and
         its documents (document_fields' keywords), in one change of the contract."""
         with atomic_change():
-            made = self.add_change(by=by, data={**change, "status": ChangeStatus.PENDING})
+            made = self.add_change(by=by, data=change)
             if terms:
                 self.patch_signed(by=by, data=terms)
             if documents:
@@ -155,7 +157,7 @@ class InContracting:
         """PATCH /contracts/{id}: its title and description, what was paid, how it ended; the
         terms (value, period, items) only while a change is pending; status "terminated"
         ends it, once what was paid is stated."""
-        fields = validate(SignedContractPatchSchema, self.value_merged(data))
+        fields = validate(SignedContractPatchSchema, self.merged(data))
         with atomic_change():
             now = self.begin("change_terms", by)
             requested = fields.pop("status", self.status)
@@ -199,12 +201,15 @@ class InContracting:
         self.ends = parse_iso(end) if end else None
         return ["data", "ends"]
 
-    def value_merged(self, data: dict) -> dict:
-        """A PATCH's data with its value laid over the contract's (2.3 applies a PATCH to what
-        is there: a value's subfields left out stay)."""
-        if isinstance(data.get("value"), dict):
-            return {**data, "value": {**self.data.get("value", {}), **data["value"]}}
-        return data
+    def merged(self, data: dict) -> dict:
+        """A PATCH's data with its objects (value, period) laid over the contract's (2.3
+        applies a PATCH to what is there: an object's fields left out stay)."""
+        return {
+            name: {**self.data[name], **sent}
+            if isinstance(sent, dict) and isinstance(self.data.get(name), dict)
+            else sent
+            for name, sent in data.items()
+        }
 
     def _items_changed(self, sent: list[dict]) -> list[dict]:
         """The items with what the owner may change of each (by their place, as 2.3 merges a
@@ -222,6 +227,12 @@ class InContracting:
         contracts' feed follows it, and never shows two changes of one stamp apart)."""
         last = self.date_modified
         return now if last is None or now > last else last + timedelta(microseconds=1)
+
+    def _documents_changed(self, version, action: str, by, now) -> None:
+        """A document added or replaced: recorded, and the contract stamped (its feed shows
+        it) with its tender."""
+        self._record_document(version, action, by, now)
+        self.stamp_contract(now)
 
     def stamp_contract(self, now) -> None:
         """The contract changed: its dateModified moves forward, and so does its tender's (the

@@ -103,7 +103,11 @@ def test_only_the_buyer_changes_or_terminates(signed, as_user):
         refused = other.post(url, {"once": "t" * 32, "amount_paid": "1"})
         assert refused.status_code == 422
         assert "You may not do this" in refused.content.decode()
-    assert signed.tender.contracts.get().status == "active"
+        changing = other.post(reverse("contract-change", args=[signed.contract.pk]), change_form())
+        assert changing.status_code == 422
+        assert "You may not do this" in changing.content.decode()
+    contract = signed.tender.contracts.get()
+    assert contract.status == "active" and not contract.changes.exists()
 
 
 def test_the_buyer_terminates_stating_what_was_paid(signed, as_user):

@@ -10,7 +10,16 @@ import pytest
 
 from core.actors import Actor, Role
 from core.errors import NotAllowed, PermissionDenied, Refused, RoleNotAllowed
-from tenders.models import AuditEvent, Award, Bid, Cancellation, Contract, Tender
+from core.schema import iso
+from tenders.models import (
+    AuditEvent,
+    Award,
+    Bid,
+    Cancellation,
+    Contract,
+    ContractChange,
+    Tender,
+)
 from tenders.models.tender_table import TRANSITIONS as TENDER_TRANSITIONS
 from tests.factories import decided_award, file_claim
 from tests.helpers import FIRST, SECOND, bid_data, tender_data, two_lots
@@ -369,6 +378,48 @@ def test_contract_cells(status, brokers, clock):
             else:
                 expected = CONTRACT_CELLS[status].get(action, NotAllowed.__name__)
             assert outcome(contract, action, by, clock.now()) == expected, (status, action, who)
+
+
+CHANGE_ALLOWED = {
+    # a change's status (and its contract's) -> what its contract's owner may do to it
+    "pending": {"edit", "activate"},
+    "active": set(),
+    "pending, its contract terminated": set(),
+}
+
+
+def change_in(status: str, brokers, clock):
+    world, contract = contract_in("active", brokers, clock)
+    owner = contract_owner(world, contract)
+    change = contract.add_change(
+        by=owner, data={"rationale": "Зниження ціни", "rationaleTypes": ["priceReduction"]}
+    )
+    if status == "active":
+        contract.patch_change(
+            change, by=owner, data={"status": "active", "dateSigned": iso(contract.date_signed)}
+        )
+    if status.endswith("terminated"):
+        contract.terminate(by=owner, amount_paid=400)
+    change.refresh_from_db()
+    change.contract = Contract.objects.get(pk=contract.pk)
+    change.contract.tender = world.tender
+    return world, change, owner
+
+
+@pytest.mark.parametrize("status", list(CHANGE_ALLOWED))
+def test_contract_change_cells(status, brokers, clock):
+    world, change, owner = change_in(status, brokers, clock)
+    assert change.status == status.split(",")[0]
+    people = {**award_actors(world), "contract owner": owner}
+    for action in ContractChange.TRANSITIONS:
+        for who, by in people.items():
+            if who != "contract owner":
+                expected = PermissionDenied.__name__
+            elif action in CHANGE_ALLOWED[status]:
+                expected = ALLOWED
+            else:
+                expected = NotAllowed.__name__
+            assert outcome(change, action, by, clock.now()) == expected, (status, action, who)
 
 
 def test_signing_refusals_say_why(brokers, clock):
