@@ -5,6 +5,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core.forms import OnceForm, check_size
+from tenders.forms.new_tender import DATETIME_INPUT
 
 # 2.3's reasons for a change, in words.
 RATIONALE_TYPES = [
@@ -46,11 +47,11 @@ class ChangeForm(OnceForm):
         label=_("The contract's new end"),
         help_text=_("Leave empty if the term stays."),
         required=False,
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        widget=DATETIME_INPUT,
     )
     date_signed = forms.DateTimeField(
         label=_("Signed on"),
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        widget=DATETIME_INPUT,
     )
     document = forms.FileField(
         label=_("The signed change"), required=False, validators=[check_size],

@@ -1,0 +1,71 @@
+"""After the signature, in a real browser, with and without JavaScript: the buyer signs the
+contract, records a change (a lower price, its reasons) and signs it, then terminates the
+contract stating what was paid, each through its review page; a visitor reads the whole history
+on the contract's page, and finds it among the supplier's contracts."""
+
+import re
+from datetime import timedelta
+
+import pytest
+
+from tests.browser.pages import serious_violations, sign_in
+from tests.factories import portal_world
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def walk(people, brokers, clock, *, javascript: bool, screenshot=None):
+    world = portal_world(brokers, clock)
+    clock.move_to(world.award.complaint_period_end + timedelta(minutes=1))
+    buyer = people(javascript=javascript)
+    sign_in(buyer, world.buyer)
+    buyer.goto(f"/tenders/{world.tender.pk}/")
+    buyer.get_by_role("link", name="Укласти договір…").click()
+    buyer.get_by_role("button", name="Укласти договір").click()
+    buyer.locator("#awards .badge", has_text="договір укладено").wait_for()
+    contract = world.tender.contracts.get()
+
+    # A day later the parties agree a lower price: a change, through its review page.
+    clock.advance(days=1)
+    buyer.get_by_role("link", name=re.compile(r"Договір .*: умови, зміни й оплата")).click()
+    buyer.wait_for_url(re.compile(rf"/contracts/{contract.pk}/$"))
+    buyer.get_by_role("link", name="Зареєструвати зміну…").click()
+    buyer.get_by_label("Сторони погодили нижчу ціну").check()
+    buyer.get_by_label("Причина, словами").fill("Постачальник погодився знизити ціну на 10 грн.")
+    buyer.get_by_label("Нова ціна договору").fill("390")
+    if javascript:
+        assert serious_violations(buyer) == []
+    buyer.get_by_role("button", name="Підписати зміну").click()
+    buyer.wait_for_url(re.compile(rf"/contracts/{contract.pk}/$"))
+    buyer.get_by_text("Зміну підписано й оприлюднено разом із договором.").wait_for()
+    assert "390,00 UAH" in buyer.locator(".contract-value").inner_text().replace("\xa0", " ")
+
+    # Terminated, stating what was paid (refusals by the field: tests/portal/test_contracts.py).
+    buyer.get_by_role("link", name="Припинити договір…").click()
+    buyer.get_by_label("Сума, сплачена за договором").fill("390")
+    buyer.get_by_role("button", name="Припинити договір").click()
+    buyer.wait_for_url(re.compile(rf"/contracts/{contract.pk}/$"))
+    buyer.get_by_text("Договір припинено; сплачену суму оприлюднено.").wait_for()
+    if screenshot:
+        screenshot(buyer, "uk-contract")
+
+    # A visitor reads the whole history, and finds the contract among the supplier's.
+    visitor = people(javascript=javascript)
+    visitor.goto(f"/contracts/{contract.pk}/")
+    page = visitor.locator("main").inner_text().replace("\xa0", " ")
+    assert "припинено" in page and "Сплачено" in page and "390,00 UAH" in page
+    assert "Сторони погодили нижчу ціну" in page
+    assert "Постачальник погодився знизити ціну на 10 грн." in page
+    assert "Зареєструвати зміну" not in page
+    visitor.get_by_role("link", name="його договори").first.click()
+    visitor.get_by_role("link", name=contract.contract_id).wait_for()
+    for page in (buyer, visitor):
+        assert page.errors == []
+
+
+def test_contract_story_with_javascript(people, brokers, clock, screenshot):
+    walk(people, brokers, clock, javascript=True, screenshot=screenshot)
+
+
+def test_contract_story_without_javascript(people, brokers, clock):
+    walk(people, brokers, clock, javascript=False)
