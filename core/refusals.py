@@ -29,6 +29,7 @@ WORDS = {
     "change_date_signed": _(
         "The change is signed on a date: not before the contract's last signature."
     ),
+    "change_signed": _("A signed change takes no more documents."),
     "amount_paid_needed": _("State the amount paid before the contract is terminated."),
     "auction_builtin": _("Auctions here are held by the registry's own module."),
     "auction_stage": _("Not now: prices are offered only in a bidder's turn."),

@@ -350,6 +350,9 @@ SPECTACULAR_SETTINGS = {
         "ErrorStatusEnum": ["error"],
         # What a document or a question is of (the same three choices in 2.3).
         "PartOfTenderEnum": ["tender", "item", "lot"],
+        # What a signed contract's document is of, and what any document is shown of.
+        "ContractDocumentOfEnum": ["contract", "change"],
+        "DocumentOfEnum": ["tender", "item", "lot", "contract", "change"],
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

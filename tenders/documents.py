@@ -89,7 +89,7 @@ class DocumentMetadata(Schema):
     relatedItem = Text()
 
     def validate(self, attrs):
-        if attrs.get("documentOf") in ("item", "lot") and not attrs.get("relatedItem"):
+        if attrs.get("documentOf") in ("item", "lot", "change") and not attrs.get("relatedItem"):
             raise ValidationError({"relatedItem": ["This field is required."]})
         return attrs
 
@@ -102,6 +102,18 @@ class DocumentInput(DocumentMetadata):
     format = Format(required=True)
     url = Text(required=True)
     hash = Hash()
+
+
+class ContractDocumentMetadata(DocumentMetadata):
+    """A signed contract's document in contracting: of the contract or of one of its changes
+    (2.3's contracting)."""
+
+    model_name = "ContractDocument"
+    documentOf = Choice(["contract", "change"])
+
+
+class ContractDocumentInput(ContractDocumentMetadata, DocumentInput):
+    model_name = "ContractDocument"
 
 
 class HashRequired(DomainError):
@@ -145,10 +157,10 @@ def verify_document_url(base: str, url: str, hash_: str | None) -> tuple[str, st
     return doc_id, md5
 
 
-def document_fields(data: dict, *, base: str) -> dict:
+def document_fields(data: dict, *, base: str, schema=DocumentInput) -> dict:
     """A JSON document request as model-method keywords: the content's key and md5, the title,
     the format and the rest of the metadata."""
-    fields = validate(DocumentInput, data)
+    fields = validate(schema, data)
     key, md5 = verify_document_url(base, fields.pop("url"), fields.pop("hash", None))
     return {
         "key": key,

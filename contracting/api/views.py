@@ -18,6 +18,7 @@ from core.schema import iso
 from tenders.api.documents import DocumentViewSet, document_operations
 from tenders.api.feed import FEED_PARAMETERS
 from tenders.contracting_schemas import ChangeSchema, SignedContractPatchSchema
+from tenders.documents import ContractDocumentInput, ContractDocumentMetadata
 from tenders.models import Contract, ContractStatus
 
 from .serializers import ChangeOut, ChangeShape, ContractingOut, ContractingShape
@@ -198,12 +199,17 @@ class ChangeViewSet(viewsets.ViewSet):
         return ok(ChangeOut(change).data)
 
 
-@document_operations("SignedContract")
+@document_operations(
+    "SignedContract",
+    input_schema=ContractDocumentInput,
+    metadata_schema=ContractDocumentMetadata,
+)
 class SignedContractDocumentViewSet(DocumentViewSet):
     """A signed contract's documents (the same as its tender shows): read by anyone, added and
     replaced with the contract's own token while it is active."""
 
     route = "api:contracting-document"
+    input_schema, metadata_schema = ContractDocumentInput, ContractDocumentMetadata
 
     def container_for_read(self, request, contract_id):
         return contract_of(contract_id)

@@ -34,6 +34,8 @@ class DocumentShape(Shape, DocumentMetadata):
     )
     datePublished = IsoDateTime()
     dateModified = IsoDateTime()
+    # (a signed contract's documents are of the contract or of one of its changes)
+    documentOf = Choice(["tender", "item", "lot", "contract", "change"])
 
 
 class DocumentWithVersionsShape(DocumentShape):
@@ -57,7 +59,13 @@ class DocumentOut(Out):
         }
 
 
-def document_operations(owner: str, sealed: bool = False):
+def document_operations(
+    owner: str,
+    sealed: bool = False,
+    *,
+    input_schema=DocumentInput,
+    metadata_schema=DocumentMetadata,
+):
     """The document operations of a container (`owner`: Tender, Complaint) for the OpenAPI
     description: JSON (a document-service URL with its hash) or a multipart `file`. A sealed
     container's documents (a bid's) are refused 403 to readers until bids are opened."""
@@ -73,7 +81,7 @@ def document_operations(owner: str, sealed: bool = False):
     from core.api.openapi import OWNER_TOKEN, data_of, errors
 
     content = {
-        "application/json": data_of(f"{owner}DocumentCreate", DocumentInput),
+        "application/json": data_of(f"{owner}DocumentCreate", input_schema),
         "multipart/form-data": inline_serializer(
             name=f"{owner}DocumentFile", fields={"file": serializers.FileField()}
         ),
@@ -115,7 +123,7 @@ def document_operations(owner: str, sealed: bool = False):
             operation_id=f"patch{owner}Document",
             summary="Change the metadata of the latest version",
             parameters=OWNER_TOKEN,
-            request=data_of(f"{owner}DocumentPatch", DocumentMetadata),
+            request=data_of(f"{owner}DocumentPatch", metadata_schema),
             responses={200: one, **refused},
         ),
     )
@@ -137,6 +145,9 @@ class DocumentViewSet(viewsets.ViewSet):
     name of the route of one document."""
 
     route: str
+    # What a document's JSON may say (a signed contract's differs: contracting's).
+    input_schema = DocumentInput
+    metadata_schema = DocumentMetadata
 
     def container_for_read(self, request, **kwargs):
         """The container as `request`'s reader may see it (404 for a draft of another)."""
@@ -176,7 +187,12 @@ class DocumentViewSet(viewsets.ViewSet):
         multipart file; returns (fields, stored) where `stored` is content this request put in
         the document service and must be discarded if the change is refused."""
         if not _is_multipart(request):
-            return document_fields(read_data(request), base=links.base_url(request)), None
+            return (
+                document_fields(
+                    read_data(request), base=links.base_url(request), schema=self.input_schema
+                ),
+                None,
+            )
         # Refuse before reading a byte when the change would be refused anyway.
         container.check_document_change(actor, verb, document_id)
         stored = client.store_upload(request, actor)
@@ -209,6 +225,6 @@ class DocumentViewSet(viewsets.ViewSet):
     def partial_update(self, request, pk, **kwargs):
         container, actor = self.container_for_write(request, **kwargs)
         container.latest_document(pk)
-        changes = validate(DocumentMetadata, read_data(request))
+        changes = validate(self.metadata_schema, read_data(request))
         version = container.edit_document(by=actor, document_id=pk, changes=changes)
         return ok(self._out(request, version))

@@ -228,6 +228,19 @@ class InContracting:
         last = self.date_modified
         return now if last is None or now > last else last + timedelta(microseconds=1)
 
+    def _check_related_item(self, metadata: dict) -> None:
+        """A document of a change names one of the contract's, still pending (2.3)."""
+        if metadata.get("documentOf") != "change":
+            super()._check_related_item(metadata)
+            return
+        change = next((c for c in self.changes.all() if c.pk == metadata.get("relatedItem")), None)
+        if change is None:
+            raise InvalidData.field("relatedItem", "relatedItem should be one of changes")
+        if change.status != ChangeStatus.PENDING:
+            raise NotAllowed(
+                f"Can't add document to '{change.status}' change", code="change_signed"
+            )
+
     def _documents_changed(self, version, action: str, by, now) -> None:
         """A document added or replaced: recorded, and the contract stamped (its feed shows
         it) with its tender."""

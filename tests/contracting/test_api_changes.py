@@ -361,3 +361,31 @@ def test_every_contracting_write_is_on_the_tender_s_audit_trail(contract, clock)
         ("contract", "terminate", "terminated", "contract_owner"),
     ]
     assert ("contractchange", "create", "pending", "contract_owner") in events
+
+
+def test_a_document_of_a_change_names_a_pending_one(client, contract):
+    ds = DocService(client, key="broker")
+    change = contract.add_change().json()["data"]
+    paper = document(ds, documentOf="change", relatedItem=change["id"])
+    added = contract.api.post(f"{contract.path}/documents", paper, token=contract.token)
+    assert added.status_code == 201, added.content
+    assert added.json()["data"]["documentOf"] == "change"
+
+    unknown = document(ds, documentOf="change", relatedItem="0" * 32)
+    refused = contract.api.post(f"{contract.path}/documents", unknown, token=contract.token)
+    assert single_error(refused, 422)["description"] == ["relatedItem should be one of changes"]
+
+    signed_at = contract.read()["dateSigned"]
+    contract.patch_change(change["id"], {"status": "active", "dateSigned": signed_at})
+    late = document(ds, documentOf="change", relatedItem=change["id"])
+    refused = contract.api.post(f"{contract.path}/documents", late, token=contract.token)
+    assert single_error(refused, 403)["description"] == "Can't add document to 'active' change"
+
+
+def test_a_signed_contract_s_documents_are_of_it_or_of_a_change(client, contract):
+    paper = document(DocService(client, key="broker"), documentOf="lot", relatedItem="0" * 32)
+    refused = contract.api.post(f"{contract.path}/documents", paper, token=contract.token)
+    assert single_error(refused, 422) == {
+        "location": "body", "name": "documentOf",
+        "description": ["Value must be one of ['contract', 'change']."],
+    }  # fmt: skip
