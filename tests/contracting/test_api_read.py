@@ -105,3 +105,24 @@ def test_a_change_to_a_contract_stamps_it_anew(api, api2, anonymous, clock):
 
     assert contract["contractNumber"] == "42"
     assert contract["dateModified"] == tender.read()["contracts"][0]["dateSigned"]
+
+
+def test_contracts_stamped_alike_are_never_split_between_pages(api, api2, anonymous, clock):
+    """(the clock stands still: both are signed at the same moment)"""
+    tenders = [in_qualification(api, clock, bidder_api=api2) for _ in range(2)]
+    for tender in tenders:
+        award = tender.read()["awards"][0]
+        assert decide(api, tender, award["id"], "active").status_code == 200
+    past_stand_still(tenders[0], clock)
+    past_stand_still(tenders[1], clock)
+    ids = []
+    for tender in tenders:
+        [contract] = tender.read()["contracts"]
+        ids.append(contract["id"])
+        path = f"{tender.path}/contracts/{contract['id']}"
+        assert api.patch(path, {"status": "active"}, token=tender.token).status_code == 200
+
+    items = feed(anonymous, clock)
+
+    assert len({item["dateModified"] for item in items}) == 1
+    assert sorted(item["id"] for item in items) == sorted(ids)
