@@ -102,3 +102,14 @@ def fresh_api(brokers):
         return Api(Client(), key=key)
 
     return make
+
+
+def crawl(api, path):
+    """Follow next_page to the empty page at the head: (ids seen, the path to poll next)."""
+    seen = []
+    while True:
+        body = api.get(path).json()
+        if not body["data"]:
+            return seen, path
+        seen += [item["id"] for item in body["data"]]
+        path = body["next_page"]["path"]

@@ -6,20 +6,10 @@ import threading
 import pytest
 from django.db import connection, transaction
 
+from tests.concurrency.conftest import crawl
 from tests.helpers import Clock, create_tender
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def crawl(api, path):
-    """Follow next_page to the empty page at the head: (ids seen, the path to poll next)."""
-    seen = []
-    while True:
-        body = api.get(path).json()
-        if not body["data"]:
-            return seen, path
-        seen += [item["id"] for item in body["data"]]
-        path = body["next_page"]["path"]
 
 
 def test_a_write_committing_after_a_later_stamped_one_is_not_skipped(
