@@ -69,6 +69,21 @@ class ChangeForm(OnceForm):
         self.initial.setdefault("date_signed", timezone.localtime().replace(second=0))
 
 
+class ChangeSignForm(OnceForm):
+    """The signature of a change left pending: when, and its signed copy."""
+
+    date_signed = forms.DateTimeField(label=_("Signed on"), widget=DATETIME_INPUT)
+    document = forms.FileField(
+        label=_("The signed change"), required=False, validators=[check_size],
+        help_text=_("Optional. Published with the contract."),
+    )  # fmt: skip
+    api_fields = {"dateSigned": "date_signed"}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.initial.setdefault("date_signed", timezone.localtime().replace(second=0))
+
+
 class TerminateForm(OnceForm):
     amount_paid = forms.DecimalField(
         label=_("The amount paid under the contract"),

@@ -25,7 +25,13 @@ from docservice import client
 from tenders.models import Contract, ContractStatus
 from tenders.views.owner import stored_papers
 
-from .forms import RATIONALE_TYPES, ChangeForm, ContractSearchForm, TerminateForm
+from .forms import (
+    RATIONALE_TYPES,
+    ChangeForm,
+    ChangeSignForm,
+    ContractSearchForm,
+    TerminateForm,
+)
 
 REASONS = dict(RATIONALE_TYPES)
 PER_PAGE = 20
@@ -50,7 +56,9 @@ def contract_of(contract_id: str) -> Contract:
 def contract_search(request):
     """The signed contracts, newest first: of a supplier, of a buyer, in force or ended."""
     form = ContractSearchForm(request.GET or None)
-    asked = form.cleaned_data if form.is_valid() else {}
+    if form.is_bound and not form.is_valid():
+        return render(request, "contracting/contracts.html", {"form": form, "page": None})
+    asked = form.cleaned_data if form.is_bound else {}
     found = Contract.objects.search(
         supplier=asked.get("supplier", "").strip(),
         buyer=asked.get("buyer", "").strip(),
@@ -65,9 +73,14 @@ def contract_search(request):
 
 @require_GET
 def contract_page(request, contract_id):
+    return _page(request, contract_id)
+
+
+def _page(request, contract_id):
     contract = contract_of(contract_id)
     owner = portal_actor(request.user, (Role.CONTRACT_OWNER, contract))
     now = timezone.now()
+    pending = contract.pending_change()
     context = {
         "contract": contract,
         "tender": contract.tender,
@@ -87,6 +100,7 @@ def contract_page(request, contract_id):
         ],
         "documents": contract.all_document_versions(),
         "may_change": contract.can("add_change", owner, now),
+        "may_sign_change": pending is not None and pending.can("activate", owner, now),
         "may_terminate": contract.can("terminate", owner, now),
     }
     return render(request, "contracting/contract.html", context)
@@ -106,7 +120,7 @@ def _act(request, contract_id, form_class, change, review):
     if notice:
         url = reverse("contract", args=[contract.pk])
         return changed(
-            request, notice, url=url, fresh=lambda: contract_page(request, contract.pk),
+            request, notice, url=url, fresh=lambda: _page(request, contract.pk),
             event="contract-changed",
         )  # fmt: skip
     return render_review(request, review(contract, owner, form), status=422)
@@ -159,6 +173,46 @@ def contract_change(request, contract_id):
         )
 
     return _act(request, contract_id, ChangeForm, change, review)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def contract_change_sign(request, contract_id):
+    """Read, the review of signing the change left pending (made through the API); sent, its
+    signature."""
+
+    def change(contract, owner, form):
+        contract.check_party(owner)  # before anything is stored
+        data = form.cleaned_data
+        stored, documents = stored_papers(owner, data.get("document"), "contractAnnexe")
+        with client.discarded_on_refusal(stored):
+            contract.sign_pending_change(
+                by=owner, date_signed=data["date_signed"].isoformat(), documents=documents
+            )
+        return _("The change is signed and published with the contract.")
+
+    def review(contract, owner, form):
+        pending = contract.pending_change()
+        refused = (
+            (lambda: pending.refused("activate", owner, timezone.now()))
+            if pending is not None
+            else (lambda: contract.refused("add_change", owner, timezone.now()))
+        )
+        return Review(
+            title=_("Sign the pending change of contract %(id)s?") % {"id": contract.contract_id},
+            about=pending.rationale if pending is not None else _about(contract),
+            happens=[_("The change is in force once signed: it can't be taken back.")],
+            seen_by=_(
+                "Everyone: the change and its document are published on the contract's page."
+            ),
+            form=form,
+            url=reverse("contract-change-sign", args=[contract.pk]),
+            confirm=_("Sign the change"),
+            back=reverse("contract", args=[contract.pk]),
+            refusal=not_now(form, refused),
+        )
+
+    return _act(request, contract_id, ChangeSignForm, change, review)
 
 
 @require_http_methods(["GET", "POST"])

@@ -113,6 +113,7 @@ class AlreadySent(DomainError):
 # untranslated; add_domain_error translates what the catalog has.
 REFUSALS_TO_TRANSLATE = (
     gettext_noop("Forbidden"),
+    gettext_noop("Contract signature date can't be in the future"),
     gettext_noop("Only users of a procuring entity can publish tenders"),
     gettext_noop("value should be less than value of tender"),
     gettext_noop("value should be less than value of lot"),

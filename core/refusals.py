@@ -21,6 +21,8 @@ WORDS = {
     ),
     "award_status": _("Not while the decision is «%(status)s»."),
     "lot_not_active": _("Not any more: the lot is no longer open."),
+    "value_above_award": _("The price can't be above the awarded price of %(amount)s."),
+    "change_none_pending": _("No change is waiting for its signature."),
     "change_pending": _("A change is pending already: sign it or edit it first."),
     "change_needed": _(
         "The contract's value, term and items change only with a change that states why: "

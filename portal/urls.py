@@ -101,6 +101,11 @@ urlpatterns = [
     path("contracts/<str:contract_id>/", contracts.contract_page, name="contract"),
     path("contracts/<str:contract_id>/change/", contracts.contract_change, name="contract-change"),
     path(
+        "contracts/<str:contract_id>/change/sign/",
+        contracts.contract_change_sign,
+        name="contract-change-sign",
+    ),
+    path(
         "contracts/<str:contract_id>/terminate/",
         contracts.contract_terminate,
         name="contract-terminate",

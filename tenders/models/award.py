@@ -9,6 +9,7 @@ from core.transitions import NEW, transition
 from tenders import notifications
 from tenders.documents import PartDocuments
 from tenders.part_schemas import AwardPatchSchema
+from tenders.schema import party_key
 from tenders.workdays import STAND_STILL
 
 from .base import PartOfTender, new_id
@@ -257,6 +258,7 @@ class Award(PartOfTender, PartDocuments):
                 number=number,
                 award=self,
                 contract_id=f"{tender.tender_id}-{number}",
+                supplier_code=party_key(self.suppliers[0])[1] if self.suppliers else "",
                 date=now,
                 data={
                     "value": self.value,

@@ -5,6 +5,7 @@ from core.errors import InvalidData, NotAllowed, in_own_status, in_tender_status
 from core.schema import iso, to_json, validate
 from core.transactions import atomic_change
 from core.transitions import NEW, UNCHANGED, transition
+from core.words import money
 from tenders.documents import PartDocuments
 from tenders.part_schemas import ContractPatchSchema
 
@@ -29,19 +30,24 @@ class ContractQuerySet(models.QuerySet):
         return self.filter(status__in=ContractStatus.in_contracting())
 
     def search(self, *, supplier: str = "", buyer: str = "", status: str = ""):
-        """The signed contracts, newest first: of a supplier or a buyer (by its code, all
-        digits, or a part of its name), in a status (active or terminated)."""
-        found = self.in_contracting()
-        for who, path in (
-            (supplier, "data__suppliers__0__"),
-            (buyer, "tender__data__procuringEntity__"),
-        ):
-            if who:
-                found = found.filter(
-                    **{f"{path}identifier__id": who}
-                    if who.isdigit()
-                    else {f"{path}name__icontains": who}
-                )
+        """The signed contracts of real tenders (not test ones), newest first: of a supplier
+        or a buyer, by its code (all digits: an indexed column each) or a part of its name,
+        in a status (active or terminated)."""
+        found = self.in_contracting().exclude(tender__mode="test")
+        if supplier:
+            by_supplier = (
+                {"supplier_code": supplier}
+                if supplier.isdigit()
+                else {"data__suppliers__0__name__icontains": supplier}
+            )
+            found = found.filter(**by_supplier)
+        if buyer:
+            by_buyer = (
+                {"tender__buyer_identifier": buyer}
+                if buyer.isdigit()
+                else {"tender__data__procuringEntity__name__icontains": buyer}
+            )
+            found = found.filter(**by_buyer)
         if status in ContractStatus.in_contracting():
             found = found.filter(status=status)
         return found.select_related("tender").order_by("-date_signed", "-id")
@@ -95,6 +101,8 @@ class Contract(InContracting, PartOfTender, PartDocuments):
     date = models.DateTimeField(editable=False)
     date_signed = models.DateTimeField(null=True, blank=True, editable=False)
     date_modified = models.DateTimeField(null=True, blank=True, editable=False)
+    # Its supplier's code (ЄДРПОУ), kept apart for the search.
+    supplier_code = models.CharField(max_length=64, blank=True, editable=False)
     # The end of its term (its data's period.endDate), kept apart for the buyer's queue.
     ends = models.DateTimeField(null=True, blank=True, editable=False)
     # The contract's own token in contracting (its digest; none until credentials are taken).
@@ -112,7 +120,14 @@ class Contract(InContracting, PartOfTender, PartDocuments):
                 fields=["date_modified", "id"],
                 condition=models.Q(status__in=["active", "terminated"]),
                 name="contracts_feed",
-            )
+            ),
+            # The search: newest signed first, and a supplier's.
+            models.Index(
+                fields=["-date_signed", "-id"],
+                condition=models.Q(status__in=["active", "terminated"]),
+                name="contracts_signed",
+            ),
+            models.Index(fields=["supplier_code"], name="contracts_of_supplier"),
         ]
 
     def __str__(self) -> str:
@@ -143,6 +158,8 @@ class Contract(InContracting, PartOfTender, PartDocuments):
             by.check_standing()
         if action == "sign":
             self._check_signing(now)
+        if action in ("add_change", "terminate"):
+            self.check_no_change_pending(action)
 
     # --- its documents (the signed contract) ----------------------------------------------
 
@@ -200,6 +217,19 @@ class Contract(InContracting, PartOfTender, PartDocuments):
                 self.save(update_fields=["date_signed", "date_modified"])
                 self.tender.stamp_change(now)
 
+    def check_no_change_pending(self, action: str) -> None:
+        """A new change, or the end of the contract, waits for the pending change's signature."""
+        if self.status != ContractStatus.ACTIVE or self.pending_change() is None:
+            return
+        if action == "add_change":
+            raise NotAllowed(
+                "Can't create new contract change while any (pending) change exists",
+                code="change_pending",
+            )
+        raise NotAllowed(
+            "Can't terminate contract while any (pending) change exists", code="change_pending"
+        )
+
     def check_value(self, value: dict) -> None:
         """The owner may lower the contract's amount, not raise it past the award's, and may
         change neither its currency nor whether VAT is included."""
@@ -209,7 +239,9 @@ class Contract(InContracting, PartOfTender, PartDocuments):
         awarded = self.award.value["amount"]
         if value["amount"] > awarded:
             raise NotAllowed(
-                f"Value amount should be less or equal to awarded amount ({float(awarded)})"
+                f"Value amount should be less or equal to awarded amount ({float(awarded)})",
+                code="value_above_award",
+                params={"amount": money(self.award.value)},
             )
 
     def _check_date_signed(self, date_signed, now) -> None:

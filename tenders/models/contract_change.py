@@ -9,7 +9,7 @@ from core.schema import iso
 from core.transitions import NEW, transition
 
 from .base import ChangedUnderItsTendersLock, new_id
-from .statuses import ChangeStatus, ContractStatus
+from .statuses import ChangeStatus
 
 
 class ContractChange(ChangedUnderItsTendersLock, models.Model):
@@ -76,15 +76,6 @@ class ContractChange(ChangedUnderItsTendersLock, models.Model):
 
     def role_of(self, by: Actor) -> Role | None:
         return Role.CONTRACT_OWNER if by.acts_as(Role.CONTRACT_OWNER, self.contract) else None
-
-    def check_context(self, action: str, by: Actor, now) -> None:
-        contract = self.contract
-        if contract.status != ContractStatus.ACTIVE:
-            raise NotAllowed(
-                f"Can't update contract change in current ({contract.status}) contract status",
-                code="own_status",
-                params={"status": contract.get_status_display()},
-            )
 
     def status_refusal(self, action: str) -> NotAllowed:
         return in_own_status("update contract change", self)

@@ -79,11 +79,6 @@ class InContracting:
         fields = validate(ChangeSchema, data)
         with atomic_change():
             now = self.begin("add_change", by)
-            if self.pending_change() is not None:
-                raise NotAllowed(
-                    "Can't create new contract change while any (pending) change exists",
-                    code="change_pending",
-                )
             if self.changes.count() >= MAX_CHANGES:
                 raise too_many("changes", MAX_CHANGES)
             change = ContractChange(
@@ -138,12 +133,35 @@ class InContracting:
             made = self.add_change(by=by, data=change)
             if terms:
                 self.patch_signed(by=by, data=terms)
-            if documents:
-                now = self.begin("add_change", by)
-                self.check_document_change(by, "add")
-                self.attach_sent(by, now, documents)
+            self._attach_to_change(made, by, documents)
             self.patch_change(made, by=by, data={"status": ChangeStatus.ACTIVE})
         return made
+
+    def sign_pending_change(self, *, by: Actor, date_signed: str, documents=()) -> None:
+        """The change left pending (made through the API), signed on `date_signed`, with its
+        signed copy (document_fields' keywords)."""
+        with atomic_change():
+            self.lock_for_change()
+            change = self.pending_change()
+            if change is None:
+                raise NotAllowed("No change is pending", code="change_none_pending")
+            self._attach_to_change(change, by, documents)
+            self.patch_change(
+                change, by=by, data={"status": ChangeStatus.ACTIVE, "dateSigned": date_signed}
+            )
+
+    def _attach_to_change(self, change: ContractChange, by: Actor, documents) -> None:
+        """`documents` (its signed copy) attached to the contract, of `change`, still pending."""
+        if not documents:
+            return
+        now = change.begin("edit", by)
+        self.check_document_change(by, "add")
+        self.attach_sent(by, now, [
+            {**document, "metadata": {
+                **document["metadata"], "documentOf": "change", "relatedItem": change.pk,
+            }}
+            for document in documents
+        ])  # fmt: skip
 
     def terminate(self, *, by: Actor, amount_paid, details: str = "") -> None:
         """Terminated, stating what was paid (and, for a contract not fulfilled, how it

@@ -91,7 +91,7 @@ def test_a_change_the_model_refuses_changes_nothing_and_says_why(signed, as_user
     higher = buyer.post(url, change_form(amount="999.00"))
 
     assert higher.status_code == 422
-    assert "Value amount should be less or equal to awarded amount" in higher.content.decode()
+    assert "be above the awarded price of 400.00 UAH." in higher.text
     contract = signed.tender.contracts.get()
     assert contract.data["value"]["amount"] == 400 and not contract.changes.exists()
 
@@ -199,3 +199,41 @@ def test_a_supplier_s_name_is_found_in_any_case(signed, as_user):
     """(PostgreSQL compares Ukrainian letters case-insensitively; SQLite only Latin ones)"""
     page = as_user(None).get(reverse("contracts"), {"supplier": "чисто"}).text
     assert signed.tender.contracts.get().contract_id in page
+
+
+def test_a_change_left_pending_is_signed_from_the_contract_s_page(signed, as_user):
+    contract = signed.tender.contracts.get()
+    owner = Actor(Role.CONTRACT_OWNER, user=signed.buyer, subject=contract)
+    contract.add_change(by=owner, data={"rationale": "Податок", "rationaleTypes": ["taxRate"]})
+    buyer = as_user(signed.buyer)
+    page = buyer.get(reverse("contract", args=[contract.pk])).text
+    assert "Sign the pending change" in page and "Record a change" not in page
+    terminate = buyer.get(reverse("contract-terminate", args=[contract.pk])).text
+    assert "A change is pending already" in terminate
+
+    url = reverse("contract-change-sign", args=[contract.pk])
+    form = {"once": "p" * 32, "date_signed": timezone.localtime().strftime("%Y-%m-%dT%H:%M")}
+    done = buyer.post(url, {**form, "document": upload("зміна.pdf")})
+
+    assert done.status_code == 302, done.text[:2000]
+    [change] = contract.changes.all()
+    assert change.status == "active"
+    [paper] = contract.documents.all()
+    assert paper.metadata["documentOf"] == "change" and paper.metadata["relatedItem"] == change.pk
+    assert "Sign the pending change" not in buyer.get(reverse("contract", args=[contract.pk])).text
+
+
+def test_a_search_that_can_t_be_read_finds_nothing_and_says_why(signed, as_user):
+    page = as_user(None).get(reverse("contracts"), {"status": "bogus"}).text
+    assert signed.tender.contracts.get().contract_id not in page
+    assert "Select a valid choice" in page
+
+
+def test_a_price_above_the_award_is_refused_in_ukrainian(signed, as_user, client):
+    client.cookies["django_language"] = "uk"
+    buyer = as_user(signed.buyer)
+    refused = buyer.post(
+        reverse("contract-change", args=[signed.contract.pk]), change_form(amount="999.00")
+    )
+    assert refused.status_code == 422
+    assert "Ціна не може бути більшою за ціну переможця" in refused.text
