@@ -4,13 +4,13 @@ from django import forms
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils.functional import lazy
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core.errors import DomainError, InvalidData
 from core.ids import new_id
 from core.models import FormSubmission
-from core.refusals import in_words
+from core.refusals import in_words, said
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -108,26 +108,6 @@ class AlreadySent(DomainError):
         super().__init__(_("This form has already been sent; the page shows what it did."))
 
 
-# The 2.3 descriptions people meet in the portal without a code of their own (refusals with one
-# are said in core/refusals.py's words), marked for the translators: the API sends them
-# untranslated; add_domain_error translates what the catalog has.
-REFUSALS_TO_TRANSLATE = (
-    gettext_noop("Forbidden"),
-    gettext_noop("Contract signature date can't be in the future"),
-    gettext_noop("Only users of a procuring entity can publish tenders"),
-    gettext_noop("value should be less than value of tender"),
-    gettext_noop("value should be less than value of lot"),
-    gettext_noop("enquiryPeriod should end in the future"),
-    gettext_noop("period should begin after enquiryPeriod"),
-    gettext_noop("period should begin before its end"),
-    gettext_noop("CPV group of items be identical"),
-    gettext_noop("date value out of range"),
-    gettext_noop("relatedItem should be one of lots"),
-    gettext_noop("relatedItem should be one of items"),
-    gettext_noop("relatedLot should be one of lots"),
-)
-
-
 def add_domain_error(form, error: DomainError) -> None:
     """Show a refusal of the model next to the field it is about (else above the form), in the
     words the API uses, translated where the portal has a translation."""
@@ -135,7 +115,7 @@ def add_domain_error(form, error: DomainError) -> None:
         for name, messages in error.errors.items():
             field = getattr(form, "api_fields", {}).get(name) or snake_case(name)
             for message in flat_messages(messages):
-                form.add_error(field if field in form.fields else None, gettext(message))
+                form.add_error(field if field in form.fields else None, said(message))
         return
     form.add_error(error.field if error.field in form.fields else None, in_words(error))
 

@@ -4,9 +4,11 @@ in words and moments as people write them. A refusal whose code has no words her
 its description, translated where the catalog has it (the portal's own refusals are written
 for people already)."""
 
+import re
 from datetime import datetime
+from functools import cache
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from .words import moment
@@ -65,11 +67,124 @@ WORDS = {
 }
 
 
+# The 2.3 descriptions people meet in the portal without a code of their own (refusals with one
+# are said in WORDS), marked for the translators: the API sends them as they are; a page says
+# them in its language (`said`). Those that name something (a number, a status, a date) are
+# written with it as %(name)s, and found by their shape (tests/portal/test_translations.py
+# checks that every message the models and schemas refuse with is here or in WORDS).
+MESSAGES = (
+    gettext_noop("Forbidden"),
+    gettext_noop("Contract signature date can't be in the future"),
+    gettext_noop("Only users of a procuring entity can publish tenders"),
+    gettext_noop("value should be less than value of tender"),
+    gettext_noop("value should be less than value of lot"),
+    gettext_noop("enquiryPeriod should end in the future"),
+    gettext_noop("period should begin after enquiryPeriod"),
+    gettext_noop("period should begin before its end"),
+    gettext_noop("CPV group of items be identical"),
+    gettext_noop("date value out of range"),
+    gettext_noop("relatedItem should be one of lots"),
+    gettext_noop("relatedItem should be one of items"),
+    gettext_noop("relatedLot should be one of lots"),
+    gettext_noop("Should be a positive integer."),
+    gettext_noop("Please provide a list."),
+    gettext_noop("Please provide at least 1 item."),
+    gettext_noop("Must be either true or false."),
+    gettext_noop("Not a well formed email address."),
+    gettext_noop("Not a well formed URL."),
+    gettext_noop("Content already uploaded"),
+    gettext_noop("Invalid checksum"),
+    gettext_noop("Please use a mapping for this field or a list."),
+    gettext_noop("Can add document only from document service."),
+    gettext_noop("Document url expired."),
+    gettext_noop("Document url signature invalid."),
+    gettext_noop("Document url invalid."),
+    gettext_noop("url should be posted for each lot"),
+    gettext_noop("url should be posted for each lot of bid"),
+    gettext_noop("Number of auction results did not match the number of tender bids"),
+    gettext_noop("Auction bids should be identical to the tender bids"),
+    gettext_noop("Number of lots did not match the number of tender lots"),
+    gettext_noop("Auction lots should be identical to the tender lots"),
+    gettext_noop("value should be posted for each lot of bid"),
+    gettext_noop("bids don't allow duplicated proposals"),
+    gettext_noop("Parameter code should be uniq for all parameters"),
+    gettext_noop("All features parameters is required."),
+    gettext_noop("Can't update contract status"),
+    gettext_noop("Can't add or remove contract items"),
+    gettext_noop("relatedItem should be one of changes"),
+    gettext_noop("This field cannot be deleted"),
+    gettext_noop("telephone or email should be present"),
+    gettext_noop("Feature value should be uniq for feature"),
+    gettext_noop("Hash value is wrong length."),
+    gettext_noop("Hash value is not hexadecimal."),
+    gettext_noop("currency should be identical to currency of value of tender"),
+    gettext_noop(
+        "valueAddedTaxIncluded should be identical to valueAddedTaxIncluded of value of tender"
+    ),
+    gettext_noop("Lot id should be uniq for all lots"),
+    gettext_noop("lot guarantee currency should be identical to tender guarantee currency"),
+    gettext_noop("Item id should be uniq for all items"),
+    gettext_noop("value of bid should be less than value of tender"),
+    gettext_noop("value of bid should be less than value of lot"),
+)
+PATTERNS = (
+    gettext_noop("Please provide at least %(min_length)s item."),
+    gettext_noop("Please provide no more than %(max_length)s items."),
+    gettext_noop("Please use a mapping for this field or %(model)s instance instead of %(type)s."),
+    gettext_noop("Couldn't interpret '%(input)s' as string."),
+    gettext_noop("Number '%(input)s' failed to convert to a decimal."),
+    gettext_noop("Float value should be greater than %(minimum)s."),
+    gettext_noop("Float value should be less than %(maximum)s."),
+    gettext_noop("Could not parse %(input)s. Should be ISO8601."),
+    gettext_noop("Can't %(doing)s an organization in current (%(status)s) status"),
+    gettext_noop("relatedItem should be one of %(kind)ss"),
+    gettext_noop("Can't update %(name)s for contract value"),
+    gettext_noop(
+        "Contract signature date should be after award complaint period end date (%(end)s)"
+    ),
+    gettext_noop("One broker or organization has at most %(most)s %(name)s on a tender"),
+    gettext_noop("Value must be one of %(choices)s."),
+    gettext_noop("value of bid should be less than value of %(of)s"),
+    gettext_noop("currency of bid should be identical to currency of value of %(of)s"),
+    gettext_noop(
+        "valueAddedTaxIncluded of bid should be identical to valueAddedTaxIncluded of value of "
+        "%(of)s"
+    ),
+)
+
+
+@cache
+def _shapes() -> list[tuple[re.Pattern, str]]:
+    """Each message that names something, as a pattern that finds its names."""
+    shapes = []
+    for template in PATTERNS:
+        parts = re.split(r"%\((\w+)\)s", template)
+        pattern = "".join(
+            re.escape(part) if n % 2 == 0 else f"(?P<{part}>.+?)" for n, part in enumerate(parts)
+        )
+        shapes.append((re.compile(f"^{pattern}$", re.DOTALL), template))
+    return shapes
+
+
+def said(message: str) -> str:
+    """A 2.3 message (a refusal's description, a field's error) in the page's language, where
+    the catalog has it: as it is, or by its shape with what it names."""
+    message = str(message)  # (a portal refusal's words may be lazy)
+    translated = gettext(message)
+    if translated != message:
+        return translated
+    for pattern, template in _shapes():
+        found = pattern.match(message)
+        if found:
+            return gettext(template) % found.groupdict()
+    return message
+
+
 def in_words(error) -> str:
     """`error` (a DomainError) in the words of the page's language."""
     words = WORDS.get(error.code)
     if words is None:
-        return gettext(error.description)
+        return said(error.description)
     return str(words) % {name: value_in_words(value) for name, value in error.params.items()}
 
 

@@ -80,6 +80,19 @@ def test_bid_above_the_expected_value_is_refused_keeping_the_form(client, tender
     assert not Bid.objects.exists()
 
 
+def test_a_bid_above_the_expected_value_is_refused_in_ukrainian(client, tender, bidder, clock):
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(bidder)
+    client.cookies["django_language"] = "uk"
+
+    response = client.post(reverse("bid-place", args=[tender.pk]), bid_form(amount="99999"))
+
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert "Ціна пропозиції не може перевищувати очікувану вартість закупівлі." in page
+    assert "should be less than" not in page
+
+
 def test_negative_price_is_refused_next_to_the_field(client, tender, bidder, clock):
     clock.move_to(tender.tender_start + timedelta(hours=1))
     client.force_login(bidder)

@@ -1,5 +1,6 @@
 """The Ukrainian catalog is complete, and the compiled catalog the site loads is the same one."""
 
+import ast
 import re
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from core.errors import (
     RoleNotAllowed,
 )
 from core.forms import AlreadySent
-from core.refusals import WORDS, in_words
+from core.refusals import PATTERNS, WORDS, in_words, said
 
 CATALOG = Path(settings.BASE_DIR) / "locale" / "uk" / "LC_MESSAGES" / "django.po"
 
@@ -104,3 +105,97 @@ def test_the_refusals_without_a_code_of_their_own_are_written_for_people_in_both
         with translation.override("uk"):
             ukrainian = in_words(refusal)
         assert english != ukrainian, refusal.code
+
+
+# --- every message the models and schemas refuse with has its Ukrainian words --------------
+
+SOURCES = ("core", "tenders", "complaints", "auctions", "contracting", "docservice", "portal")
+# The refusals that carry their message (their description or a field's).
+REFUSING = ("InvalidData", "InvalidData.field", "ValidationError", "NotAllowed", "Refused",
+            "DocumentRefused", "NotFound", "Conflict")  # fmt: skip
+
+
+def _shape(node) -> str | None:
+    """A message as written: a literal as it is; an f-string with {} where it names something
+    (compared with the catalog's %(name)s)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(
+            part.value if isinstance(part, ast.Constant) else "{}" for part in node.values
+        )
+    return None
+
+
+def _messages_in(node) -> list:
+    """The messages written in `node` (an f-string whole, not its pieces)."""
+    if _shape(node) is not None:
+        return [node]
+    return [found for child in ast.iter_child_nodes(node) for found in _messages_in(child)]
+
+
+def refusal_messages() -> dict[str, str]:
+    """message -> where, for each message a refusal is raised with in the site's code (its
+    code's WORDS say those with a code of their own), and each schema field's error."""
+    found = {}
+    root = Path(settings.BASE_DIR)
+    for package in SOURCES:
+        for path in sorted((root / package).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                candidates = []
+                if isinstance(node, ast.Call) and ast.unparse(node.func).endswith(REFUSING):
+                    codes = [k.value for k in node.keywords if k.arg == "code"]
+                    if codes and isinstance(codes[0], ast.Constant) and codes[0].value in WORDS:
+                        continue
+                    for argument in node.args[-1:]:
+                        candidates += _messages_in(argument)
+                elif isinstance(node, ast.FunctionDef) and node.name.endswith("refusal"):
+                    # (a message made by a function, raised by its callers)
+                    returned = [n.value for n in ast.walk(node) if isinstance(n, ast.Return)]
+                    candidates = [value for value in returned if value and _shape(value)]
+                elif isinstance(node, ast.Assign) and any(
+                    isinstance(target, ast.Subscript) and ast.unparse(target).startswith("errors[")
+                    for target in node.targets
+                ):
+                    candidates = _messages_in(node.value)
+                elif (
+                    isinstance(node, ast.Assign)
+                    and any(
+                        ast.unparse(target).endswith("error_messages") for target in node.targets
+                    )
+                    and isinstance(node.value, ast.Dict)
+                ):
+                    candidates = list(node.value.values)
+                for candidate in candidates:
+                    message = _shape(candidate)
+                    if message and " " in message.strip():
+                        found.setdefault(message, f"{path.relative_to(root)}:{node.lineno}")
+    return found
+
+
+def said_in_ukrainian(message: str) -> bool:
+    """Whether the portal says `message` in Ukrainian: a literal by the catalog, a message that
+    names something (its {}s) by a pattern of the same shape (core.refusals.PATTERNS)."""
+    with translation.override("uk"):
+        if "{" not in message:
+            return translation.gettext(message) != message
+        shape = re.sub(r"\{\w*\}", "{}", message)
+        return any(
+            re.sub(r"%\(\w+\)s", "{}", pattern) == shape and translation.gettext(pattern) != pattern
+            for pattern in PATTERNS
+        )
+
+
+def test_every_message_the_models_and_schemas_refuse_with_has_ukrainian_words():
+    messages = refusal_messages()
+    assert len(messages) > 50  # (they were found)
+    untranslated = {m: where for m, where in messages.items() if not said_in_ukrainian(m)}
+    assert untranslated == {}
+
+
+def test_a_message_that_names_something_is_said_with_it():
+    with translation.override("uk"):
+        said_there = said("Please provide no more than 100 items.")
+    assert said_there != "Please provide no more than 100 items." and "100" in said_there
