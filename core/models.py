@@ -32,6 +32,7 @@ class Broker(models.Model):
 
     class Meta:
         db_table = "portal_broker"
+        verbose_name, verbose_name_plural = _("broker"), _("brokers")
 
     def __str__(self) -> str:
         return self.name

@@ -5,6 +5,7 @@ from urllib.parse import urlencode
 from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from core.forms import OnceForm
 from portal.models import SavedSearch
@@ -58,7 +59,8 @@ class SearchForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["region"].choices = [("", _("any"))] + [(name, name) for name in regions()]
+        any_region = pgettext_lazy("region (область, feminine)", "any")
+        self.fields["region"].choices = [("", any_region)] + [(n, n) for n in regions()]
 
     def clean(self):
         cleaned = super().clean()

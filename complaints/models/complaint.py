@@ -107,7 +107,7 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
                       "cancellation_reason")  # fmt: skip
 
     class Meta:
-        ordering = ["number"]
+        ordering, verbose_name, verbose_name_plural = ["number"], _("claim"), _("claims")
         constraints = [
             models.UniqueConstraint(fields=["tender", "number"], name="complaint_number_unique"),
             models.CheckConstraint(

@@ -115,6 +115,7 @@ class Organization(StatusMachine, models.Model):
 
     class Meta:
         ordering = ["name"]
+        verbose_name, verbose_name_plural = _("organization"), _("organizations")
         permissions = [("verify_organization", "Can verify organizations or refuse them")]
         constraints = [
             models.UniqueConstraint(

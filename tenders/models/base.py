@@ -1,4 +1,5 @@
 from django.db import connection, models
+from django.utils.translation import gettext_lazy as _
 
 from core import tokens
 from core.actors import Actor
@@ -128,6 +129,7 @@ class AuditEvent(WrittenWithTheChange, models.Model):
     class Meta:
         ordering = ["at", "id"]
         indexes = [models.Index(fields=["subject_type", "subject_id"])]
+        verbose_name, verbose_name_plural = _("audit event"), _("audit events")
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor_name} {self.action} {self.subject_type}"

@@ -77,6 +77,7 @@ class Tender(
     objects = TenderQuerySet.as_manager()
 
     class Meta:
+        verbose_name, verbose_name_plural = _("tender"), _("tenders")
         indexes = [
             models.Index(fields=["date_modified", "id"], name="tender_feed"),
             models.Index(fields=["next_check"], name="tender_next_check"),

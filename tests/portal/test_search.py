@@ -195,3 +195,12 @@ def test_searchable_text_is_cut_at_a_word_s_end():
     kept = searchable(text)
     assert len(kept) <= SEARCH_TEXT_MAX
     assert kept.split() == text.split()[: len(kept.split())]
+
+
+def test_the_any_choice_agrees_with_its_word_in_ukrainian(client, db):
+    client.cookies["django_language"] = "uk"
+    page = client.get("/").content.decode()
+    region = page[page.index('name="region"') :].split("</select>")[0]
+    status = page[page.index('name="status"') :].split("</select>")[0]
+    assert ">будь-яка</option>" in region  # (область)
+    assert ">будь-який</option>" in status  # (статус)

@@ -4,6 +4,7 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 from django.utils import translation
 
@@ -199,3 +200,17 @@ def test_a_message_that_names_something_is_said_with_it():
     with translation.override("uk"):
         said_there = said("Please provide no more than 100 items.")
     assert said_there != "Please provide no more than 100 items." and "100" in said_there
+
+
+@pytest.mark.django_db
+def test_the_admin_names_the_registry_s_models_in_ukrainian(client, django_user_model):
+    admin = django_user_model.objects.create_superuser("operator", password="x" * 12)
+    client.force_login(admin)
+    client.cookies["django_language"] = "uk"
+    for path, name in (("/admin/portal/organization/", "організація"),
+                       ("/admin/tenders/tender/", "закупівля"),
+                       ("/admin/complaints/complaint/", "вимога"),
+                       ("/admin/core/broker/", "брокер")):  # fmt: skip
+        page = client.get(path).content.decode()
+        heading = page[page.index("<h1>") : page.index("</h1>")]
+        assert name in heading and not re.search(r"[a-z]{4,}", heading), (path, heading)
