@@ -27,9 +27,10 @@ class ComplaintStatus(models.TextChoices):
 
 
 class ResolutionType(models.TextChoices):
-    INVALID = "invalid", _("invalid")
-    RESOLVED = "resolved", _("resolved")
-    DECLINED = "declined", _("declined")
+    # (the words the meanings below begin with: one set of words for the answer's types)
+    INVALID = "invalid", _("not considered")
+    RESOLVED = "resolved", _("granted")
+    DECLINED = "declined", _("rejected")
 
 
 # What each answer type means, said to both sides (the answer form and the claim's page).

@@ -214,3 +214,13 @@ def test_the_admin_names_the_registry_s_models_in_ukrainian(client, django_user_
         page = client.get(path).content.decode()
         heading = page[page.index("<h1>") : page.index("</h1>")]
         assert name in heading and not re.search(r"[a-z]{4,}", heading), (path, heading)
+
+
+def test_an_answer_s_type_has_one_set_of_words_in_both_languages():
+    """The answer form's options and the meanings said under them (and on the claim's page)
+    use the same words: «відхилено» … «Відхилено: …»."""
+    for language in ("en", "uk"):
+        with translation.override(language):
+            for kind in ResolutionType:
+                label, meaning = str(kind.label), str(RESOLUTION_MEANING[kind])
+                assert meaning.lower().startswith(label.lower() + ":"), (language, label, meaning)
