@@ -66,10 +66,10 @@ class SearchForm(forms.Form):
         cleaned = super().clean()
         start, end = cleaned.get("published_from"), cleaned.get("published_to")
         if start and end and start > end:
-            self.add_error("published_to", _("The end of the range is before its start."))
+            self.add_error("published_to", _("The last date is before the first."))
         low, high = cleaned.get("value_min"), cleaned.get("value_max")
         if low is not None and high is not None and low > high:
-            self.add_error("value_max", _("The end of the range is before its start."))
+            self.add_error("value_max", _("The upper value is below the lower one."))
         cleaned["sort"] = cleaned.get("sort") or "relevance"
         return cleaned
 

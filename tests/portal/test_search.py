@@ -204,3 +204,16 @@ def test_the_any_choice_agrees_with_its_word_in_ukrainian(client, db):
     status = page[page.index('name="status"') :].split("</select>")[0]
     assert ">будь-яка</option>" in region  # (область)
     assert ">будь-який</option>" in status  # (статус)
+
+
+def test_a_reversed_range_says_which_range_in_ukrainian(client, db):
+    client.cookies["django_language"] = "uk"
+    values = client.get("/", {"value_min": "500", "value_max": "100"}).content.decode()
+    dates = client.get(
+        "/", {"published_from": "2026-05-02", "published_to": "2026-05-01"}
+    ).content.decode()
+    assert (
+        "Верхня межа вартості менша за нижню." in values
+        and "дата" not in values.split("Верхня межа")[1][:40]
+    )
+    assert "Кінцева дата раніша за початкову." in dates
