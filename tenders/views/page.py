@@ -129,7 +129,8 @@ def _tender_context(request, tender, refused=None) -> dict:
         "items": tender.data.get("items", []),
         "entity": tender.data.get("procuringEntity", {}),
         "value": tender.data.get("value", {}),
-        "minimal_step": tender.data.get("minimalStep", {}),
+        # (a lot tender's is only the smallest of its lots' steps: each lot shows its own)
+        "minimal_step": {} if tender.has_lots else tender.data.get("minimalStep", {}),
         "documents": [
             {
                 **entry,

@@ -46,7 +46,7 @@ def tender(buyer, clock):
         by=Actor(Role.AUTHENTICATED, user=buyer),
         data=tender_data(
             clock.now(),
-            lots=[lot(FIRST, 300, title="Папір"), lot(SECOND, 200, title="Конверти")],
+            lots=[lot(FIRST, 300, 15, title="Папір"), lot(SECOND, 200, 7, title="Конверти")],
             items=[item(FIRST, "Папір А4"), item(SECOND, "Конверти С4")],
             features=[YEARS],
         ),
@@ -72,6 +72,11 @@ def test_the_page_shows_the_lots_and_the_bid_form_asks_a_price_for_each(
 
     body = page.content.decode()
     assert "Папір" in body and "Конверти" in body and "Lots" in body
+    # Each lot's own step, and none for the tender (2.3's is only the smallest of them).
+    lots = body[body.index('id="lots"') :]
+    assert "15.00 UAH" in lots and "7.00 UAH" in lots
+    about = body[body.index('id="about-title"') : body.index('id="lots"')]
+    assert "Minimal step" not in about
     form = page.context["bid_form"]
     assert "amount" not in form.fields
     assert [form.fields[f"lot_{lot_id}"].label for lot_id in (FIRST, SECOND)] == [
@@ -395,7 +400,7 @@ def test_a_lot_s_feature_is_asked_only_of_a_bid_for_that_lot(client, buyer, bidd
         by=Actor(Role.AUTHENTICATED, user=buyer),
         data=tender_data(
             clock.now(),
-            lots=[lot(FIRST, 300, title="Папір"), lot(SECOND, 200, title="Конверти")],
+            lots=[lot(FIRST, 300, 15, title="Папір"), lot(SECOND, 200, 7, title="Конверти")],
             items=[item(FIRST, "Папір А4"), item(SECOND, "Конверти С4")],
             features=[YEARS, lot_feature],
         ),

@@ -213,7 +213,8 @@ class Command(BaseCommand):
             "  A new account's e-mail confirmation link is printed here (the console e-mail).\n"
             "  New organizations wait for an operator: sign in to\n"
             "    http://127.0.0.1:8000/admin/portal/organization/?verification__exact=pending\n"
-            '  as admin, tick the organization and choose "Verify the selected organizations".\n'
+            '  as admin, tick the organization and choose "Підтвердити вибрані організації"\n'
+            '  ("Verify the selected organizations" in English).\n'
         )
 
 
