@@ -26,6 +26,7 @@ from core.htmx import changed, render_page_or_partial
 from core.ids import is_id
 from core.reviews import Review, not_now, render_review
 from docservice import client
+from tenders.models.lots import lot_of
 from tenders.views import current_tender, download_version
 
 CLAIM_TEMPLATE = "complaints/claim_detail.html"
@@ -102,6 +103,10 @@ def _claim_context(complaint, actor, bound=None) -> dict:
         "complaint": complaint,
         "tender": complaint.tender,
         "award": complaint.award,
+        # (a claim about a lot's conditions names its lot)
+        "lot": lot_of(complaint.tender.data, complaint.related_lot)
+        if complaint.related_lot and complaint.award_id is None
+        else None,
         "role": actor.role if actor.subject is not None else None,
         "author_shown": complaint.author_shown_to(Viewer.of_user(actor.user)),
         "forms": _forms_for(complaint, actor, bound or {}),

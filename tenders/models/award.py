@@ -123,6 +123,10 @@ class Award(PartOfTender, PartDocuments):
         return self.status == AwardStatus.ACTIVE
 
     @property
+    def disqualified(self) -> bool:
+        return self.status == AwardStatus.UNSUCCESSFUL
+
+    @property
     def takes_claims_until(self):
         """When claims against this decision may no longer be filed (None: not decided yet,
         or taken back)."""

@@ -448,3 +448,24 @@ def test_the_claim_form_shows_what_the_decision_rests_on(brokers, clock, as_user
         args=[world.tender.pk, "bids", winner.pk, winner.documents.get().document_id, "a" * 32],
     )
     assert bid_paper in body and client.get(bid_paper).status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("decision", "heading"),
+    [
+        ("active", "award to ПП «Чисто»"),
+        ("unsuccessful", "the decision on ПП «Чисто»: disqualified"),
+    ],
+)
+def test_a_claim_s_page_names_the_decision_it_is_against(
+    brokers, clock, as_user, decision, heading
+):
+    from tests.factories import portal_world
+
+    world = portal_world(brokers, clock, decision=decision)
+    post_claim_form(as_user(world.bidder), world)
+    page = as_user(None).get(reverse("claim", args=[Complaint.objects.get().pk])).text
+
+    assert heading in page
+    if decision == "unsuccessful":
+        assert "award to" not in page

@@ -285,7 +285,10 @@ def test_a_claim_about_one_lot(brokers, clock, as_user):
     form = client.get(reverse("tender-claim-new", args=[in_enquiries.tender.pk])).content.decode()
     assert f'value="{SECOND}"' in form
     file_tender_claim(client, in_enquiries, lot=SECOND)
-    assert Complaint.objects.get().related_lot == SECOND
+    claim = Complaint.objects.get()
+    assert claim.related_lot == SECOND
+    page = as_user(None).get(reverse("claim", args=[claim.pk])).content.decode()
+    assert "about the conditions of tender" in page and ", lot «лот 2»" in page
 
 
 def _queries_of(client, url) -> int:
