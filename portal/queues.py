@@ -237,6 +237,7 @@ STANDINGS = {
     "waiting": (_("another bid is considered first"), "waiting"),
     "considered": (_("being considered by the procuring entity"), "waiting"),
     "won": (_("chosen as the winner"), "settled"),
+    "contracted": (_("the contract is signed"), "settled"),
     "disqualified": (_("disqualified"), "disputed"),
     "withdrawn decision": (_("the decision on it was taken back"), "waiting"),
     "not chosen": (_("not chosen"), "closed"),

@@ -43,10 +43,16 @@ class AwardQuerySet(models.QuerySet):
 
     def open_to_claims_of(self, organization, now):
         """The decisions on tenders `organization` bids in whose claim window is open `now`
-        (but its own bid's win)."""
+        (but its own bid's win, and a competitor's disqualification on a line its bid won)."""
         from .bid import Bid
 
         bid_in = Bid.objects.filter(organization=organization, status=BidStatus.ACTIVE)
+        won_here = self.model.objects.filter(
+            tender=models.OuterRef("tender"),
+            lot_id=models.OuterRef("lot_id"),
+            status=AwardStatus.ACTIVE,
+            bid__organization=organization,
+        )
         return (
             self.filter(
                 tender__in=bid_in.values("tender"),
@@ -55,6 +61,7 @@ class AwardQuerySet(models.QuerySet):
                 complaint_period_end__gt=now,
             )
             .exclude(status=AwardStatus.ACTIVE, bid__organization=organization)
+            .exclude(models.Q(status=AwardStatus.UNSUCCESSFUL) & models.Exists(won_here))
             .select_related("tender")
         )
 

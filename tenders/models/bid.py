@@ -19,7 +19,7 @@ class BidQuerySet(models.QuerySet):
         return (
             self.filter(organization=organization, status__in=Bid.LIVE)
             .select_related("tender")
-            .prefetch_related("awards")
+            .prefetch_related("awards__contracts")
             .order_by("-date")
         )
 
@@ -138,9 +138,9 @@ class Bid(PartOfTender, PartDocuments, Owned):
     def standing(self, now) -> str:
         """Where the bid stands, for its bidder: "draft", "sealed" (bids are still taken),
         "opening" (bidding closed, no decision yet), "in auction", "considered", "won",
-        "disqualified", "withdrawn decision" (taken back), "waiting" (another bid is considered
-        first), "not chosen" (the decisions went to other bids), "failed" or "cancelled" (the
-        tender's end)."""
+        "contracted" (won, its contract signed), "disqualified", "withdrawn decision" (taken
+        back), "waiting" (another bid is considered first), "not chosen" (the decisions went to
+        other bids), "failed" or "cancelled" (the tender's end)."""
         tender = self.tender
         if tender.status == TenderStatus.CANCELLED:
             return "cancelled"
@@ -155,12 +155,15 @@ class Bid(PartOfTender, PartDocuments, Owned):
         decisions = sorted(self.awards.all(), key=lambda award: award.date)
         if not decisions:
             return "waiting" if tender.status == TenderStatus.QUALIFICATION else "not chosen"
+        last = decisions[-1]
+        if last.won and any(contract.is_signed for contract in last.contracts.all()):
+            return "contracted"
         return {
             AwardStatus.PENDING: "considered",
             AwardStatus.ACTIVE: "won",
             AwardStatus.UNSUCCESSFUL: "disqualified",
             AwardStatus.CANCELLED: "withdrawn decision",
-        }[decisions[-1].status]
+        }[last.status]
 
     def status_refusal(self, action: str) -> NotAllowed:
         return in_own_status(f"{self.VERBS[action]} bid", self)

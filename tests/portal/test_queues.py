@@ -158,3 +158,31 @@ def test_the_bidders_bids_say_where_they_stand(brokers, clock, as_user):
     world.refresh()
     # The bidder's bid is next: it is now being considered.
     assert "being considered by the procuring entity" in dashboard(as_user(world.bidder))
+
+
+def test_the_winner_is_not_offered_to_claim_against_its_competitor_s_disqualification(
+    brokers, clock
+):
+    world = portal_world(brokers, clock, decision="unsuccessful")  # (the lowest, a broker's)
+    tender = Tender.objects.current(world.tender.pk, viewer=None)
+    runner_up = tender.awards.get(status="pending")
+    runner_up.activate(by=world.owner())  # (the portal bidder's bid wins)
+    now = clock.now()
+
+    winner_tasks = queues.tasks_of(world.bidder.organization, now)
+    loser_tasks = queues.tasks_of(world.other_bidder.organization, now)
+
+    assert [t.kind for t in winner_tasks if t.kind == "claim-window"] == []
+    assert len([t for t in loser_tasks if t.kind == "claim-window"]) == 2
+
+
+def test_a_won_bid_whose_contract_is_signed_says_so(brokers, clock, as_user):
+    world = portal_world(brokers, clock)
+    clock.move_to(world.award.complaint_period_end + timedelta(minutes=1))
+    world.refresh()
+    contract = world.tender.contracts.get()
+    contract.sign(by=world.owner())
+
+    bid = world.award.bid
+    assert bid.standing(clock.now()) == "contracted"
+    assert queues.STANDINGS["contracted"][0] == "the contract is signed"
