@@ -224,3 +224,15 @@ def test_an_answer_s_type_has_one_set_of_words_in_both_languages():
             for kind in ResolutionType:
                 label, meaning = str(kind.label), str(RESOLUTION_MEANING[kind])
                 assert meaning.lower().startswith(label.lower() + ":"), (language, label, meaning)
+
+
+def test_a_document_s_format_is_said_as_people_call_it():
+    from tenders.templatetags.tender_tags import file_kind
+
+    assert file_kind("application/pdf") == "PDF"
+    assert (
+        file_kind("application/vnd.openxmlformats-officedocument.wordprocessingml.document")
+        == "Word"
+    )
+    assert file_kind("image/svg+xml") == "SVG"
+    assert file_kind("text/csv") == "CSV"
