@@ -27,3 +27,28 @@ def award_decided(award) -> None:
             },
             bid.organization.emails(),
         )
+
+
+def award_taken_back(award, considered) -> None:
+    """Tell the bidders of `award`'s competition (its lot's) that the decision on it was taken
+    back: the former winner or the disqualified bidder, the bidder now considered
+    (`considered`: the award drawn up next, or None), everyone whose claim window closed with
+    it and opens again with the next decision."""
+    tender = award.tender
+    bids = tender.bids.filter(status=BidStatus.ACTIVE, organization__isnull=False)
+    for bid in bids.select_related("organization"):
+        if award.lot_id and bid.offer_for(award.lot_id) is None:
+            continue
+        notices.send(
+            "tenders/email/award_taken_back.txt",
+            {
+                "award": award,
+                "tender": tender,
+                "supplier": award.supplier_name,
+                "yours": bid.pk == award.bid_id,
+                "considered": considered.supplier_name if considered else "",
+                "yours_next": considered is not None and bid.pk == considered.bid_id,
+                "link": notices.link("tender", tender.pk) + f"#award-{award.pk}",
+            },
+            bid.organization.emails(),
+        )

@@ -45,6 +45,7 @@ from .table import (
     RECONSIDERING,
     RESOLUTION_MEANING,
     TRANSITIONS,
+    VOIDED,
     WITHIN_COMPLAINT_PERIOD,
     ComplaintStatus,
     Outcome,
@@ -63,13 +64,9 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
     )
     # The decision it contests; none for a claim against the tender's conditions.
     award = models.ForeignKey(
-        "tenders.Award",
-        on_delete=models.CASCADE,
-        related_name="complaints",
-        null=True,
-        blank=True,
-        editable=False,
-    )
+        "tenders.Award", on_delete=models.CASCADE, related_name="complaints", null=True,
+        blank=True, editable=False,
+    )  # fmt: skip
     # The bid whose owner filed a claim against an award (the filer's standing; not shown).
     bid = models.ForeignKey(
         "tenders.Bid",
@@ -134,9 +131,9 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
 
     @property
     def outcome(self) -> Outcome:
+        voided = self.status == S.CANCELLED and self.cancellation_reason == VOIDED
         answered = self.status in (S.RESOLVED, S.INVALID, S.DECLINED)
-        satisfied = self.satisfied if answered else None
-        return OUTCOMES[(self.status, satisfied)]
+        return OUTCOMES["voided" if voided else self.status, self.satisfied if answered else None]
 
     @property
     def answer_meaning(self) -> str:
@@ -447,4 +444,4 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
     def void(self, at) -> None:
         """Still open when the decision it contests was taken back, or its draft's lot was
         deleted."""
-        self.perform("void", Actor.system(), at, cancellation_reason="cancelled", date_canceled=at)
+        self.perform("void", Actor.system(), at, cancellation_reason=VOIDED, date_canceled=at)

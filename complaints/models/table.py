@@ -48,6 +48,10 @@ RESOLUTION_MEANING = {
 }
 
 
+# The reason a claim closed with its decision carries (2.3's cancellationReason for it).
+VOIDED = "cancelled"
+
+
 class Outcome(NamedTuple):
     """Where a claim stands, said as its outcome (a "resolved" claim the claimant disagreed
     with is no won claim), and the tone its badge shows it in: "waiting" for someone's step,
@@ -75,6 +79,8 @@ OUTCOMES = {
     ("invalid", False): Outcome(_("closed: the claimant disagreed"), "disputed"),
     ("declined", False): Outcome(_("closed: the claimant disagreed"), "disputed"),
     ("cancelled", None): Outcome(_("withdrawn"), "closed"),
+    # (closed by the system: the decision it contested was taken back)
+    ("voided", None): Outcome(_("closed: the decision it contested was taken back"), "closed"),
     ("ignored", None): Outcome(_("closed: not answered in time"), "disputed"),
 }
 

@@ -338,3 +338,7 @@ class Award(PartOfTender, PartDocuments):
                         complaint.void(now)
             tender.award_next_bid(at=now, by=by)
             tender.stamp_change(now)
+            considered = tender.awards.filter(
+                lot_id=self.lot_id, status=AwardStatus.PENDING
+            ).first()
+            notifications.award_taken_back(self, considered)

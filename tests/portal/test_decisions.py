@@ -302,3 +302,22 @@ def test_a_refusal_is_said_in_the_pages_language_with_its_date_as_people_write_i
     end = moment(world.award.complaint_period_end)
     assert f"Ще ні: договір можна укласти з {end}, коли мине строк подання вимог." in page
     assert "stand-still" not in page  # (the API's words stay the API's)
+
+
+def test_a_decision_taken_back_tells_every_bidder_and_closes_its_claims_saying_why(
+    world, django_capture_on_commit_callbacks
+):
+    claim = world.claim()
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        world.award.cancel(by=world.owner())
+
+    told = {tuple(sent.to): " ".join(sent.body.split()) for sent in mail.outbox}
+    assert set(told) == {("bidder@example.org",), ("bidder2@example.org",)}
+    for body in told.values():
+        assert "скасовано рішення щодо пропозиції ПП «Чисто»" in body
+        # (the best bid is considered again: a winner's award taken back is decided anew)
+        assert "Тепер розглядають пропозицію ПП «Чисто»" in body
+    claim = Complaint.objects.get(pk=claim.pk)
+    assert claim.status == "cancelled"
+    assert str(claim.outcome.label) == "закрито: оскаржене рішення скасовано"
