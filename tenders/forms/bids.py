@@ -31,6 +31,10 @@ class PricesChecked(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
+        for name in self.expected_values():
+            if cleaned.get(name) is not None and cleaned[name] <= 0:
+                # (nothing is sold for nothing: "the price is right" does not make it so)
+                self.add_error(name, _("A price is above zero."))
         self.price_in_doubt = bool(cleaned.get("price_is_right"))
         if self.price_in_doubt:
             return cleaned

@@ -131,3 +131,16 @@ def test_the_buyer_is_offered_no_bid_form_and_a_forged_bid_is_refused(client, cl
     assert response.status_code == 422
     assert "A procuring entity does not bid on its own tender." in response.content.decode()
     assert not Bid.objects.exists()
+
+
+def test_a_zero_price_is_refused_even_when_said_to_be_right(client, tender, bidder, clock):
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(bidder)
+
+    response = client.post(
+        reverse("bid-place", args=[tender.pk]), bid_form(amount="0", price_is_right="on")
+    )
+
+    assert response.status_code == 422
+    assert "A price is above zero." in response.content.decode()
+    assert not Bid.objects.exists()
