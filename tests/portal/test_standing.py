@@ -71,6 +71,25 @@ def test_an_unverified_bidder_does_not_bid(as_user, clock, face):
     assert not Bid.objects.exists()
 
 
+DRAFTS_ONLY = "Meanwhile its members write drafts"
+
+
+def test_an_unverified_organization_is_told_before_it_fills_a_form(as_user, clock):
+    """Drafts only: said on the new tender's form and by the bid form, before anything is
+    filled in (and not said to a verified one)."""
+    buyer = make_user("buyer", "Лікарня", "01993913", "procuring")
+    newcomer = make_user("newbuyer", "Школа", "02993913", "procuring", verified=False)
+    bidder = make_user("bidder", "ТОВ «Медтехсервіс»", "38012345", "bidder", verified=False)
+    tender, _ = Tender.objects.register(
+        by=Actor(Role.AUTHENTICATED, user=buyer), data=tender_data(clock.now())
+    )
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+
+    assert DRAFTS_ONLY in as_user(newcomer).get(reverse("tender-new")).text
+    assert DRAFTS_ONLY not in as_user(buyer).get(reverse("tender-new")).text
+    assert DRAFTS_ONLY in as_user(bidder).get(reverse("tender", args=[tender.pk])).text
+
+
 def test_verified_by_an_operator_the_same_buyer_publishes(as_user, clock):
     buyer = make_user("buyer", "Лікарня", "01993913", "procuring", verified=False)
     buyer.organization.verify(user=operator())
