@@ -8,10 +8,12 @@ import logging
 import smtplib
 import textwrap
 from datetime import timedelta
+from email.header import decode_header, make_header
 from functools import partial
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
+from django.core.mail.backends import console
 from django.db import transaction
 from django.tasks import task
 from django.template import Context
@@ -56,6 +58,18 @@ class ReadableMail(EmailMultiAlternatives):
                     cte="8bit",
                 )
         return message
+
+
+class ReadableConsole(console.EmailBackend):
+    """The development console's mail: its headers as people read them (the subject in
+    Ukrainian, not encoded for transport), then the mail as it is sent."""
+
+    def write_message(self, message):
+        mail = message.message()
+        for name in ("Subject", "From", "To"):
+            if mail[name]:
+                self.stream.write(f"{name}: {make_header(decode_header(str(mail[name])))}\n")
+        super().write_message(message)
 
 
 def wrapped(text: str) -> str:

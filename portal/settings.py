@@ -427,7 +427,7 @@ MAILERS = {
             },
         }
         if env("EMAIL_HOST") or not DEBUG
-        else {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+        else {"BACKEND": "core.notices.ReadableConsole"}
     )
 }
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "registry@localhost")

@@ -113,3 +113,15 @@ def test_a_mail_is_given_up_after_its_last_attempt(queued, settings, clock, cont
         clock.advance(hours=3)
     assert not DBTaskResult.objects.filter(status="READY").exists()
     assert DBTaskResult.objects.count() == notices.ATTEMPTS
+
+
+def test_the_development_console_shows_a_mail_s_subject_as_written():
+    import io
+
+    from core.notices import ReadableConsole, ReadableMail
+
+    stream = io.StringIO()
+    mail = ReadableMail("Закупівля UA-1: рішення скасовано", "Текст", None, ["a@example.org"])
+    ReadableConsole(stream=stream).send_messages([mail])
+
+    assert "Subject: Закупівля UA-1: рішення скасовано" in stream.getvalue()
