@@ -22,7 +22,7 @@ from core.reviews import Review, not_now, render_review
 from core.schema import parse_iso
 from core.words import money
 from docservice import client
-from tenders.models import Contract, ContractStatus
+from tenders.models import Contract
 from tenders.views.owner import stored_papers
 
 from .forms import (
@@ -40,7 +40,8 @@ PER_PAGE = 20
 def contract_of(contract_id: str) -> Contract:
     """The signed contract the address names (a 404 page for any other)."""
     contract = (
-        Contract.objects.filter(status__in=ContractStatus.in_contracting(), pk=contract_id)
+        Contract.objects.in_contracting()
+        .filter(pk=contract_id)
         .select_related("tender", "award")
         .prefetch_related("changes")
         .first()

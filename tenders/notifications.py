@@ -7,14 +7,20 @@ from core import notices
 from .models.statuses import BidStatus
 
 
+def _competitors(award):
+    """The bids of `award`'s competition (its lot's, on a tender with lots) whose bidder is an
+    organization of the portal."""
+    bids = award.tender.bids.filter(status=BidStatus.ACTIVE, organization__isnull=False)
+    for bid in bids.select_related("organization"):
+        if not award.lot_id or bid.offer_for(award.lot_id) is not None:
+            yield bid
+
+
 def award_decided(award) -> None:
     """Tell the bidders of `award`'s tender (of its lot, on a tender with lots) that it was
     decided: the winner chosen, or the bid disqualified."""
     tender = award.tender
-    bids = tender.bids.filter(status=BidStatus.ACTIVE, organization__isnull=False)
-    for bid in bids.select_related("organization"):
-        if award.lot_id and bid.offer_for(award.lot_id) is None:
-            continue
+    for bid in _competitors(award):
         notices.send(
             "tenders/email/award_decided.txt",
             {
@@ -30,15 +36,12 @@ def award_decided(award) -> None:
 
 
 def award_taken_back(award, considered) -> None:
-    """Tell the bidders of `award`'s competition (its lot's) that the decision on it was taken
-    back: the former winner or the disqualified bidder, the bidder now considered
-    (`considered`: the award drawn up next, or None), everyone whose claim window closed with
-    it and opens again with the next decision."""
+    """Tell the bidders of `award`'s competition that the decision on it was taken back: the
+    former winner or the disqualified bidder, the bidder now considered (`considered`: the
+    award drawn up next, or None), everyone whose claim window closed with it and opens again
+    with the next decision."""
     tender = award.tender
-    bids = tender.bids.filter(status=BidStatus.ACTIVE, organization__isnull=False)
-    for bid in bids.select_related("organization"):
-        if award.lot_id and bid.offer_for(award.lot_id) is None:
-            continue
+    for bid in _competitors(award):
         notices.send(
             "tenders/email/award_taken_back.txt",
             {

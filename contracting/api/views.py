@@ -19,7 +19,7 @@ from tenders.api.documents import DocumentViewSet, document_operations
 from tenders.api.feed import FEED_PARAMETERS
 from tenders.contracting_schemas import ChangeSchema, SignedContractPatchSchema
 from tenders.documents import ContractDocumentInput, ContractDocumentMetadata
-from tenders.models import Contract, ContractStatus
+from tenders.models import Contract
 
 from .serializers import ChangeOut, ChangeShape, ContractingOut, ContractingShape
 
@@ -27,17 +27,12 @@ CONTRACT = data_of("ContractInContracting", ContractingShape)
 CHANGE = data_of("ContractChange", ChangeShape)
 
 
-def in_contracting():
-    """The contracts signed (active, or terminated since)."""
-    return Contract.objects.filter(status__in=ContractStatus.in_contracting())
-
-
 def contract_of(contract_id: str) -> Contract:
     """The signed contract the URL names, with its tender and changes; 404 names it."""
     if not is_id(contract_id):
         raise NotFound("contract_id")
     contract = (
-        in_contracting()
+        Contract.objects.in_contracting()
         .select_related("tender", "tender__broker")
         .prefetch_related("changes")
         .filter(pk=contract_id)
@@ -62,7 +57,7 @@ def owner_of(request, contract) -> object:
 
 def _listing(mode: str, fields: list[str]):
     def listing():
-        contracts = in_contracting()
+        contracts = Contract.objects.in_contracting()
         if mode == "test":
             contracts = contracts.filter(tender__mode="test")
         elif mode != "_all_":
