@@ -48,6 +48,14 @@ WORDS = {
         "Not yet: a claim has been answered and waits for its claimant to accept or reject "
         "the answer."
     ),
+    "legal_questions_period": _(
+        "The law gives at least 3 working days for questions from publication: let them end "
+        "at %(earliest)s or later."
+    ),
+    "legal_bids_period": _(
+        "The law gives at least 2 working days for bids after the questions end: let bids end "
+        "at %(earliest)s or later."
+    ),
     "tendering_period": _("Bids are taken only from %(start)s to %(end)s."),
     "own_tender": _("A procuring entity does not bid on its own tender."),
     "one_bid": _("Your organization has a bid on this tender already: change that one."),

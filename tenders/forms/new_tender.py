@@ -2,15 +2,18 @@
 and items, and the classifier's field."""
 
 import re
+from datetime import datetime, timedelta
 
 from django import forms
 from django.urls import reverse_lazy
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core.forms import OnceForm
 from core.ids import new_id
 from core.schema import KYIV, iso
 from tenders.classifiers import UNITS, cpv_name, find_cpv, is_cpv, regions
+from tenders.models.legal_periods import earliest_bids_end, earliest_questions_end
 from tenders.models.lots import exact_sum
 from tenders.search import CPV_CODE
 
@@ -26,6 +29,13 @@ ENTITY_KINDS = [
     ("defense", _("a defence purchaser")),
     ("other", _("a state or municipal enterprise, or another legal person")),
 ]
+
+
+def _next_hour(moment: datetime) -> datetime:
+    moment = moment.astimezone(KYIV)
+    whole = moment.replace(minute=0, second=0, microsecond=0)
+    return whole if whole == moment else whole + timedelta(hours=1)
+
 
 DATETIME_INPUT = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
@@ -211,11 +221,16 @@ class TenderForm(OnceForm):
         decimal_places=2,
     )
     enquiry_end = forms.DateTimeField(
-        label=_("Questions until"), help_text=_("Kyiv time."), widget=DATETIME_INPUT
+        label=_("Questions until"),
+        help_text=_("Kyiv time. The law asks for at least 3 working days from publication."),
+        widget=DATETIME_INPUT,
     )
     tender_end = forms.DateTimeField(
         label=_("Bids until"),
-        help_text=_("Kyiv time. Bids are accepted from the end of questions until then."),
+        help_text=_(
+            "Kyiv time. Bids are accepted from the end of questions until then: the law asks "
+            "for at least 2 working days."
+        ),
         widget=DATETIME_INPUT,
     )
     entity_kind = forms.ChoiceField(label=_("Your organization is"), choices=ENTITY_KINDS)
@@ -234,7 +249,11 @@ class TenderForm(OnceForm):
         """What the organization wrote in its last tender, or the user's own contact."""
         entity = last_entity or {}
         address, contact = entity.get("address", {}), entity.get("contactPoint", {})
+        # The law's shortest periods from now, each to the next whole hour.
+        questions_end = _next_hour(earliest_questions_end(timezone.now()))
         return {
+            "enquiry_end": questions_end,
+            "tender_end": _next_hour(earliest_bids_end(questions_end)),
             "entity_kind": entity.get("kind", "general"),
             "region": address.get("region", ""),
             "locality": address.get("locality", ""),

@@ -21,6 +21,7 @@ from tenders.search import search_columns
 from .auction_routes import AuctionRoutes
 from .base import AuditEvent, Owned, new_id
 from .bidding import Bidding
+from .legal_periods import check_portal_periods, periods_of
 from .lots import Lots, lot_of
 from .questions import check_items_asked_about
 from .room import check_room
@@ -254,6 +255,8 @@ class Tender(
             return
         if action == "publish" and self.is_stale_draft:
             raise StaleDraft()
+        if action == "publish":
+            check_portal_periods(by, now, self.enquiry_end, self.tender_end)
         if action == "rewrite_draft" and len(self.open_lots()) != len(self.lots):
             # (its lots keep their ids by place: a cancelled one would pass to another)
             raise NotAllowed(
@@ -344,6 +347,7 @@ class Tender(
             data = keeping_lot_ids(data, [lot["id"] for lot in self.lots])
             document = validate(TenderSchema, {**data, "status": TenderStatus.DRAFT}, now=now)
             type(self).objects.check_publishing_kind(document)
+            check_portal_periods(by, now, *periods_of(document))
             if not self._rewrite(document, now):
                 return False
             self.record_event(self, "rewrite_draft", by, now, fields=sorted(data))

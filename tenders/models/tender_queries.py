@@ -22,6 +22,7 @@ from tenders.search import cpv_digits, understand
 
 from . import search_words
 from .base import Counter, new_id
+from .legal_periods import check_portal_periods, periods_of
 from .statuses import TenderStatus
 from .tender_errors import MethodNotImplemented, NotProcuringEntity
 from .tender_search import TenderSearch
@@ -237,6 +238,7 @@ class TenderQuerySet(models.QuerySet):
         now = timezone.now()
         document = validate(TenderSchema, data, now=now)
         self.check_publishing_kind(document)
+        check_portal_periods(by, now, *periods_of(document))
         action = "register_draft" if data.get("status") == "draft" else "register"
         with atomic_change():
             tender = self.model(id=new_id(), broker=by.broker, organization=by.organization)

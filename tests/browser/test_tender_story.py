@@ -35,8 +35,8 @@ def walk_the_story(people, clock, tmp_path, *, javascript: bool, check=lambda pa
     buyer.get_by_label(re.compile(r"^Назва\s*\*?$")).fill("Рукавички медичні оглядові")
     buyer.get_by_label("Очікувана вартість, грн").fill("125000")
     buyer.get_by_label("Мінімальний крок пониження ціни, грн").fill("1250")
-    buyer.get_by_label("Запитання до").fill(kyiv(clock.now() + timedelta(days=3)))
-    buyer.get_by_label("Подання пропозицій до").fill(kyiv(clock.now() + timedelta(days=10)))
+    buyer.get_by_label("Запитання до").fill(kyiv(clock.now() + timedelta(days=7)))
+    buyer.get_by_label("Подання пропозицій до").fill(kyiv(clock.now() + timedelta(days=12)))
     fill_item(
         buyer, 1, "Рукавички нітрилові, розмір M", "33141420-0", "Хірургічні рукавички", "500"
     )

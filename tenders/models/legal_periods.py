@@ -1,0 +1,69 @@
+"""The least time the law gives bidders in a simplified procurement (the Law of Ukraine "On
+Public Procurement", article 14): clarifications (questions) for at least three working days
+from publication, then bids for at least two working days after them. The portal holds the
+tenders its users publish to it; the 2.3 API keeps 2.3's own rules, which brokers apply."""
+
+from datetime import datetime, timedelta
+
+from core.errors import Refused
+from tenders.workdays import shift
+
+QUESTIONS = timedelta(days=3)
+BIDS = timedelta(days=2)
+
+
+class ShortPeriod(Refused):
+    """A period shorter than the law's: its words name the earliest end it may have."""
+
+    http_status = 422
+
+    def __init__(self, description: str, *, code: str, field: str, name: str, earliest):
+        super().__init__(
+            description,
+            code=code,
+            field=field,
+            location="body",
+            name=name,
+            params={"earliest": earliest},
+        )
+
+
+def earliest_questions_end(published_at: datetime) -> datetime:
+    return shift(published_at, QUESTIONS, working_days=True)
+
+
+def earliest_bids_end(enquiry_end: datetime) -> datetime:
+    return shift(enquiry_end, BIDS, working_days=True)
+
+
+def check_legal_periods(published_at: datetime, enquiry_end: datetime, tender_end: datetime):
+    """Refuse periods shorter than the law's minimum, the questions' first."""
+    questions_end, bids_end = earliest_questions_end(published_at), earliest_bids_end(enquiry_end)
+    if enquiry_end < questions_end:
+        raise ShortPeriod(
+            "Questions are taken for at least 3 working days from publication",
+            code="legal_questions_period",
+            field="enquiry_end",
+            name="enquiryPeriod",
+            earliest=questions_end,
+        )
+    if tender_end < bids_end:
+        raise ShortPeriod(
+            "Bids are taken for at least 2 working days after the questions end",
+            code="legal_bids_period",
+            field="tender_end",
+            name="tenderPeriod",
+            earliest=bids_end,
+        )
+
+
+def check_portal_periods(by, now, enquiry_end: datetime, tender_end: datetime) -> None:
+    """The law's periods, for a tender of a portal user's organization (`by.user`); a broker's
+    tender keeps 2.3's rules."""
+    if by.user is not None:
+        check_legal_periods(now, enquiry_end, tender_end)
+
+
+def periods_of(document: dict) -> tuple[datetime, datetime]:
+    """A validated tender document's ends of questions and bids."""
+    return document["enquiryPeriod"]["endDate"], document["tenderPeriod"]["endDate"]
