@@ -60,6 +60,25 @@ class LotRows(forms.BaseFormSet):
         form.empty_permitted = False
         return form
 
+    @staticmethod
+    def keeping_typed_value(data):
+        """The form's data where the tender's value (and step) typed before the first lot was
+        added becomes that lot's, and the only lot's becomes the tender's when it is removed:
+        what was typed is never silently lost."""
+        pairs = (("amount", "lots-0-amount"), ("minimal_step", "lots-0-minimal_step"))
+        count = data.get("lots-TOTAL_FORMS")
+        if "add_lot" in data and count == "0":
+            moves = pairs
+        elif "remove_lot" in data and count == "1":
+            moves = tuple((lot, tender) for tender, lot in pairs)
+        else:
+            return data
+        data = data.copy()
+        for source, target in moves:
+            if data.get(source) and not data.get(target):
+                data[target] = data[source]
+        return data
+
     def lots(self) -> list[dict]:
         """The lots, each with a new id (2.3's 32 hexadecimal digits)."""
         return [

@@ -14,7 +14,7 @@ from core.errors import DomainError
 from core.forms import change_from_form
 from core.htmx import render_page_or_partial
 from core.refusals import in_words
-from tenders.forms.new_tender import ItemFormSet, LotFormSet, TenderForm
+from tenders.forms.new_tender import ItemFormSet, LotFormSet, LotRows, TenderForm
 from tenders.models import Tender
 
 from .page import current_tender
@@ -113,6 +113,7 @@ def _bound(sent):
     if "lots-TOTAL_FORMS" not in data:  # (a form without the lots' part: no lots)
         data.update({"lots-TOTAL_FORMS": "0", "lots-INITIAL_FORMS": "0"})
     resized = False
+    data = LotRows.keeping_typed_value(data)
     for button, prefix, step, limit in (
         ("add_item", "items", 1, ItemFormSet.max_num),
         ("add_lot", "lots", 1, LotFormSet.max_num),

@@ -595,6 +595,23 @@ def test_a_lot_is_added_and_taken_away_keeping_what_was_typed(client, buyer, clo
     assert removed.context["lots"].total_form_count() == 0
 
 
+def test_the_value_typed_before_the_first_lot_becomes_the_lot_s_and_comes_back(
+    client, buyer, clock
+):
+    client.force_login(buyer)
+
+    added = create(client, clock, add_lot="1", amount="48000", minimal_step="480")
+
+    lot = added.context["lots"].forms[0]
+    assert (lot["amount"].value(), lot["minimal_step"].value()) == ("48000", "480")
+    removed = create(
+        client, clock, remove_lot="1", amount="", minimal_step="",
+        **{"lots-TOTAL_FORMS": "1", "lots-0-amount": "52000", "lots-0-minimal_step": "520"},
+    )  # fmt: skip
+    form = removed.context["form"]
+    assert (form["amount"].value(), form["minimal_step"].value()) == ("52000", "520")
+
+
 def test_a_lot_left_blank_is_refused_next_to_its_fields(client, buyer, clock):
     client.force_login(buyer)
     blank = {"lots-TOTAL_FORMS": "1", "lots-INITIAL_FORMS": "0"}
