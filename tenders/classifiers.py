@@ -3,12 +3,11 @@ English names, and the regions of Ukraine. Read from data/classifiers (where the
 in data/SOURCES.md) once, when first asked. Document types are tenders/document_types.py's."""
 
 import json
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from django.utils.formats import number_format
-from django.utils.translation import get_language, ngettext_lazy, override
+from django.utils.translation import get_language, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tenders.search import fold
@@ -73,103 +72,76 @@ def regions() -> list[str]:
     return _read("ua_regions.json")
 
 
-@dataclass(frozen=True)
-class Unit:
-    """A unit of measure offered for a tender's items (UN/CEFACT Recommendation 20 code)."""
-
-    code: str
-    name: str  # what the registry stores (in Ukrainian, as 2.3 data is written)
-    label: str  # the unit in the reader's language
-    counted: str  # "%(count)s pieces": a quantity of it, in the reader's language
-
-    def english(self) -> str:
-        with override("en"):
-            return str(self.label)
+@cache
+def units() -> dict[str, dict]:
+    """The units of measure Prozorro recommends (UN/CEFACT Recommendation 20 codes), each with
+    its name and symbol in Ukrainian and English."""
+    return _read("unit_codes_recommended.json")
 
 
-UNITS = {
-    unit.code: unit
-    for unit in (
-        Unit(
-            "H87",
-            "штука",
-            _("piece"),
-            ngettext_lazy("%(count)s piece", "%(count)s pieces", "count"),
-        ),
-        Unit(
-            "KGM",
-            "кілограм",
-            _("kilogram"),
-            ngettext_lazy("%(count)s kilogram", "%(count)s kilograms", "count"),
-        ),
-        Unit(
-            "LTR", "літр", _("litre"), ngettext_lazy("%(count)s litre", "%(count)s litres", "count")
-        ),
-        Unit(
-            "TNE",
-            "тонна",
-            _("tonne"),
-            ngettext_lazy("%(count)s tonne", "%(count)s tonnes", "count"),
-        ),
-        Unit(
-            "MTR", "метр", _("metre"), ngettext_lazy("%(count)s metre", "%(count)s metres", "count")
-        ),
-        Unit(
-            "MTK",
-            "метр квадратний",
-            _("square metre"),
-            ngettext_lazy("%(count)s square metre", "%(count)s square metres", "count"),
-        ),
-        Unit(
-            "MTQ",
-            "метр кубічний",
-            _("cubic metre"),
-            ngettext_lazy("%(count)s cubic metre", "%(count)s cubic metres", "count"),
-        ),
-        Unit(
-            "KMT",
-            "кілометр",
-            _("kilometre"),
-            ngettext_lazy("%(count)s kilometre", "%(count)s kilometres", "count"),
-        ),
-        Unit(
-            "SET", "комплект", _("set"), ngettext_lazy("%(count)s set", "%(count)s sets", "count")
-        ),
-        Unit(
-            "PK", "упаковка", _("pack"), ngettext_lazy("%(count)s pack", "%(count)s packs", "count")
-        ),
-        Unit(
-            "HUR", "година", _("hour"), ngettext_lazy("%(count)s hour", "%(count)s hours", "count")
-        ),
-        Unit(
-            "MON",
-            "місяць",
-            _("month"),
-            ngettext_lazy("%(count)s month", "%(count)s months", "count"),
-        ),
-        Unit(
-            "E48",
-            "послуга",
-            _("service"),
-            ngettext_lazy("%(count)s service", "%(count)s services", "count"),
-        ),
-        Unit("LO", "лот", _("lot"), ngettext_lazy("%(count)s lot", "%(count)s lots", "count")),
-    )
+def unit_name(code: str, language: str | None = None) -> str:
+    unit = units().get(code)
+    if unit is None:
+        return ""
+    return unit["name_en" if (language or get_language() or "uk")[:2] == "en" else "name_uk"]
+
+
+def unit_symbol(code: str) -> str:
+    unit = units().get(code, {})
+    return unit.get("symbol_en" if (get_language() or "uk")[:2] == "en" else "symbol_uk", "")
+
+
+# The commonest units, offered first and said with the number in the right form ("5 штук").
+COUNTED = {
+    "H87": ngettext_lazy("%(count)s piece", "%(count)s pieces", "count"),
+    "KGM": ngettext_lazy("%(count)s kilogram", "%(count)s kilograms", "count"),
+    "LTR": ngettext_lazy("%(count)s litre", "%(count)s litres", "count"),
+    "TNE": ngettext_lazy("%(count)s tonne", "%(count)s tonnes", "count"),
+    "MTR": ngettext_lazy("%(count)s metre", "%(count)s metres", "count"),
+    "MTK": ngettext_lazy("%(count)s square metre", "%(count)s square metres", "count"),
+    "MTQ": ngettext_lazy("%(count)s cubic metre", "%(count)s cubic metres", "count"),
+    "KMT": ngettext_lazy("%(count)s kilometre", "%(count)s kilometres", "count"),
+    "PK": ngettext_lazy("%(count)s pack", "%(count)s packs", "count"),
+    "SET": ngettext_lazy("%(count)s set", "%(count)s sets", "count"),
+    "KT": ngettext_lazy("%(count)s kit", "%(count)s kits", "count"),
+    "PR": ngettext_lazy("%(count)s pair", "%(count)s pairs", "count"),
+    "HUR": ngettext_lazy("%(count)s hour", "%(count)s hours", "count"),
+    "MON": ngettext_lazy("%(count)s month", "%(count)s months", "count"),
+    "E48": ngettext_lazy("%(count)s service", "%(count)s services", "count"),
+    "LO": ngettext_lazy("%(count)s lot", "%(count)s lots", "count"),
 }
+
+
+def unit_choices() -> list:
+    """The units for a select, in the reader's language: the commonest, then every other
+    unit of the list by its name."""
+    common = [(code, unit_name(code)) for code in COUNTED]
+    others = sorted(
+        ((code, unit_name(code)) for code in units() if code not in COUNTED),
+        key=lambda choice: fold(choice[1]),
+    )
+    return [(_("Common units"), common), (_("Every unit"), others)]
+
+
+def unit_of_item(code: str) -> dict:
+    """An item's `unit` for the code: 2.3 writes its name in Ukrainian (and `name_en`)."""
+    return {"code": code, "name": unit_name(code, "uk"), "name_en": unit_name(code, "en")}
 
 
 def counted(quantity, unit: dict | None) -> str:
     """A quantity of a unit as people say it ("10 штук", "1 штука", "2,5 кілограмів"); a unit
-    this list does not know is written after the number as the registry has it."""
+    of the list said by its symbol ("12 пар"), else by its name; a unit the list does not
+    know as the registry has it."""
     if quantity is None:
         return ""
     whole = float(quantity).is_integer()
     number = int(quantity) if whole else quantity
     shown = number_format(number, decimal_pos=None, use_l10n=True)
-    known = UNITS.get((unit or {}).get("code", ""))
-    if known is None:
-        return f"{shown} {(unit or {}).get('name', '')}".strip()
-    # (the form is chosen by the number, the number then written as the language writes it;
-    # a fraction takes the form of "many")
-    form = number if whole else 5
-    return str(known.counted % {"count": form}).replace(str(form), shown, 1)
+    code = (unit or {}).get("code", "")
+    if code in COUNTED:
+        # (the form is chosen by the number, the number then written as the language writes
+        # it; a fraction takes the form of "many")
+        form = number if whole else 5
+        return str(COUNTED[code] % {"count": form}).replace(str(form), shown, 1)
+    said = unit_symbol(code) or unit_name(code) or (unit or {}).get("name", "")
+    return f"{shown} {said}".strip()

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from core.forms import OnceForm
 from core.ids import new_id
 from core.schema import KYIV, iso
-from tenders.classifiers import UNITS, cpv_name, find_cpv, is_cpv, regions
+from tenders.classifiers import cpv_name, find_cpv, is_cpv, regions, unit_choices, unit_of_item
 from tenders.models.legal_periods import earliest_bids_end, earliest_questions_end
 from tenders.models.lots import exact_sum
 from tenders.search import CPV_CODE
@@ -153,9 +153,7 @@ class ItemForm(forms.Form):
     cpv = CpvField()
     quantity = forms.DecimalField(label=_("Quantity"), min_value=0, max_digits=15, decimal_places=3)
     # The first unit is the initial one: a row whose select alone was sent is an empty row.
-    unit = forms.ChoiceField(
-        label=_("Unit"), choices=[(unit.code, unit.label) for unit in UNITS.values()], initial="H87"
-    )
+    unit = forms.ChoiceField(label=_("Unit"), choices=unit_choices, initial="H87")
 
     def __init__(self, *args, lots: int = 0, **kwargs):
         super().__init__(*args, **kwargs)
@@ -170,7 +168,6 @@ class ItemForm(forms.Form):
 
     def as_item(self, lot_ids: list[str] = ()) -> dict:
         data = self.cleaned_data
-        unit = UNITS[data["unit"]]
         related = {"relatedLot": lot_ids[data["lot"] - 1]} if lot_ids else {}
         return {
             **related,
@@ -182,7 +179,7 @@ class ItemForm(forms.Form):
                 "description_en": cpv_name(data["cpv"], "en"),
             },
             "quantity": float(data["quantity"]),
-            "unit": {"code": unit.code, "name": unit.name, "name_en": unit.english()},
+            "unit": unit_of_item(data["unit"]),
         }
 
 

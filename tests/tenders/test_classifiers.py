@@ -4,7 +4,18 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tenders.classifiers import DATA, counted, cpv_name, find_cpv, is_cpv, regions
+from tenders.classifiers import (
+    COUNTED,
+    DATA,
+    counted,
+    cpv_name,
+    find_cpv,
+    is_cpv,
+    regions,
+    unit_choices,
+    unit_of_item,
+    units,
+)
 
 
 def test_the_catalogue_names_every_code_in_both_languages():
@@ -57,11 +68,27 @@ def test_the_code_field_s_list_is_filled_from_what_is_typed_in_it(client):
         ("en", 1, "H87", "1 piece"),
         ("en", 10, "H87", "10 pieces"),
         ("en", 2.5, "KGM", "2.5 kilograms"),
+        ("uk", 5, "PK", "5 пачок"),
+        ("en", 1, "PK", "1 pack"),
+        ("uk", 2, "KT", "2 комплекти"),
+        ("uk", 12, "BO", "12 пл"),
+        ("en", 12, "BO", "12 bot"),
+        ("uk", 3, "BG", "3 мішок"),
     ],
 )
 def test_a_quantity_is_said_with_its_unit_in_the_right_form(language, quantity, unit, said):
     with translation.override(language):
         assert counted(quantity, {"code": unit, "name": "?"}) == said
+
+
+def test_the_units_are_prozorro_s_list_the_commonest_first_in_the_reader_s_language():
+    with translation.override("uk"):
+        (_common, first), (_every, rest) = unit_choices()
+        assert ("PK", "пачка") in first and ("RO", "рулон") in rest
+    with translation.override("en"):
+        assert ("PK", "pack") in unit_choices()[0][1]
+    assert set(COUNTED) <= set(units()) and len(units()) > 150
+    assert unit_of_item("PK") == {"code": "PK", "name": "пачка", "name_en": "pack"}
 
 
 def test_a_unit_the_list_does_not_know_is_written_as_the_registry_has_it():
