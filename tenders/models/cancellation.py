@@ -1,4 +1,5 @@
 from django.db import models
+from django.utils.translation import get_language
 
 from core.actors import Actor, Role
 from core.errors import NotAllowed, in_own_status, in_tender_status
@@ -38,6 +39,13 @@ class Cancellation(PartOfTender, PartDocuments):
 
     def wire(self) -> dict:
         return {"reason": self.reason, "status": self.status, **self.data}
+
+    @property
+    def reason_in_reader_language(self) -> str:
+        """The reason in English for a reader of English, where it was written in English too."""
+        if (get_language() or "")[:2] == "en":
+            return self.data.get("reason_en") or self.reason
+        return self.reason
 
     # --- its documents (the protocol of the decision to cancel) -------------------------
 

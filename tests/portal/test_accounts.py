@@ -100,7 +100,8 @@ def test_sign_up_with_a_registered_identifier_asks_to_join_and_gives_no_access_u
     assert newcomer.organization is None and request.status == "pending"
     assert as_user(newcomer).get(reverse("tender", args=[draft.pk])).status_code == 404
     cancel = as_user(newcomer).post(
-        reverse("tender-cancel", args=[draft.pk]), {"once": "c" * 32, "reason": "Моє"}
+        reverse("tender-cancel", args=[draft.pk]),
+        {"once": "c" * 32, "ground": "noDemand", "reason": "Моє"},
     )
     assert cancel.status_code == 404
     assert Tender.objects.get(pk=draft.pk).status == "draft"

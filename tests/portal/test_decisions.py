@@ -206,7 +206,13 @@ def test_a_cancellation_carries_its_protocol(pending, as_user):
     url = reverse("tender-cancel", args=[pending.tender.pk])
 
     response = client.post(
-        url, {"once": "c" * 32, "reason": "Потреба відпала", "protocol": upload("рішення.pdf")}
+        url,
+        {
+            "once": "c" * 32,
+            "ground": "noDemand",
+            "reason": "Потреба відпала",
+            "protocol": upload("рішення.pdf"),
+        },
     )
 
     assert response.status_code == 302

@@ -48,7 +48,10 @@ def test_actions_on_another_organizations_draft_tender_are_404s(as_user, draft_t
 
     responses = [
         client.post(reverse("tender-publish", args=[tender.pk]), {"once": "p" * 32}),
-        client.post(reverse("tender-cancel", args=[tender.pk]), {"once": "c" * 32, "reason": "x"}),
+        client.post(
+            reverse("tender-cancel", args=[tender.pk]),
+            {"once": "c" * 32, "ground": "noDemand", "reason": "x"},
+        ),
         client.post(reverse("tender-documents", args=[tender.pk]), {"once": "d" * 32}),
     ]
 

@@ -247,7 +247,7 @@ def test_the_buyer_cancels_one_lot_with_its_protocol(client, tender, buyer, cloc
 
     response = client.post(
         reverse("tender-cancel", args=[tender.pk]),
-        {"once": "x" * 32, "what": SECOND, "reason": "Конверти не потрібні",
+        {"once": "x" * 32, "what": SECOND, "ground": "noDemand", "reason": "Конверти не потрібні",
          "protocol": upload("рішення.pdf")},
     )  # fmt: skip
 
@@ -375,11 +375,11 @@ def test_a_cancel_form_read_before_another_lot_was_cancelled_cancels_the_lot_it_
 
     gone = client.post(
         reverse("tender-cancel", args=[tender.pk]),
-        {"once": new_id(), "what": FIRST, "reason": "ще раз"},
+        {"once": new_id(), "what": FIRST, "ground": "noDemand", "reason": "ще раз"},
     )
     meant = client.post(
         reverse("tender-cancel", args=[tender.pk]),
-        {"once": new_id(), "what": SECOND, "reason": "і цей"},
+        {"once": new_id(), "what": SECOND, "ground": "noDemand", "reason": "і цей"},
     )
 
     assert gone.status_code == 422

@@ -118,7 +118,7 @@ def test_decisions_of_a_buyer_whose_verification_is_withdrawn_are_refused(world,
     )
     cancel = client.post(
         reverse("tender-cancel", args=[tender.pk]),
-        {"once": "c" * 32, "reason": "Потреба відпала"},
+        {"once": "c" * 32, "ground": "noDemand", "reason": "Потреба відпала"},
         **face,
     )
 

@@ -335,7 +335,7 @@ def test_owner_cancels_with_a_reason_everyone_reads(client, buyer, clock):
 
     response = client.post(
         reverse("tender-cancel", args=[tender.pk]),
-        {"once": "c" * 32, "reason": "Потреба відпала <b>зовсім</b>"},
+        {"once": "c" * 32, "ground": "noDemand", "reason": "Потреба відпала <b>зовсім</b>"},
     )
 
     tender.refresh_from_db()
@@ -347,15 +347,36 @@ def test_owner_cancels_with_a_reason_everyone_reads(client, buyer, clock):
     assert reverse("tender-cancel", args=[tender.pk]) not in page
 
 
+def test_a_cancellation_names_the_law_s_ground_in_both_languages(client, buyer, clock):
+    tender = draft_of(buyer, clock)
+    tender.publish(by=Actor(Role.TENDER_OWNER, user=buyer, subject=tender))
+    client.force_login(buyer)
+    url = reverse("tender-cancel", args=[tender.pk])
+
+    unknown = client.post(url, {"once": "u" * 32, "ground": "boredom", "reason": "Так"})
+    client.post(url, {"once": "c" * 32, "ground": "expensesCut", "reason": "Рішення ради №12."})
+
+    assert unknown.context["review"].form.errors["ground"]
+    cancellation = tender.cancellations.get()
+    assert cancellation.reason == "Скорочено видатки на закупівлю. Рішення ради №12."
+    assert (
+        cancellation.data["reason_en"] == "The funds for the purchase were cut. Рішення ради №12."
+    )
+    english = client.get(reverse("tender", args=[tender.pk])).content.decode()
+    assert "The funds for the purchase were cut." in english
+    client.cookies["django_language"] = "uk"
+    assert "Скорочено видатки" in client.get(reverse("tender", args=[tender.pk])).content.decode()
+
+
 def test_a_cancellation_needs_a_reason_and_the_owner(client, buyer, bidder, clock):
     tender = draft_of(buyer, clock)
     tender.publish(by=Actor(Role.TENDER_OWNER, user=buyer, subject=tender))
     url = reverse("tender-cancel", args=[tender.pk])
     client.force_login(buyer)
-    without_reason = client.post(url, {"once": "c" * 32, "reason": ""})
+    without_reason = client.post(url, {"once": "c" * 32, "ground": "noDemand", "reason": ""})
     client.force_login(bidder)
     page = client.get(reverse("tender", args=[tender.pk])).content.decode()
-    forged = client.post(url, {"once": "d" * 32, "reason": "Не подобається"})
+    forged = client.post(url, {"once": "d" * 32, "ground": "noDemand", "reason": "Не подобається"})
 
     tender.refresh_from_db()
     assert without_reason.status_code == 422
@@ -371,9 +392,9 @@ def test_a_cancelled_tender_is_not_cancelled_again(client, buyer, clock):
     tender = draft_of(buyer, clock)
     client.force_login(buyer)
     url = reverse("tender-cancel", args=[tender.pk])
-    client.post(url, {"once": "c" * 32, "reason": "Помилка"})
+    client.post(url, {"once": "c" * 32, "ground": "noDemand", "reason": "Помилка"})
 
-    response = client.post(url, {"once": "e" * 32, "reason": "Ще раз"})
+    response = client.post(url, {"once": "e" * 32, "ground": "noDemand", "reason": "Ще раз"})
 
     assert response.status_code == 422
     assert "Not at this stage of the tender: «cancelled»." in response.content.decode()
