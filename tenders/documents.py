@@ -238,6 +238,12 @@ class HasDocuments:
     def _documents_changed(self, version, action: str, by, now) -> None:
         raise NotImplementedError
 
+    @property
+    def documents_sealed(self) -> bool:
+        """Are its documents hidden from all but their author (a bid's, until bids are
+        opened)? Their address then names no content (see tenders.api.documents)."""
+        return False
+
     def all_document_versions(self) -> list:
         """Every version of every document: as read with it (prefetched), or in one query,
         written in SQL once per kind of container (core.reads)."""

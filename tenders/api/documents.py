@@ -6,6 +6,8 @@ latest versions (`?all=1`: every version); GET one adds `previousVersions`, and
 `?download=<key>` redirects to a freshly signed document-service URL.
 """
 
+from urllib.parse import urlencode
+
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 from rest_framework import viewsets
@@ -42,15 +44,31 @@ class DocumentWithVersionsShape(DocumentShape):
     previousVersions = DocumentShape(many=True, help_text="Older versions, oldest first.")
 
 
+def sealed_address(request, bid, version) -> str:
+    """A sealed bid's document as 2.3 answers it: the API's own address, whose `?download=`
+    asks who reads before it redirects to the content (only the bidder, until bids are
+    opened)."""
+    path = reverse("api:bid-document", args=[bid.tender_id, bid.pk, version.document_id])
+    return request.build_absolute_uri(f"{path}?{urlencode({'download': version.key})}")
+
+
 class DocumentOut(Out):
+    """A document version; `context["container"]`: whose it is (a sealed container's are
+    answered with the API's address, any other with a signed document-service URL)."""
+
     def represent(self, version):
         request = self.context["request"]
+        container = self.context["container"]
+        if container.documents_sealed:
+            url = sealed_address(request, container, version)
+        else:
+            url = links.registry_url(request, version.key, version.md5)
         return {
             "id": version.document_id,
             "title": version.title,
             "format": version.format,
             "hash": version.hash,
-            "url": links.registry_url(request, version.key, version.md5),
+            "url": url,
             "author": version.author,
             "documentOf": "tender",
             **version.metadata,
@@ -133,7 +151,9 @@ def documents_of(container, context) -> list:
     """The documents shown inside their container's representation: every version, in the
     order they were published (2.3 appends a document's new version to the list, where its
     older versions stay; GET .../documents shows the newest of each)."""
-    return DocumentOut(container.all_document_versions(), many=True, context=context).data
+    return DocumentOut(
+        container.all_document_versions(), many=True, context={**context, "container": container}
+    ).data
 
 
 def _is_multipart(request) -> bool:
@@ -160,15 +180,16 @@ class DocumentViewSet(viewsets.ViewSet):
     def route_args(self, container) -> list:
         raise NotImplementedError
 
-    def _out(self, request, version) -> dict:
-        return DocumentOut(version, context={"request": request}).data
+    def _out(self, request, container, version) -> dict:
+        return DocumentOut(version, context={"request": request, "container": container}).data
 
     def list(self, request, **kwargs):
         container = self.container_for_read(request, **kwargs)
         versions = container.documents.all()
         if request.query_params.get("all", "").lower() not in ("1", "true", "yes"):
             versions = latest_versions(versions)
-        return ok(DocumentOut(versions, many=True, context={"request": request}).data)
+        context = {"request": request, "container": container}
+        return ok(DocumentOut(versions, many=True, context=context).data)
 
     def retrieve(self, request, pk, **kwargs):
         container = self.container_for_read(request, **kwargs)
@@ -178,8 +199,10 @@ class DocumentViewSet(viewsets.ViewSet):
             if key not in {version.key for version in versions}:
                 raise NotFound("download")
             return HttpResponseRedirect(links.registry_download_url(request, key))
-        data = self._out(request, versions[-1])
-        data["previousVersions"] = [self._out(request, version) for version in versions[:-1]]
+        data = self._out(request, container, versions[-1])
+        data["previousVersions"] = [
+            self._out(request, container, version) for version in versions[:-1]
+        ]
         return ok(data)
 
     def _content(self, request, container, actor, verb: str, document_id: str | None = None):
@@ -208,7 +231,7 @@ class DocumentViewSet(viewsets.ViewSet):
                 stored.discard()
             raise
         location = reverse(self.route, args=[*self.route_args(container), version.document_id])
-        return created(request, self._out(request, version), location)
+        return created(request, self._out(request, container, version), location)
 
     def update(self, request, pk, **kwargs):
         container, actor = self.container_for_write(request, **kwargs)
@@ -220,11 +243,11 @@ class DocumentViewSet(viewsets.ViewSet):
             if stored:
                 stored.discard()
             raise
-        return ok(self._out(request, version))
+        return ok(self._out(request, container, version))
 
     def partial_update(self, request, pk, **kwargs):
         container, actor = self.container_for_write(request, **kwargs)
         container.latest_document(pk)
         changes = validate(self.metadata_schema, read_data(request))
         version = container.edit_document(by=actor, document_id=pk, changes=changes)
-        return ok(self._out(request, version))
+        return ok(self._out(request, container, version))

@@ -106,6 +106,10 @@ class Bid(PartOfTender, PartDocuments, Owned):
 
     # --- its documents (sealed with it) -------------------------------------------------
 
+    @property
+    def documents_sealed(self) -> bool:
+        return not self.tender.bids_are_public
+
     def check_documents_open(self, verb: str) -> None:
         """The bidder's, while tendering is open, and in qualification while its award is
         pending (2.3: to answer the buyer's questions about the bid); never a withdrawn bid's."""

@@ -49,9 +49,12 @@ def test_public_with_the_bids_once_tendering_closes(anonymous, api2, ds, tenderi
     data = api2.post(f"{bid}/documents", document(ds, LICENCE), token=token).json()["data"]
     close_tendering(tender, clock)
 
-    assert anonymous.get(f"{bid}/documents").json()["data"] == [data]
-    assert tender.read()["bids"][0]["documents"] == [data]
+    listed = anonymous.get(f"{bid}/documents").json()["data"]
+    # (the url: the API's while sealed, a signed document-service one once opened, as 2.3)
+    assert [{**doc, "url": None} for doc in listed] == [{**data, "url": None}]
+    assert tender.read()["bids"][0]["documents"] == listed
     assert download(anonymous, ds, data["url"])[0] == LICENCE
+    assert download(anonymous, ds, listed[0]["url"])[0] == LICENCE
 
 
 def test_in_qualification_only_the_bid_whose_award_is_pending(api2, ds, tendering, clock):
