@@ -6,12 +6,15 @@ import pytest
 from django.urls import reverse
 
 from core.actors import Actor, Role
+from portal.models import User
 from tenders.models import Bid, Tender
 from tests.factories import make_user
 from tests.helpers import tender_data
-from tests.portal.forms import bid_form
+from tests.portal.forms import bid_form, upload
 
 pytestmark = pytest.mark.django_db
+
+LICENCE = b"%PDF-1.4 the bidder's licence"
 
 
 @pytest.fixture(autouse=True)
@@ -144,3 +147,48 @@ def test_a_zero_price_is_refused_even_when_said_to_be_right(client, tender, bidd
     assert response.status_code == 422
     assert "A price is above zero." in response.content.decode()
     assert not Bid.objects.exists()
+
+
+def test_a_sealed_paper_s_link_opens_for_its_bidder_alone_until_bids_open(
+    client, tender, bidder, clock
+):
+    rival = make_user("rival", "ТОВ «Конкурент»", "38012346", "bidder")
+    buyer = User.objects.get(username="buyer")
+    clock.move_to(tender.tender_start + timedelta(hours=1))
+    client.force_login(bidder)
+    client.post(reverse("bid-place", args=[tender.pk]), bid_form())
+    bid = Bid.objects.get()
+    client.post(
+        reverse("bid-documents", args=[tender.pk, bid.pk]),
+        {"once": "d" * 32, "documents": [upload("ліцензія.pdf", LICENCE)]},
+    )
+    version = bid.documents.get()
+    link = reverse(
+        "part-document-download", args=[tender.pk, "bids", bid.pk, version.document_id, version.key]
+    )
+    api_address = reverse("api:bid-document", args=[tender.pk, bid.pk, version.document_id])
+
+    assert link in client.get(reverse("tender", args=[tender.pk])).content.decode()
+    assert content_behind(client, link) == LICENCE
+    for other in (rival, buyer, None):
+        client.logout()
+        if other:
+            client.force_login(other)
+        assert client.get(link).status_code == 404
+        assert client.get(api_address, {"download": version.key}).status_code == 403
+
+    clock.move_to(tender.tender_end + timedelta(minutes=1))
+
+    assert content_behind(client, link) == LICENCE
+    response = client.get(api_address, {"download": version.key})
+    assert response.status_code == 302
+
+
+def content_behind(client, link: str) -> bytes:
+    """What a portal link gives: a redirect to a short-lived document-service address, and the
+    bytes there."""
+    response = client.get(link)
+    assert response.status_code == 302, response.status_code
+    served = client.get(response["Location"])
+    assert served.status_code == 200, served.status_code
+    return b"".join(served.streaming_content) if served.streaming else served.content
