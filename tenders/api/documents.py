@@ -29,7 +29,11 @@ class DocumentShape(Shape, DocumentMetadata):
     id = Text()
     title = Text()
     format = Text()
-    url = Text()
+    url = Text(
+        help_text="Where the content is: a signed document-service URL; a sealed bid's "
+        "document (until bids are opened): this API's own address with ?download=<key>, "
+        "which redirects its bidder alone."
+    )
     hash = Text()
     author = Choice(
         [Role.TENDER_OWNER, Role.BID_OWNER, Role.COMPLAINT_OWNER, Role.CONTRACT_OWNER, Role.AUCTION]
@@ -126,7 +130,9 @@ def document_operations(
             ],
             responses={
                 200: data_of(f"{owner}DocumentVersions", DocumentWithVersionsShape),
-                302: OpenApiResponse(description="?download=: a signed document-service URL"),
+                302: OpenApiResponse(
+                    description="?download=: a short-lived signed document-service URL"
+                ),
                 **unread,
             },
         ),
