@@ -154,3 +154,23 @@ def test_once_bids_are_opened_reads_show_the_signed_address_as_2_3_does(
     assert all(signed_by_the_registry(doc["url"]) for doc in shown), shown
     assert {doc["url"] for doc in shown} == {shown[0]["url"]}
     assert fetched(ds, shown[0]["url"])[0] == LICENCE
+
+
+def test_a_tender_cancelled_before_bids_are_opened_keeps_its_papers_sealed(
+    api, api2, anonymous, sealed
+):
+    tender, [(bid, token), _], paper = sealed
+    cancelled = api.post(
+        f"{tender.path}/cancellations",
+        {"reason": "закупівля більше не потрібна", "status": "active"},
+        token=tender.token,
+    )
+    assert cancelled.status_code == 201, cancelled.content
+    assert tender.read()["status"] == "cancelled"
+
+    [shown] = api2.get(f"{bid}/documents", token=token).json()["data"]
+    assert shown["url"] == paper["url"]
+    response = anonymous.get(paper["url"].replace("http://testserver", ""))
+    assert single_error(response, 403)["description"] == (
+        "Can't view bid document in current (cancelled) tender status"
+    )
