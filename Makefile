@@ -21,14 +21,13 @@ $(INSTALLED): pyproject.toml
 
 install: $(INSTALLED)
 
+# Two processes beside the server: the demo's setup (migrating first), then the background work
+# (the chronograph, the mail worker and the alerts, in one process).
 run: $(INSTALLED)
-	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
-	$(RUN_ENV) $(BIN)/python manage.py load_demo
-	@echo "Serving on http://127.0.0.1:8000 (the chronograph, the mail worker and the saved searches' alerts run beside it; Ctrl-C stops them all)"
-	@$(RUN_ENV) $(BIN)/python manage.py chronograph --interval 2 & chronograph=$$!; \
-		$(RUN_ENV) $(BIN)/python manage.py db_worker --interval 1 & worker=$$!; \
-		$(RUN_ENV) $(BIN)/python manage.py alerts --interval 10 & alerts=$$!; \
-		trap 'kill $$chronograph $$worker $$alerts 2>/dev/null' EXIT INT TERM; \
+	$(RUN_ENV) $(BIN)/python manage.py load_demo --migrate
+	@echo "Serving on http://127.0.0.1:8000 (the chronograph, the mail worker and the alerts run beside it; Ctrl-C stops them all)"
+	@$(RUN_ENV) $(BIN)/python manage.py background & background=$$!; \
+		trap 'kill $$background 2>/dev/null' EXIT INT TERM; \
 		$(RUN_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 test: $(INSTALLED)

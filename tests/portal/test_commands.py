@@ -1,8 +1,10 @@
 """The management commands and the settings a deployment relies on."""
 
+import io
 import os
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -12,8 +14,11 @@ from django.utils import timezone
 from complaints.models import Complaint
 from core.actors import Actor, Role
 from core.models import Broker
+from core.notices import deliver
+from core.schema import parse_iso
 from portal.models import User
-from tenders.models import Contract, Tender, TenderStatus
+from tenders.models import Contract, Question, Tender, TenderStatus
+from tests.helpers import create_tender
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -90,6 +95,11 @@ def test_load_demo_reaches_every_stage_and_runs_twice(capsys):
     [changed] = Contract.objects.filter(changes__status="active")
     assert changed.status == "active" and changed.data["value"]["amount"] == 115_000
     assert buyer.check_password("demo-password")
+    # A question for the buyer to answer; an auction for bidder and bidder2 soon.
+    assert [q.answer for q in Question.objects.all()] == [""]
+    soon = Tender.objects.get(title="Марля медична")
+    assert soon.status == TenderStatus.TENDERING and soon.bids.count() == 3
+    assert soon.tender_end - now < timedelta(minutes=16)
     count = Tender.objects.count()
     assert "Demo data is loaded." in capsys.readouterr().out
     call_command("load_demo")
@@ -261,3 +271,22 @@ def test_gunicorn_refuses_to_start_on_a_failing_check(tmp_path):
     )
     assert result.returncode != 0
     assert "portal.E003" in result.stderr
+
+
+@pytest.mark.django_db
+def test_the_background_work_of_make_run_runs_in_one_process(api, clock, settings, mailoutbox):
+    """`manage.py background`: the chronograph, the alerts and the mail worker; --once runs a
+    pass of each in turn."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    tender = create_tender(api)
+    clock.move_to(parse_iso(tender.read()["tenderPeriod"]["startDate"]) + timedelta(minutes=1))
+    deliver.enqueue("Тема", "Текст", "<p>Текст</p>", ["someone@example.org"])
+    assert mailoutbox == []
+    out = io.StringIO()
+
+    call_command("background", "--once", stdout=out)
+
+    assert "chronograph: 1 tender(s) brought up to date" in out.getvalue()
+    assert "alerts:" in out.getvalue()
+    assert Tender.objects.get(pk=tender.id).status == TenderStatus.TENDERING
+    assert [mail.subject for mail in mailoutbox] == ["Тема"]

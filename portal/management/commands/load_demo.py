@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import time_machine
 from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.test.utils import override_settings
@@ -21,7 +22,7 @@ from core.models import Broker
 from core.schema import iso
 from portal.models import Organization, User
 from tenders.classifiers import cpv_name
-from tenders.models import Contract, Tender
+from tenders.models import Contract, Question, Tender
 
 BROKERS = {"broker": "broker", "broker2": "broker2"}
 PASSWORD = "demo-password"
@@ -89,6 +90,7 @@ SUBJECTS = [
     ("Рукавички медичні оглядові", "33141420-0", 125_000),
     ("Миючі засоби", "39830000-9", 36_000),
     ("Бахіли одноразові", "33199000-1", 54_000),
+    ("Марля медична", "33141110-4", 72_000),
 ]
 
 
@@ -122,7 +124,16 @@ def tender_data(number: int, enquiry_end, tender_end) -> dict:
 class Command(BaseCommand):
     help = "Load demo brokers, users and tenders (once) and print how to use them."
 
-    def handle(self, *args, **options):
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--migrate",
+            action="store_true",
+            help="bring the database's tables up to date first (make run: one process fewer)",
+        )
+
+    def handle(self, *args, migrate=False, **options):
+        if migrate:
+            call_command("migrate", interactive=False, verbosity=0)
         brokers = self._brokers()
         # The demo's past needs no e-mail about it.
         with override_settings(MAILERS=QUIET):
@@ -178,8 +189,8 @@ class Command(BaseCommand):
         """The buyer's tenders, made in the portal, one in each stage of the lifecycle."""
         story = DemoStory(brokers, users)
         for stage in (
-            story.enquiries, story.tendering, story.qualification, story.awarded,
-            story.complete, story.unsuccessful, story.signable,
+            story.enquiries, story.tendering, story.auction_soon, story.qualification,
+            story.awarded, story.complete, story.unsuccessful, story.signable,
         ):  # fmt: skip
             stage()
 
@@ -207,9 +218,10 @@ class Command(BaseCommand):
             done + f"{self._keys_text()}"
             f"  Portal users (password {PASSWORD}): "
             f"{', '.join(username for username, *_ in USERS)}; admin for /admin/\n"
-            "  Portal: http://127.0.0.1:8000/ (the buyer owns the demo tenders; bidder has a\n"
-            "  claim awaiting the buyer's answer on the awarded tender; one contract is ready to\n"
-            "  sign, one signed has a change: see the buyer's dashboard)\n"
+            "  Portal: http://127.0.0.1:8000/ (the buyer owns the demo tenders: a question and\n"
+            "  a claim await its answers, one contract is ready to sign, one signed has a change;\n"
+            "  bids on «Марля медична» close 15 minutes after the demo was loaded, and bidder and\n"
+            "  bidder2 meet in its electronic auction: see each one's dashboard)\n"
             "  A new account's e-mail confirmation link is printed here (the console e-mail).\n"
             "  New organizations wait for an operator: sign in to\n"
             "    http://127.0.0.1:8000/admin/portal/organization/?verification__exact=pending\n"
@@ -271,9 +283,34 @@ class DemoStory:
             return tender, tender.awards.all()[0]
 
     def enquiries(self):
-        """Questions may be asked, bids not yet."""
+        """Questions may be asked, bids not yet; bidder2 asked one the buyer has to answer."""
         now, day = self.now, self.day
-        self.register(0, now - 1 * day, 6, 12)
+        tender = self.register(0, now - 1 * day, 6, 12)
+        with time_machine.travel(now - 2 * timedelta(hours=1), tick=False):
+            Question.objects.ask(
+                tender=tender,
+                by=Actor(Role.AUTHENTICATED, user=self.users["bidder2"]),
+                data={
+                    "title": "Щільність паперу",
+                    "description": "Чи підійде папір щільністю 75 г/м² замість 80?",
+                    "author": SUPPLIERS[1],
+                },
+            )
+
+    def auction_soon(self):
+        """Bids close a quarter of an hour after the demo is loaded; bidder and bidder2 bid, so
+        an electronic auction follows (in `make run`'s sandbox mode at once, being "quick")."""
+        now, day = self.now, self.day
+        start = now - 10 * day
+        with time_machine.travel(start, tick=False):
+            data = tender_data(7, start + 5 * day, now + timedelta(minutes=15))
+            data["submissionMethodDetails"] = "quick"
+            tender, _ = Tender.objects.register(
+                by=Actor(Role.AUTHENTICATED, user=self.buyer), data=data
+            )
+        self.bid(tender, now - 3 * day, 0, 70_500)
+        self.bid(tender, now - 2 * day, 1, 71_200)
+        self.bid(tender, now - 1 * day, 2, 69_900)
 
     def tendering(self):
         """Bids are coming in, sealed (from bidder and through a broker)."""
