@@ -27,6 +27,8 @@ from tenders.models import Contract, Question, Tender
 BROKERS = {"broker": "broker", "broker2": "broker2"}
 PASSWORD = "demo-password"
 QUIET = {"default": {"BACKEND": "django.core.mail.backends.dummy.EmailBackend"}}
+# (the e-mail is sent by a task: queued in the database, it would go out when the worker starts)
+UNQUEUED = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
 # user name, (first, last name), organization, its identifier, its kind
 USERS = [
     ("buyer", ("Олег", "Мельник"), "Київська міська клінічна лікарня №3", "01993913",
@@ -136,7 +138,7 @@ class Command(BaseCommand):
             call_command("migrate", interactive=False, verbosity=0)
         brokers = self._brokers()
         # The demo's past needs no e-mail about it.
-        with override_settings(MAILERS=QUIET):
+        with override_settings(MAILERS=QUIET, TASKS=UNQUEUED):
             users = self._users()
             kept = Tender.objects.count()
             if not kept:
