@@ -50,6 +50,13 @@ class StoredFile(models.Model):
         return self.uploaded_at is not None
 
     @classmethod
+    def sizes(cls, keys) -> dict[str, int]:
+        """The sizes in bytes of the contents uploaded under `keys` (one query; a content kept
+        by a document service elsewhere, or not uploaded yet, has none here)."""
+        rows = cls.objects.filter(pk__in=set(keys), size__isnull=False)
+        return dict(rows.values_list("pk", "size"))
+
+    @classmethod
     def register(cls, *, broker, md5: str) -> "StoredFile":
         return cls.objects.create(broker=broker, md5=md5)
 

@@ -17,6 +17,7 @@ from core.fragments import fragment_key, kept_fragment
 from core.htmx import changed, render_page_or_partial
 from core.refusals import in_words
 from core.reviews import render_review
+from docservice.models import StoredFile
 from tenders.documents import latest_versions
 from tenders.forms.bids import BidForm, BidPriceForm
 from tenders.forms.owner import NewVersionForm
@@ -54,9 +55,11 @@ def lifecycle(tender: Tender) -> list[dict]:
 def document_history(versions) -> list[dict]:
     """Each document's latest version with the versions it replaced, newest first."""
     versions = list(versions)
+    sizes = StoredFile.sizes(version.key for version in versions)
     return [
         {
             "latest": latest,
+            "size": sizes.get(latest.key),
             "older": sorted(
                 (v for v in versions if v.document_id == latest.document_id and v != latest),
                 key=lambda v: -v.version,

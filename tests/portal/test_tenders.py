@@ -428,7 +428,8 @@ def test_owner_adds_documents_anyone_downloads(client, buyer, clock):
     tender.publish(by=Actor(Role.TENDER_OWNER, user=buyer, subject=tender))
     page = client.get(reverse("tender", args=[tender.pk])).content.decode()
     assert link in page
-    assert "PDF · " in page and "application/pdf" not in page  # (its format as people say it)
+    # (its format as people say it, and its size)
+    assert "PDF, 26\xa0байтів · " in page and "application/pdf" not in page
     assert downloaded(client, link) == b"%PDF-1.4 tender conditions"
 
 
