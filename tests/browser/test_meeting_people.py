@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 
+from complaints.models import Complaint
 from core.actors import Actor, Role
 from tenders.models import Tender
 from tests.browser.pages import kyiv, serious_violations, sign_in
@@ -31,6 +32,8 @@ WORDS = {
         "zero": "Ціна має бути більшою за нуль",
         "above": "Ціна пропозиції не може перевищувати очікувану вартість закупівлі",
         "ground": "Підстава для скасування",
+        "voided": "закрито: оскаржене рішення скасовано",
+        "drafts": "Тим часом її учасники готують чернетки",
     },
     "en": {
         "questions": "The law gives at least 3 working days for questions",
@@ -40,6 +43,8 @@ WORDS = {
         "zero": "A price is above zero",
         "above": "value of bid should be less than value of tender",
         "ground": "Ground for cancelling",
+        "voided": "closed: the decision it contested was taken back",
+        "drafts": "Meanwhile its members write drafts",
     },
 }
 
@@ -141,3 +146,36 @@ def test_tables_hide_nothing_and_refusals_speak_the_reader_s_language(
     assert not open_tender.bids.exists()
     fits(bidder, width)
     screenshot(bidder, f"{language}-{width}-bid-refused")
+
+
+@pytest.mark.parametrize(("language", "width"), SCREENS)
+def test_a_decision_taken_back_closes_its_claim_saying_so_and_the_unverified_are_told_first(
+    people, brokers, clock, screenshot, live_server, language, width
+):
+    words = WORDS[language]
+    world = portal_world(brokers, clock)
+    bid = world.tender.bids.get(organization=world.bidder.organization)
+    claim, _token = Complaint.objects.file(
+        award=world.award,
+        by=Actor(Role.BID_OWNER, user=world.bidder, subject=bid),
+        title="Переможець не підтвердив досвід",
+        description="Учасник не надав жодного договору, чого вимагає пункт 4.2 документації.",
+        author=bid.tenderers[0],
+        submit=True,
+    )
+    world.award.cancel(by=Actor(Role.TENDER_OWNER, user=world.buyer, subject=world.tender))
+
+    claimant = person(people, live_server, language, width)
+    sign_in(claimant, world.bidder)
+    claimant.goto(f"/claims/{claim.pk}/")
+    claimant.locator("main", has_text=words["voided"]).wait_for()
+    fits(claimant, width)
+    screenshot(claimant, f"{language}-{width}-claim-voided")
+
+    newcomer = make_user("newcomer", "ТОВ «Новачок»", "41222333", "bidder", verified=False)
+    unverified = person(people, live_server, language, width)
+    sign_in(unverified, newcomer)
+    unverified.goto("/dashboard/")
+    unverified.locator(".notice", has_text=words["drafts"]).wait_for()
+    fits(unverified, width)
+    screenshot(unverified, f"{language}-{width}-unverified-notice")
