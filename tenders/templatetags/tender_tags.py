@@ -18,6 +18,15 @@ def counted(item: dict) -> str:
     return classifiers.counted(item.get("quantity"), item.get("unit"))
 
 
+@register.filter
+def classification_name(classification: dict) -> str:
+    """A ДК 021 classification's name in the reader's language (the catalogue's), else as the
+    tender wrote it: `{{ item.classification|classification_name }}`."""
+    return classifiers.cpv_name(classification.get("id", "")) or classification.get(
+        "description", ""
+    )
+
+
 # The kinds of file people know by name, by their media type (the rest: its subtype).
 FILE_KINDS = {
     "application/pdf": "PDF",

@@ -347,6 +347,18 @@ def test_owner_cancels_with_a_reason_everyone_reads(client, buyer, clock):
     assert reverse("tender-cancel", args=[tender.pk]) not in page
 
 
+def test_an_item_s_classification_is_named_in_the_reader_s_language(client, buyer, clock):
+    tender = draft_of(buyer, clock)
+    tender.publish(by=Actor(Role.TENDER_OWNER, user=buyer, subject=tender))
+
+    english = client.get(reverse("tender", args=[tender.pk])).content.decode()
+    client.cookies["django_language"] = "uk"
+    ukrainian = client.get(reverse("tender", args=[tender.pk])).content.decode()
+
+    assert '<span class="muted">Cartons</span>' in english
+    assert '<span class="muted">Картонні коробки</span>' in ukrainian
+
+
 def test_a_cancellation_names_the_law_s_ground_in_both_languages(client, buyer, clock):
     tender = draft_of(buyer, clock)
     tender.publish(by=Actor(Role.TENDER_OWNER, user=buyer, subject=tender))
