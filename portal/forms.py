@@ -12,12 +12,16 @@ from portal.models import SavedSearch
 from tenders.classifiers import regions
 from tenders.forms.new_tender import CpvField
 from tenders.models import TenderStatus
+from tenders.search import PROCEDURE_TYPES
 
 SORTS = [
+    ("newest", _("newest published first")),
     ("relevance", _("best match first")),
     ("deadline", _("bids closing soonest first")),
-    ("newest", _("newest first")),
+    ("changed", _("recently changed first")),
 ]
+# The procedure types (procurementMethodType) the registry takes, in words.
+PROCEDURES = {"belowThreshold": _("below-threshold procurement")}
 
 
 class SearchForm(forms.Form):
@@ -46,6 +50,12 @@ class SearchForm(forms.Form):
         choices=[("", _("any"))]
         + [(value, label) for value, label in TenderStatus.choices if value != "draft"],
     )
+    procedure = forms.ChoiceField(
+        label=_("Procedure type"),
+        required=False,
+        choices=[("", _("any"))]
+        + [(value, PROCEDURES.get(value, value)) for value in PROCEDURE_TYPES],
+    )
     open_for_bids = forms.BooleanField(label=_("Open for bids now"), required=False)
     tender_id = forms.CharField(label=_("Tender ID"), required=False, max_length=40)
     buyer = forms.CharField(label=_("Procuring entity identifier"), required=False, max_length=64)
@@ -70,7 +80,7 @@ class SearchForm(forms.Form):
         low, high = cleaned.get("value_min"), cleaned.get("value_max")
         if low is not None and high is not None and low > high:
             self.add_error("value_max", _("The upper value is below the lower one."))
-        cleaned["sort"] = cleaned.get("sort") or "relevance"
+        cleaned["sort"] = cleaned.get("sort") or "newest"
         return cleaned
 
 

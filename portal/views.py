@@ -93,7 +93,7 @@ def search_feed(request):
 
 
 def _atom(asked: str, form) -> str:
-    found = Tender.objects.public().matching(**{**form.cleaned_data, "sort": "newest"})
+    found = Tender.objects.public().matching(**{**form.cleaned_data, "sort": "changed"})
     search = settings.SITE_URL + reverse("home") + (f"?{asked}" if asked else "")
     feed = Atom1Feed(
         title=_("Tenders found by: %(search)s") % {"search": form.cleaned_data["q"] or asked}
@@ -146,7 +146,7 @@ def _search(request) -> dict:
     elif form.is_bound:
         tenders = public.none()
     else:
-        tenders = public.order_by("-date_modified", "-id")
+        tenders = public.matching()
     page = ListPage(tenders.listed(), TENDERS_PER_PAGE, request.GET.get("page"))
     if (
         understood

@@ -7,6 +7,10 @@ and the query is casefolded the same way. The words and codes live in a table of
 (TenderSearch), written only when they change: every change of a tender rewrites its row, and
 the indexes of the words would be rewritten with it.
 
+The kept words carry the lemmas of Ukrainian words beside the words as written, and a word
+asked is also looked for as its lemmas (tenders.lemmas): "паперу" finds "папір", "покрівля"
+finds "покрівлі".
+
 On PostgreSQL the words are found by full text search (the `simple` configuration, which keeps
 Ukrainian words as they are written, over the text without accents: migration 0018's index),
 each word as the start of a word ("ноутбук" finds "ноутбуків"), or, for a word of four letters
@@ -17,10 +21,15 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
+from tenders.lemmas import WORD as LEMMA_WORD
+from tenders.lemmas import lemmas
+
 TENDER_ID = re.compile(r"UA-\d{4}-\d{2}-\d{2}-\d{6}(-[a-z])?", re.IGNORECASE)
 CPV_CODE = re.compile(r"\d{8}-\d")
 # The words of a text as the index splits it (letters and digits; an apostrophe splits).
 WORD = re.compile(r"[^\W_]+")
+# The procurementMethodType values the registry takes (the first: when a document names none).
+PROCEDURE_TYPES = ["belowThreshold"]
 # What a token pasted or typed may carry around it ("UA-2026-…,", «30197630-1»).
 PUNCTUATION = ".,;:!?\"'«»()[]{}<>"
 # A word shorter than this is found only as the start of a word, never by similarity.
@@ -37,8 +46,8 @@ def fold(text: str) -> str:
 
 def search_columns(document: dict) -> dict:
     """`search_text`, `cpv_codes` (space-delimited, padded, so a code matches whole),
-    `region`, `value_amount` and `buyer_identifier` of a tender's document in its 2.3 wire
-    form."""
+    `region`, `value_amount`, `buyer_identifier` and `procedure` (procurementMethodType) of a
+    tender's document in its 2.3 wire form."""
     entity = document.get("procuringEntity") or {}
     identifier = entity.get("identifier") or {}
     items = document.get("items") or []
@@ -64,15 +73,24 @@ def search_columns(document: dict) -> dict:
         "region": str(address.get("region") or "")[:200],
         "value_amount": amount(value.get("amount")),
         "buyer_identifier": str(identifier.get("id", "")),
+        "procedure": str(document.get("procurementMethodType") or PROCEDURE_TYPES[0])[:64],
     }
 
 
 def searchable(text: str) -> str:
-    """`text` folded, each word once, cut at a word's end to at most SEARCH_TEXT_MAX."""
-    kept = " ".join(dict.fromkeys(fold(text).split()))
-    if len(kept) <= SEARCH_TEXT_MAX:
-        return kept
-    return kept[: SEARCH_TEXT_MAX + 1].rsplit(" ", 1)[0]
+    """`text` folded, each word once followed by its lemmas not met before it
+    (tenders.lemmas), cut at a word's end to at most SEARCH_TEXT_MAX."""
+    kept: dict[str, None] = {}
+    size = -1
+    for word in fold(text).split():
+        for form in (word, *(lemma for part in LEMMA_WORD.findall(word) for lemma in lemmas(part))):
+            if form in kept:
+                continue
+            size += len(form) + 1
+            if size > SEARCH_TEXT_MAX:
+                return " ".join(kept)
+            kept[form] = None
+    return " ".join(kept)
 
 
 def words_of(text: str) -> list[str]:

@@ -1,7 +1,8 @@
 """Finding tenders by words: on PostgreSQL by migration 0018's full text index (each word as
-the start of a word in the text without accents), and, when that finds nothing, also by the
-trigram index's similarity for words of four letters or more (a typo still finds); elsewhere as
-parts of the folded text. See tenders/search.py."""
+the start of a word in the text without accents, or as one of its lemmas, which the kept text
+carries: tenders.lemmas), and, when that finds nothing, also by the trigram index's similarity
+for words of four letters or more (a typo still finds); elsewhere as parts of the folded text.
+See tenders/search.py."""
 
 from datetime import timedelta
 
@@ -17,39 +18,48 @@ from django.db.models import (
     Value,
 )
 
+from tenders.lemmas import lemmas
 from tenders.search import FUZZY_FROM
 
 COLUMN = "search__search_text"
 # The index's expression, which the query repeats exactly for the planner to use it.
 WORDS = "to_tsvector('simple'::regconfig, tenders_unaccent({column}))"
-# A word as the start of a word: quoted after unaccent, which may turn a letter into tsquery
-# syntax ("ʼ" into an apostrophe, "⑴" into parentheses).
-STARTS = (
-    "to_tsquery('simple'::regconfig, "
-    "'''' || replace(tenders_unaccent({value}), '''', '''''') || ''':*')"
-)
+# A word quoted after unaccent, which may turn a letter into tsquery syntax ("ʼ" into an
+# apostrophe, "⑴" into parentheses): as the start of a word (STARTS) or a whole word (IS).
+QUOTED = "'''' || replace(tenders_unaccent({value}), '''', '''''') || '''"
+STARTS = f"to_tsquery('simple'::regconfig, {QUOTED}:*')"
+IS = f"to_tsquery('simple'::regconfig, {QUOTED}')"
 # How many of the newest matches the best match is chosen among (a page goes no further).
 RANKED = 1000
 
 
 class _Sql(Func):
-    """An SQL template over a column and a value (each compiled with its parameters)."""
+    """An SQL template over a column and a word (each compiled with its parameters); {query}
+    in it is the tsquery of the word's start or any of `lemmas` as a whole word."""
 
     sql = ""
 
-    def __init__(self, column: str, value: str, **extra):
-        super().__init__(F(column), Value(value), **extra)
+    def __init__(self, column: str, word: str, *lemmas: str, **extra):
+        super().__init__(F(column), Value(word), *(Value(lemma) for lemma in lemmas), **extra)
 
     def as_sql(self, compiler, connection, **extra):
-        column, column_params = compiler.compile(self.source_expressions[0])
-        value, value_params = compiler.compile(self.source_expressions[1])
-        # (the templates' quotes are SQL's; a % would be the driver's)
-        sql = self.sql.format(column=column, value=value)
-        return sql, (*column_params, *value_params)
+        column, params = compiler.compile(self.source_expressions[0])
+        values = []
+        for expression in self.source_expressions[1:]:
+            value, value_params = compiler.compile(expression)
+            values.append(value)
+            params = (*params, *value_params)
+        query = " || ".join(
+            [STARTS.format(value=values[0]), *(IS.format(value=lemma) for lemma in values[1:])]
+        )
+        # (the templates' quotes are SQL's; a % would be the driver's. A template names
+        # either {query} or {value}, which only a word without lemmas is given.)
+        sql = self.sql.format(column=column, value=values[0], query=f"({query})")
+        return sql, params
 
 
 class _StartsWords(_Sql):
-    sql = f"{WORDS.format(column='{column}')} @@ {STARTS}"
+    sql = f"{WORDS.format(column='{column}')} @@ {{query}}"
     output_field = BooleanField()
 
 
@@ -60,7 +70,7 @@ class _Resembles(_Sql):
 
 
 class _Rank(_Sql):
-    sql = f"ts_rank({WORDS.format(column='{column}')}, {STARTS})"
+    sql = f"ts_rank({WORDS.format(column='{column}')}, {{query}})"
     output_field = FloatField()
 
 
@@ -79,32 +89,32 @@ def may_resemble(words: list[str]) -> bool:
 
 
 def matching(words: list[str], *, resembling: bool = False) -> Q:
-    """Tenders whose text has every one of `words` (`resembling`: or, for a long word, one
-    like it; asked only when the words as written find nothing, as a word like a common one
-    finds nearly every tender)."""
+    """Tenders whose text has every one of `words`, each as written or as one of its lemmas
+    (`resembling`: or, for a long word, one like it; asked only when the words as written find
+    nothing, as a word like a common one finds nearly every tender)."""
     found = Q()
     for word in words:
         if not ranks():
-            found &= Q(**{f"{COLUMN}__contains": word})
+            forms = (word, *lemmas(word))
+            found &= Q(*(Q(**{f"{COLUMN}__contains": form}) for form in forms), _connector=Q.OR)
         elif resembling and len(word) >= FUZZY_FROM:
-            found &= Q(_StartsWords(COLUMN, word)) | Q(_Resembles(COLUMN, word))
+            found &= Q(_StartsWords(COLUMN, word, *lemmas(word))) | Q(_Resembles(COLUMN, word))
         else:
-            found &= Q(_StartsWords(COLUMN, word))
+            found &= Q(_StartsWords(COLUMN, word, *lemmas(word)))
     return found
 
 
 def unindexed(column: str):
-    """`column`, as an expression no index gives in order. With words, the newest first is
-    ordered by it: PostgreSQL's guess of how many texts have a word's start is rough (one in
-    fifty), and given the feed's index in that order it would walk the whole registry for a
-    rare word instead of reading the words' index."""
+    """`column`, as an expression no index gives in order: the candidates of the best match
+    (the newest matches, every one of which is ranked) are chosen by it, so that they are
+    found through the words' index, never by walking the registry's newest."""
     return ExpressionWrapper(F(column) + Value(timedelta(0)), output_field=DateTimeField())
 
 
 def relevance(words: list[str], *, resembling: bool = False):
     """How well a tender's text answers `words` (PostgreSQL): the full text rank of each, and,
     when similar words were looked for, how closely each is found."""
-    scores = [_Rank(COLUMN, word) for word in words]
+    scores = [_Rank(COLUMN, word, *lemmas(word)) for word in words]
     if resembling:
         scores += [_Similarity(COLUMN, word) for word in words]
     total = scores[0]

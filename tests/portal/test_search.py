@@ -185,7 +185,8 @@ def test_what_search_reads_of_a_tender_is_bounded_however_much_it_holds(client, 
     kept = search_columns(data)["search_text"]
 
     assert len(kept) <= SEARCH_TEXT_MAX
-    assert kept.startswith("шприци одноразові стерильні")
+    # (each word followed by its lemmas)
+    assert kept.startswith("шприци шприц одноразові одноразовий стерильні стерильний")
     assert kept.count("слово") == 1
     assert found(client, q="шприци") == ["Шприци одноразові стерильні"]
 
