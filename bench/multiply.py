@@ -37,6 +37,8 @@ COPIES = {
         "id": mapped("id"),
         "tender_id": renumbered("tender_id"),
         "date_modified": moved("date_modified"),
+        # (the portal lists the newest published first: copies are published apart too)
+        "published": moved("published"),
         # The kept representation names the original's ids: a copy's is made by its first read.
         "public_text": "''",
     },

@@ -36,7 +36,7 @@ def analyzer():
     return pymorphy3.MorphAnalyzer(lang="uk")
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=50_000)
 def lemmas(word: str) -> tuple[str, ...]:
     """The lemmas of a folded `word` other than the word itself (every one an ambiguous form
     may have), in the analyzer's order; none for a word not in Ukrainian letters."""
