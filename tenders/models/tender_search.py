@@ -1,4 +1,4 @@
-from django.db import models
+from django.db import models, transaction
 
 
 class TenderSearch(models.Model):
@@ -46,17 +46,22 @@ def rebuild(tender_model, search_model, *, chunk: int = 500) -> int:
     names = [field.name for field in search_model._meta.concrete_fields if not field.primary_key]
     written, last = 0, ""
     while True:
-        tenders = list(
-            tender_model.objects.filter(pk__gt=last)
-            .order_by("pk")
-            .values_list("pk", "title", "description", "data")[:chunk]
-        )
-        if not tenders:
-            return written
-        rows = []
-        for pk, title, description, data in tenders:
-            columns = search_columns({**(data or {}), "title": title, "description": description})
-            rows.append(search_model(tender_id=pk, **{n: columns[n] for n in names}))
-        search_model.objects.bulk_update(rows, names)
+        # (the chunk's tenders locked while their words are written: a change of one of them
+        # meanwhile would write its own words, which these would overwrite)
+        with transaction.atomic():
+            tenders = list(
+                tender_model.objects.select_for_update()
+                .filter(pk__gt=last)
+                .order_by("pk")
+                .values_list("pk", "title", "description", "data")[:chunk]
+            )
+            if not tenders:
+                return written
+            rows = []
+            for pk, title, description, data in tenders:
+                document = {**(data or {}), "title": title, "description": description}
+                columns = search_columns(document)
+                rows.append(search_model(tender_id=pk, **{n: columns[n] for n in names}))
+            search_model.objects.bulk_update(rows, names)
         written += len(rows)
         last = tenders[-1][0]

@@ -3,8 +3,10 @@ entity's name, filters by procedure type, and lists the newest published first u
 otherwise. Run on SQLite and on PostgreSQL alike."""
 
 import copy
+import io
 
 import pytest
+from django.core.management import call_command
 from django.utils import translation
 
 from core.actors import Actor, Role
@@ -107,6 +109,18 @@ def test_the_search_columns_of_every_tender_are_derived_anew_a_chunk_at_a_time(b
     assert kept[tenders[0].pk].search_text.startswith("ремонт покрівлі покрівля")
     assert kept[tenders[1].pk].search_text.startswith("паперу папір")
     assert {row.procedure for row in kept.values()} == {"belowThreshold"}
+
+
+def test_the_search_words_command_derives_them_anew(buyer, clock):
+    """After the dictionary is upgraded (`manage.py search_words`)."""
+    tender = publish(buyer, clock, "Ремонт покрівлі")
+    TenderSearch.objects.update(search_text="старе")
+    out = io.StringIO()
+
+    call_command("search_words", "--chunk", "1", stdout=out)
+
+    assert "1 tenders" in out.getvalue()
+    assert TenderSearch.objects.get(tender=tender).search_text.startswith("ремонт покрівлі")
 
 
 def test_a_saved_search_keeps_the_procedure_type(db):
