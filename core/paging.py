@@ -27,18 +27,22 @@ class ListPage:
     """One page of an ordered list, read with one row more than it shows (is there a next
     page?). How many rows there are in all is known exactly on the last page; before it, it is
     the database's estimate (`estimated_count`). Pages go no further than the first CAP
-    rows: past them, a narrower search."""
+    rows: past them, a narrower search. `first_try`: the same list among a bounded part of
+    what it lists that holds its first rows (the newest N, as the list orders them), read
+    first: when it fills the page, the page is the list's and costs what that part costs."""
 
     CAP = 1000
 
-    def __init__(self, ordered, per_page: int, number: str | int | None):
+    def __init__(self, ordered, per_page: int, number: str | int | None, *, first_try=None):
         self.per_page = per_page
         last_page = max(1, self.CAP // per_page)
         try:
             self.number = min(max(1, int(number or 1)), last_page)
         except (TypeError, ValueError):
             self.number = 1
-        rows = self._rows(ordered)
+        rows = self._rows(first_try) if first_try is not None else []
+        if len(rows) <= per_page:
+            rows = self._rows(ordered)
         if not rows and self.number > 1:  # past the end (the list got shorter): its last page
             counted = ordered.order_by()[: self.CAP].count()
             self.number = max(1, math.ceil(counted / per_page))

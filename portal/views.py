@@ -38,6 +38,8 @@ from tenders.models import Question, Tender
 from tenders.search import understand
 
 TENDERS_PER_PAGE = 20
+# A search with words looks for its page among this many of the newest tenders first.
+SEARCH_FIRST_AMONG = 1000
 # A search's feed carries its newest tenders, as feeds of news do.
 FEED_ENTRIES = 50
 
@@ -139,15 +141,21 @@ def _search(request) -> dict:
     among words like them (a typo), and the page says so."""
     form = SearchForm(request.GET or None)
     public = Tender.objects.public()
-    understood, resembling = None, False
+    understood, resembling, first_try = None, False, None
     if form.is_bound and form.is_valid():
         understood = understand(form.cleaned_data["q"])
         tenders = public.matching(**form.cleaned_data)
+        first_try = public.newest_matching(among=SEARCH_FIRST_AMONG, **form.cleaned_data)
     elif form.is_bound:
         tenders = public.none()
     else:
         tenders = public.matching()
-    page = ListPage(tenders.listed(), TENDERS_PER_PAGE, request.GET.get("page"))
+    page = ListPage(
+        tenders.listed(),
+        TENDERS_PER_PAGE,
+        request.GET.get("page"),
+        first_try=first_try.listed() if first_try is not None else None,
+    )
     if (
         understood
         and not page.object_list

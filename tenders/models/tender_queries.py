@@ -1,14 +1,15 @@
 """Finding tenders: the portal's search, reads with every due change applied, registering."""
 
 import logging
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import TYPE_CHECKING
 
 from django.apps import apps
 from django.db import models
-from django.db.models import Case, Prefetch, Q, Value, When, prefetch_related_objects
+from django.db.models import Case, Prefetch, Q, Subquery, Value, When, prefetch_related_objects
 from django.db.models.fields.json import KT
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from core.actors import Actor, Role, Viewer
@@ -29,6 +30,8 @@ from .tender_search import TenderSearch
 
 logger = logging.getLogger(__name__)
 
+# Before any tender: where newest_matching's range starts when the registry holds fewer.
+EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
 # How long a tender the chronograph failed to bring up to date waits before it is tried again.
 RETRY_AFTER = timedelta(minutes=5)
 
@@ -173,9 +176,33 @@ class TenderQuerySet(models.QuerySet):
             candidates = newest.values("pk")[: search_words.RANKED]
             score = search_words.relevance(asked.words, resembling=resembling)
             return self.filter(pk__in=candidates).order_by(score.desc(), "-published", "-id")
-        # (with words, PostgreSQL reads the words' index for a rare word, and walks the
-        # newest for a common one, as the statistics of the words' index tell: README "Speed")
-        return found.order_by("-date_modified" if sort == "changed" else "-published", "-id")
+        stamp = "date_modified" if sort == "changed" else "published"
+        if asked.words and search_words.ranks():
+            # Through the words' index, never by walking the registry's newest (which a word
+            # common once but not lately would have walked to its end): the newest matches of
+            # a common word are looked for among the newest tenders first (newest_matching).
+            return found.order_by(search_words.unindexed(stamp).desc(), "-id")
+        return found.order_by(f"-{stamp}", "-id")
+
+    def newest_matching(self, *, among: int, **asked):
+        """`matching(**asked)` among the newest `among` tenders of this queryset only, in the
+        order the search lists them, when that may find its first page without reading every
+        tender with its words (words, in the newest first or the latest change first); None
+        otherwise. What it finds first is what the search finds first (core.paging.ListPage's
+        `first_try`): a page of a common word costs a walk of at most `among` tenders."""
+        sort = asked.get("sort") or "newest"
+        if sort not in ("newest", "changed") or not search_words.ranks():
+            return None
+        if not understand(asked.get("q", "")).words:
+            return None
+        stamp = "date_modified" if sort == "changed" else "published"
+        # The newest `among` as a range of the stamp's index (ties at its end included), so
+        # that the walk ends where they do; all of them when there are fewer.
+        last = self.order_by(f"-{stamp}").values(stamp)[among - 1 : among]
+        since = Coalesce(Subquery(last), Value(EARLIEST))
+        within = self.filter(**{f"{stamp}__gte": since}).matching(**asked)
+        # (in the stamp's own order: the walk stops at the page's last match)
+        return within.order_by(f"-{stamp}", "-id")
 
     def may_resemble(self, words: list[str]) -> bool:
         """Whether `words` found nowhere may be looked for among words like them."""

@@ -7,6 +7,8 @@ import io
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
 from core.actors import Actor, Role
@@ -127,3 +129,39 @@ def test_a_saved_search_keeps_the_procedure_type(db):
     with translation.override("uk"):
         assert ("Тип процедури", "допорогова закупівля") in described("procedure=belowThreshold")
     assert described("procedure=aboveThresholdUA") == []  # a search its form refuses
+
+
+@pytest.mark.postgres
+def test_a_page_found_among_the_newest_first_is_the_search_s_own(client, buyer, clock, monkeypatch):
+    """A word's page is looked for among the newest tenders first (a walk of a bounded part of
+    the registry); what it finds there is what the whole search finds, and a word not among
+    them is still found."""
+    monkeypatch.setattr("portal.views.TENDERS_PER_PAGE", 2)
+    monkeypatch.setattr("portal.views.SEARCH_FIRST_AMONG", 4)
+    publish(buyer, clock, "Бинти давні")
+    for n in range(6):
+        clock.advance(minutes=1)
+        publish(buyer, clock, f"Папір {n}")
+    clock.advance(minutes=1)
+    publish(buyer, clock, "Бинти нові")
+
+    # Among the newest four: papers 5, 4, 3 (a page of two and one more).
+    assert found(client, q="паперу") == ["Папір 5", "Папір 4"]
+    assert found(client, q="папір", page="2") == ["Папір 3", "Папір 2"]
+    assert found(client, q="папір", page="3") == ["Папір 1", "Папір 0"]
+    assert found(client, q="бинти") == ["Бинти нові", "Бинти давні"]
+    assert found(client, q="папір", sort="changed") == ["Папір 5", "Папір 4"]
+    among = Tender.objects.public().newest_matching(among=4, q="папір")
+    assert [t.title for t in among] == ["Папір 5", "Папір 4", "Папір 3"]
+    # The first page of "папір" is read among the newest alone (a range of the newest, whose
+    # start the query finds); "бинти" needs the whole search too.
+    [among_newest] = words_read(client, q="папір")
+    assert "COALESCE" in among_newest
+    assert ["COALESCE" in sql for sql in words_read(client, q="бинти")] == [True, False]
+
+
+def words_read(client, **asked) -> list[str]:
+    """The queries that read the words for the search's page."""
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get("/", asked).status_code == 200
+    return [q["sql"] for q in captured if "to_tsvector" in q["sql"] and "EXPLAIN" not in q["sql"]]
