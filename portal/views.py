@@ -95,7 +95,12 @@ def search_feed(request):
 
 
 def _atom(asked: str, form) -> str:
-    found = Tender.objects.public().matching(**{**form.cleaned_data, "sort": "changed"})
+    criteria = {**form.cleaned_data, "sort": "changed"}
+    public = Tender.objects.public()
+    first = public.newest_matching(among=SEARCH_FIRST_AMONG, **criteria)
+    entries = list(first.listed()[:FEED_ENTRIES]) if first is not None else []
+    if len(entries) < FEED_ENTRIES:  # (what the newest hold is the feed only when it is full)
+        entries = list(public.matching(**criteria).listed()[:FEED_ENTRIES])
     search = settings.SITE_URL + reverse("home") + (f"?{asked}" if asked else "")
     feed = Atom1Feed(
         title=_("Tenders found by: %(search)s") % {"search": form.cleaned_data["q"] or asked}
@@ -106,7 +111,7 @@ def _atom(asked: str, form) -> str:
         language=get_language(),
         feed_url=settings.SITE_URL + reverse("search-feed") + (f"?{asked}" if asked else ""),
     )
-    for tender in found.listed()[:FEED_ENTRIES]:
+    for tender in entries:
         url = settings.SITE_URL + reverse("tender", args=[tender.pk])
         feed.add_item(
             title=f"{tender.title} ({tender.tender_id})",

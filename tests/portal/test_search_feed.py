@@ -83,3 +83,23 @@ def test_the_search_page_links_its_feed(client, buyer, clock):
     page = client.get(reverse("home"), {"q": "папір", "page": "1"}).content.decode()
 
     assert f'href="{reverse("search-feed")}?q=%D0%BF%D0%B0%D0%BF%D1%96%D1%80"' in page
+
+
+@pytest.mark.postgres
+def test_a_feed_of_words_is_looked_for_among_the_newest_first(client, buyer, clock, monkeypatch):
+    """Its newest changes, whether the newest tenders hold them all or not."""
+    monkeypatch.setattr("portal.views.FEED_ENTRIES", 2)
+    monkeypatch.setattr("portal.views.SEARCH_FIRST_AMONG", 3)
+    publish(buyer, clock, "Бинти давні")
+    for n in range(3):
+        clock.advance(minutes=1)
+        publish(buyer, clock, f"Папір {n}")
+    clock.advance(minutes=1)
+    publish(buyer, clock, "Бинти нові")
+
+    def titles(q):
+        response = client.get(reverse("search-feed"), {"q": q})
+        return [title.split(" (")[0] for title, _ in entries(response)]
+
+    assert titles("паперу") == ["Папір 2", "Папір 1"]
+    assert titles("бинти") == ["Бинти нові", "Бинти давні"]
