@@ -276,7 +276,9 @@ def test_gunicorn_refuses_to_start_on_a_failing_check(tmp_path):
     assert "portal.E003" in result.stderr
 
 
-@pytest.mark.django_db
+# (the mail worker closes the connection between passes, as a process of its own does: no
+# transaction may wrap the test)
+@pytest.mark.django_db(transaction=True)
 def test_the_background_work_of_make_run_runs_in_one_process(api, clock, settings, mailoutbox):
     """`manage.py background`: the chronograph, the alerts and the mail worker; --once runs a
     pass of each in turn."""
