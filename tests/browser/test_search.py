@@ -9,7 +9,7 @@ import time
 import pytest
 
 from core.actors import Actor, Role
-from portal.models import Organization
+from portal.models import Organization, User
 from tenders.models import Tender
 from tests.browser.pages import serious_violations
 from tests.factories import make_user
@@ -93,3 +93,30 @@ def expect_titles(page, expected: list[str]) -> None:
     while titles(page) != sorted(expected) and time.monotonic() < deadline:
         page.wait_for_timeout(100)
     assert titles(page) == sorted(expected)
+
+
+@pytest.mark.parametrize(
+    ("language", "width"), [(language, width) for language in ("uk", "en") for width in (390, 1280)]
+)
+def test_a_word_finds_every_form_of_it_the_newest_published_first(
+    people, registry, clock, screenshot, live_server, language, width
+):
+    clock.advance(minutes=5)
+    buyer = User.objects.get(username="buyer")
+    publish(buyer, clock, "Покрівля для складу", "45261000-4", "м. Київ", 300_000)
+    visitor = people(width=width)
+    visitor.context.add_cookies(
+        [{"name": "django_language", "value": language, "url": live_server.url}]
+    )
+
+    # (no JavaScript needed: the address is the search)
+    visitor.goto("/?q=покрівля&procedure=belowThreshold")
+    assert visitor.locator("#results h3 a").all_inner_texts() == [
+        "Покрівля для складу",
+        "Ремонт покрівлі",
+    ]
+    visitor.goto("/?q=паперу")
+    assert titles(visitor) == ["Папір офісний А4"]
+    assert visitor.evaluate("document.documentElement.scrollWidth") <= width
+    assert serious_violations(visitor) == []
+    screenshot(visitor, f"{language}-{width}-search-word-forms")
