@@ -95,3 +95,10 @@ def signup_form(username, identifier, **extra) -> dict:
         **PASSWORD_FIELDS,
         **extra,
     }
+
+
+def found(client, **asked) -> list[str]:
+    """The titles the search page shows for what is `asked`."""
+    response = client.get("/", asked)
+    assert response.status_code == 200
+    return [t.title for t in response.context["page"].object_list]

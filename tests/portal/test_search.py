@@ -13,6 +13,7 @@ from tenders.models import Tender
 from tenders.search import SEARCH_TEXT_MAX, search_columns, searchable
 from tests.factories import make_user
 from tests.helpers import tender_data
+from tests.portal.forms import found
 
 pytestmark = pytest.mark.django_db
 
@@ -35,12 +36,6 @@ def publish(user, clock, title, *, cpv="44617100-9", region="м. Київ", amou
     data["items"][0]["description"] = title
     tender, _ = Tender.objects.register(by=Actor(Role.AUTHENTICATED, user=user), data=data)
     return tender
-
-
-def found(client, **asked) -> list[str]:
-    response = client.get("/", asked)
-    assert response.status_code == 200
-    return [t.title for t in response.context["page"].object_list]
 
 
 def test_a_tender_id_pasted_in_the_box_finds_the_tender(client, buyer, clock):

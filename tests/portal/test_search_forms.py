@@ -19,6 +19,7 @@ from tenders.models.tender_search import rebuild
 from tenders.search import searchable
 from tests.factories import make_user
 from tests.helpers import tender_data
+from tests.portal.forms import found
 
 pytestmark = pytest.mark.django_db
 
@@ -36,12 +37,6 @@ def publish(user, clock, title, *, buyer_name="Державне управлін
     data["items"][0]["description"] = title
     tender, _ = Tender.objects.register(by=Actor(Role.AUTHENTICATED, user=user), data=data)
     return tender
-
-
-def found(client, **asked) -> list[str]:
-    response = client.get("/", asked)
-    assert response.status_code == 200
-    return [t.title for t in response.context["page"].object_list]
 
 
 def test_a_word_is_found_in_any_of_its_forms(client, buyer, clock):
