@@ -82,26 +82,28 @@ def wrapped(text: str) -> str:
     )
 
 
-def rendered(template: str, context: dict) -> tuple[str, str, str]:
-    """The subject, the text and the HTML of a notice, in the site's language."""
-    with translation.override(settings.LANGUAGE_CODE):
+def rendered(template: str, context: dict, language: str = "") -> tuple[str, str, str]:
+    """The subject, the text and the HTML of a notice, in `language` (else the site's)."""
+    language = language or settings.LANGUAGE_CODE
+    with translation.override(language):
         # Plain text: what people typed is not HTML-escaped (the HTML part escapes it).
         source = get_template(template).template
         subject, _, body = source.render(Context(context, autoescape=False)).partition("\n")
     text = wrapped(body.strip()) + "\n"
-    html = f'<!doctype html><html lang="{settings.LANGUAGE_CODE}"><body>'
+    html = f'<!doctype html><html lang="{language}"><body>'
     html += linebreaks_filter(urlize(escape(body.strip()))) + "</body></html>"
     return subject.strip(), text, wrapped(html) + "\n"
 
 
-def send(template: str, context: dict, to: list[str]) -> None:
-    """Render the notice as the change stands now and queue it in the change's transaction.
+def send(template: str, context: dict, to: list[str], *, language: str = "") -> None:
+    """Render the notice as the change stands now (in `language`, else the site's) and queue
+    it in the change's transaction.
     (A queue that keeps no rows in this database, as the tests' immediate one, is handed the
     notice once the change commits instead, so that a change rolled back sends nothing.)"""
     to = [address for address in to if address]
     if not to:
         return
-    subject, text, html = rendered(template, context)
+    subject, text, html = rendered(template, context, language)
     if isinstance(deliver.get_backend(), DatabaseBackend):
         deliver.enqueue(subject, text, html, to)
     else:

@@ -281,11 +281,12 @@ AXES_CLIENT_IP_CALLABLE = "core.limits.client_address"
 AXES_LOCKOUT_CALLABLE = "portal.accounts.locked_out"
 AXES_VERBOSE = False
 # The portal: new accounts per address, confirmation e-mails per account, invitations per
-# organization, join requests per account.
+# organization, join requests per account, tenders followed and unfollowed per account.
 SIGNUP_RATE = env("SIGNUP_RATE", "10/hour")
 CONFIRMATION_RESEND_RATE = env("CONFIRMATION_RESEND_RATE", "5/hour")
 INVITATION_RATE = env("INVITATION_RATE", "50/day")
 JOIN_REQUEST_RATE = env("JOIN_REQUEST_RATE", "10/day")
+FOLLOW_RATE = env("FOLLOW_RATE", "60/hour")
 # Questions and claims about the conditions an organization posts from the portal (anyone may:
 # each mails the buyer). Brokers count against API_RATE_BROKER_WRITES.
 PUBLIC_POST_RATE = env("PUBLIC_POST_RATE", "30/hour")

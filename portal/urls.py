@@ -6,7 +6,7 @@ from django.urls import include, path, re_path, register_converter
 from complaints import views as claims
 from contracting import views as contracts
 from core.api import views as api_views
-from portal import accounts, members, searches, views
+from portal import accounts, follows, members, searches, views
 from tenders import views as tenders
 
 
@@ -32,9 +32,14 @@ urlpatterns = [
     path("searches/", searches.searches, name="searches"),
     path("searches/new/", searches.search_save, name="search-save"),
     path("searches/<int:search_id>/delete/", searches.search_delete, name="search-delete"),
+    path("following/", follows.follows, name="follows"),
+    path("following/<int:follow_id>/", follows.follow_change, name="follow-change"),
+    path("following/<int:follow_id>/stop/", follows.follow_delete, name="follow-delete"),
     path("tenders/new/", tenders.tender_new, name="tender-new"),
     path("classifiers/cpv/", tenders.cpv_options, name="cpv-options"),
     path("tenders/<str:tender_id>/", tenders.tender_detail, name="tender"),
+    path("tenders/<str:tender_id>/follow/", follows.follow, name="tender-follow"),
+    path("tenders/<str:tender_id>/unfollow/", follows.unfollow, name="tender-unfollow"),
     path("tenders/<str:tender_id>/publish/", tenders.tender_publish, name="tender-publish"),
     path("tenders/<str:tender_id>/edit/", tenders.tender_edit, name="tender-edit"),
     path("tenders/<str:tender_id>/cancel/", tenders.tender_cancel, name="tender-cancel"),

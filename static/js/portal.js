@@ -21,3 +21,4 @@ function announce(event) {
 }
 document.body.addEventListener("claim-changed", announce);
 document.body.addEventListener("tender-changed", announce);
+document.body.addEventListener("follow-changed", announce);
