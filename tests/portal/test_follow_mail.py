@@ -191,8 +191,8 @@ def test_the_mail_is_in_the_language_the_follower_followed_in(
     ask_and_answer(tender, buyer, brokers["broker2"])
 
     [sent] = alerts(django_capture_on_commit_callbacks)
-    assert sent.subject.startswith("Зміни в тендері")
-    assert "«Яка калорійність?»" in said(sent) and "was answered" not in said(sent)
+    assert sent.subject.startswith("Зміни в закупівлі «")
+    assert "На запитання «Яка калорійність?» надано відповідь." in said(sent)
 
 
 def test_an_unconfirmed_or_inactive_account_is_told_nothing(
