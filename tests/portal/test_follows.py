@@ -11,7 +11,7 @@ from django.urls import reverse
 from core.actors import Actor, Role
 from portal.models import Follow
 from tenders.models import Tender
-from tests.factories import make_user, sign_up
+from tests.factories import make_user
 from tests.helpers import tender_data
 from tests.portal.follows import buyer_and_watcher, follow, published
 
@@ -212,4 +212,3 @@ def test_another_person_s_follow_is_not_found(as_user, people, tender, clock):
 
 def test_the_list_asks_to_sign_in(client):
     assert "/accounts/login/" in client.get(reverse("follows"))["Location"]
-    assert sign_up  # (the helpers are shared with the mail tests)
