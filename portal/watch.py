@@ -75,7 +75,7 @@ def look(follow: Follow, now) -> bool:
     """Tell `follow`'s person of its tender's changes since the watermark; True if a mail is
     queued (none when nothing told has happened)."""
     events = list(follow.tender.events.filter(pk__gt=follow.told_until).order_by("pk")[:READ])
-    told = [(event, kind) for event, kind in ((e, told_as(e)) for e in events) if kind]
+    told = once_each([(event, kind) for event, kind in ((e, told_as(e)) for e in events) if kind])
     if told:
         tender = follow.tender
         with translation.override(follow.language):
@@ -94,6 +94,23 @@ def look(follow: Follow, now) -> bool:
         )
     follow.looked(now, told_until=events[-1].pk if events else 0, sent=bool(told))
     return bool(told)
+
+
+def once_each(told: list) -> list:
+    """The changes without a cancellation proposed that came into effect in the same mail
+    (its coming into effect says it)."""
+    in_effect = {
+        event.subject_id
+        for event, kind in told
+        if kind == "cancellation" and event.action == "activate"
+    }
+    return [
+        (event, kind)
+        for event, kind in told
+        if not (
+            kind == "cancellation" and event.action == "create" and event.subject_id in in_effect
+        )
+    ]
 
 
 def described(tender, told: list) -> list[dict]:

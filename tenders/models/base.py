@@ -128,7 +128,11 @@ class AuditEvent(WrittenWithTheChange, models.Model):
 
     class Meta:
         ordering = ["at", "id"]
-        indexes = [models.Index(fields=["subject_type", "subject_id"])]
+        indexes = [
+            models.Index(fields=["subject_type", "subject_id"]),
+            # A tender's trail past a watermark (the followers' mail, portal/watch.py).
+            models.Index(fields=["tender", "id"], name="tenders_event_trail"),
+        ]
         verbose_name, verbose_name_plural = _("audit event"), _("audit events")
 
     def __str__(self) -> str:

@@ -75,6 +75,7 @@ def test_documents_dates_and_stages_are_told_in_order_in_one_mail(
         by=owner(buyer, tender),
         data={"tenderPeriod": {"endDate": iso(tender.tender_end + timedelta(days=2))}},
     )
+    tender.patch(by=owner(buyer, tender), data={"title": "Футляри для нагород"})
     clock.move_to(tender.enquiry_end + timedelta(minutes=1))
     Tender.objects.current(tender.pk, viewer=None)  # (time starts the tendering)
 
@@ -82,9 +83,11 @@ def test_documents_dates_and_stages_are_told_in_order_in_one_mail(
     body = said(sent)
     document = body.index("New document: «умови.pdf».")
     dates = body.index("The tender's dates changed.")
+    conditions = body.index("The tender's conditions changed.")
     stage = body.index("The tender is now at the stage: tendering.")
-    assert document < dates < stage
+    assert document < dates < conditions < stage
     assert f"/tenders/{tender.pk}/#documents" in body
+    assert alerts(django_capture_on_commit_callbacks) == []
 
 
 def test_bids_are_sealed_and_never_told(
@@ -159,6 +162,7 @@ def test_a_cancellation_is_told_with_its_reason(
 
     [sent] = alerts(django_capture_on_commit_callbacks)
     assert "Cancelled: Потреба відпала" in said(sent)
+    assert "means to cancel" not in said(sent)  # (proposed and in effect: said once)
     assert "stage" not in said(sent)  # (the cancellation says it once)
 
 
