@@ -33,39 +33,39 @@ class FollowForm(OnceForm):
         super().__init__(*args, **kwargs)
 
 
-def box(request, tender, *, form=None) -> dict:
-    """What the follow box shows `request`'s visitor about `tender` (nothing on a draft, but
-    the refusal of a form sent anyway)."""
-    if tender.is_draft and not (form is not None and form.errors):
+def box(request, tender, *, refused=()) -> dict:
+    """What the follow box shows `request`'s visitor about `tender`, with fresh forms (and the
+    words of a form just refused; nothing on a draft but those)."""
+    if tender.is_draft and not refused:
         return {"shown": False}
     page = reverse("tender", args=[tender.pk])
     user = request.user
     if not user.is_authenticated:
         return {"shown": True, "tender": tender, "sign_in": f"{reverse('login')}?next={page}"}
     follow = Follow.objects.filter(user=user, tender=tender).first()
-    if form is None:
-        form = OnceForm() if follow else FollowForm()
-    return {"shown": True, "tender": tender, "follow": follow, "form": form}
+    form = OnceForm() if follow else FollowForm()
+    return {"shown": True, "tender": tender, "follow": follow, "form": form, "refused": refused}
 
 
-def _answer(request, tender, notice, form=None):
+def said_by(form) -> list[str]:
+    """Every error of a refused form, as the person reads them."""
+    return [str(error) for errors in form.errors.values() for error in errors]
+
+
+def _answer(request, tender, notice, form):
     """A plain form goes back to the tender page with the notice (or the refusal); htmx gets
-    the box, announcing the notice."""
+    the box, announcing the notice (or showing the refusal, 422)."""
     if not request.htmx:
         if notice:
             messages.success(request, notice)
         else:
-            messages.error(request, " ".join(str(error) for error in form.top_errors))
+            messages.error(request, " ".join(said_by(form)))
         return redirect(reverse("tender", args=[tender.pk]) + "#follow")
-    context = {"box": box(request, tender, form=None if notice else form)}
-    fragment = render_to_string(BOX, context, request)
+    refused = () if notice else said_by(form)
+    fragment = render_to_string(BOX, {"box": box(request, tender, refused=refused)}, request)
     if notice:
-        return trigger_client_event(_html(fragment), "follow-changed", {"notice": notice})
-    return _html(fragment, status=422)
-
-
-def _html(content: str, status: int = 200):
-    return HttpResponse(content, status=status)
+        return trigger_client_event(HttpResponse(fragment), "follow-changed", {"notice": notice})
+    return HttpResponse(fragment, status=422)
 
 
 @require_POST
@@ -145,9 +145,7 @@ def follow_change(request, follow_id):
             % {"how": following.get_frequency_display()},
         )
     else:
-        messages.error(
-            request, " ".join(str(error) for errors in form.errors.values() for error in errors)
-        )
+        messages.error(request, " ".join(said_by(form)))
     return redirect("follows")
 
 
@@ -159,5 +157,5 @@ def follow_delete(request, follow_id):
     if form.is_valid() and change_from_form(form, request.user, lambda: following.stop() or True):
         messages.success(request, _("You no longer follow the tender."))
     else:
-        messages.error(request, " ".join(str(error) for error in form.top_errors))
+        messages.error(request, " ".join(said_by(form)))
     return redirect("follows")

@@ -106,6 +106,9 @@ def test_the_same_form_sent_twice_follows_once(as_user, people, tender):
     assert again.status_code == 422
     assert "This form has already been sent" in again.content.decode()
     assert Follow.objects.count() == 1
+    # (the bar now offers to stop, with a token of its own: not the one spent)
+    assert "Stop following" in again.content.decode()
+    assert "f" * 32 not in again.content.decode()
 
 
 def test_a_draft_is_never_followed(as_user, people, clock):
