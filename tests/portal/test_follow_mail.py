@@ -98,8 +98,16 @@ def test_bids_are_sealed_and_never_told(
     tender = Tender.objects.current(tender.pk, viewer=None)
     follow(watcher, tender, clock)
 
-    tender.place_bid(by=Actor(Role.AUTHENTICATED, broker=brokers["broker2"]), data=bid_data(400))
+    bid, _token = tender.place_bid(
+        by=Actor(Role.AUTHENTICATED, broker=brokers["broker2"]), data=bid_data(400)
+    )
+    bid.add_document(
+        by=Actor(Role.BID_OWNER, broker=brokers["broker2"], subject=bid),
+        key="f" * 32, md5="0" * 32, title="ліцензія.pdf", format="application/pdf",
+        metadata={"documentType": "qualificationDocuments"},
+    )  # fmt: skip
 
+    assert bid.documents.exists()
     assert alerts(django_capture_on_commit_callbacks) == []
     assert Follow.objects.get().told_until == tender.events.order_by("pk").last().pk
 
@@ -132,6 +140,20 @@ def test_decisions_claims_and_their_answers_are_told_but_not_a_draft_claim(
     assert f"A claim was filed: {claim}." in said(sent)
     assert f"The claim {claim} was answered." in said(sent)
     assert f"/claims/{draft.pk}/" in said(sent)
+
+
+def test_an_answer_the_buyer_prepared_but_did_not_send_is_never_told(
+    brokers, clock, django_capture_on_commit_callbacks
+):
+    world = portal_world(brokers, clock)
+    claim = world.claim("Переможець не має ліцензії")
+    watcher = sign_up("watcher", email="watcher@example.org")
+    follow(watcher, world.tender, clock)
+
+    claim.prepare_answer(by=world.owner(), resolution=RESOLUTION, resolution_type="resolved")
+
+    assert world.tender.events.filter(action="prepare_answer").exists()
+    assert alerts(django_capture_on_commit_callbacks) == []
 
 
 def test_a_withdrawn_draft_claim_is_never_told(brokers, clock, django_capture_on_commit_callbacks):
