@@ -25,7 +25,7 @@ install: $(INSTALLED)
 # (the chronograph, the mail worker and the alerts, in one process).
 run: $(INSTALLED)
 	$(RUN_ENV) $(BIN)/python manage.py load_demo --migrate
-	@echo "Serving on http://127.0.0.1:8000 (the chronograph, the mail worker and the alerts run beside it; Ctrl-C stops them all)"
+	@echo "Serving on http://127.0.0.1:8000 (the chronograph, the mail worker and the alerts of saved searches and followed tenders run beside it; Ctrl-C stops them all)"
 	@$(RUN_ENV) $(BIN)/python manage.py background & background=$$!; \
 		trap 'kill $$background 2>/dev/null' EXIT INT TERM; \
 		$(RUN_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
