@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tenders', '0031_verbose_names'),
+        ('tenders', '0032_search_lemmas_and_procedure'),
     ]
 
     operations = [
