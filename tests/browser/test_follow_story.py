@@ -1,6 +1,6 @@
-"""Following a tender in a real browser: in Ukrainian on a phone (390 px, with JavaScript: the
-bar swaps in place) and in English on a desktop (1,280 px, without JavaScript: forms post and
-come back). A visitor signs in from the tender page to follow it, is e-mailed an answer given
+"""Following a tender in a real browser: in each language on a phone (390 px, with JavaScript:
+the bar swaps in place) and on a desktop (1,280 px, without JavaScript: forms post and come
+back). A visitor signs in from the tender page to follow it, is e-mailed an answer given
 to a question, changes how often it is told, and stops following. Screenshots of each step
 land in build/screenshots/."""
 
@@ -61,8 +61,8 @@ def looks_right(page, width: int, javascript: bool) -> None:
 
 @pytest.mark.parametrize(
     ("language", "width", "javascript"),
-    [("uk", 390, True), ("en", 1280, False)],
-    ids=["uk-390-js", "en-1280-no-js"],
+    [("uk", 390, True), ("en", 1280, False), ("en", 390, True), ("uk", 1280, False)],
+    ids=["uk-390-js", "en-1280-no-js", "en-390-js", "uk-1280-no-js"],
 )
 def test_follow_a_tender_be_told_change_how_often_and_stop(
     people, clock, live_server, screenshot, brokers, language, width, javascript
