@@ -43,6 +43,10 @@ def box(request, tender, *, refused=()) -> dict:
     if not user.is_authenticated:
         return {"shown": True, "tender": tender, "sign_in": f"{reverse('login')}?next={page}"}
     follow = Follow.objects.filter(user=user, tender=tender).first()
+    if follow is None and not refused:
+        refusal = Follow.refusal(user, tender)
+        if refusal is not None:  # (said instead of a form that would be refused)
+            return {"shown": True, "tender": tender, "refused": [str(refusal.description)]}
     form = OnceForm() if follow else FollowForm()
     return {"shown": True, "tender": tender, "follow": follow, "form": form, "refused": refused}
 

@@ -26,6 +26,7 @@ from tenders.models.document import (
     ContractDocument,
     TenderDocument,
 )
+from tenders.models.lots import lot_of
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,9 @@ def send_due(now) -> int:
                 Follow.objects.due(now)
                 .select_for_update(skip_locked=True, of=("self",))
                 .select_related("user", "tender")
+                # (the tender's title and ids are told; its document, read only to name a
+                # lot cancelled, stays unread)
+                .defer("tender__data", "tender__public_text")
                 .filter(pk=pk)
                 .first()
             )
@@ -66,8 +70,9 @@ def send_due(now) -> int:
             try:
                 with transaction.atomic():
                     sent += look(follow, now)
-            except Exception:  # one follow's failure is logged; the others are looked at
-                log.exception("the mail of follow %s failed", pk)
+            except Exception:  # logged, and passed over: the others are looked at
+                log.exception("the mail of follow %s failed: its changes are passed over", pk)
+                follow.pass_over(now)
     return sent
 
 
@@ -193,10 +198,21 @@ def _change(kind: str, event, part) -> str:
     if kind == "decision":
         return _decision(event.subject_type, event.action, part)
     if kind == "cancellation":
-        if event.action == "create":
-            return _("The buyer means to cancel: %(reason)s") % {"reason": part.reason}
-        return _("Cancelled: %(reason)s") % {"reason": part.reason}
+        return _cancellation(event.action, part)
     return _claim(kind, part, event.to_status)
+
+
+def _cancellation(action: str, cancellation) -> str:
+    words = {"reason": cancellation.reason_in_reader_language}
+    if cancellation.related_lot:
+        lot = lot_of(cancellation.tender.data, cancellation.related_lot) or {}
+        words["lot"] = lot.get("title", "")
+        if action == "create":
+            return _("The buyer means to cancel the lot «%(lot)s»: %(reason)s") % words
+        return _("The lot «%(lot)s» is cancelled: %(reason)s") % words
+    if action == "create":
+        return _("The buyer means to cancel: %(reason)s") % words
+    return _("Cancelled: %(reason)s") % words
 
 
 def _decision(subject: str, action: str, part) -> str:

@@ -72,14 +72,22 @@ class Follow(models.Model):
         return f"{self.user_id} follows {self.tender_id}"
 
     @classmethod
+    def refusal(cls, user, tender) -> CannotFollow | None:
+        """Why `user` may not follow `tender` at all: a draft; an address not confirmed (the
+        mail goes to it). (Beyond MAX_PER_PERSON is known only under the person's lock.)"""
+        if tender.is_draft:
+            return CannotFollow(_("Only a published tender can be followed."))
+        if user.email_confirmed_at is None:
+            return CannotFollow(_("Confirm your e-mail address first: the changes are sent to it."))
+        return None
+
+    @classmethod
     def start(cls, user, tender, *, frequency: str, language: str, now) -> "Follow":
         """`user` follows `tender` from `now` on (told of what changes after it); following
-        it again changes nothing. Refused for a draft, for an address not confirmed (the mail
-        goes to it) and beyond MAX_PER_PERSON."""
-        if tender.is_draft:
-            raise CannotFollow(_("Only a published tender can be followed."))
-        if user.email_confirmed_at is None:
-            raise CannotFollow(_("Confirm your e-mail address first: the changes are sent to it."))
+        it again changes nothing. Refused as `refusal` says, and beyond MAX_PER_PERSON."""
+        refusal = cls.refusal(user, tender)
+        if refusal is not None:
+            raise refusal
         with transaction.atomic():
             # (the person's row, locked: two follows at once count one another)
             get_user_model().objects.select_for_update().filter(pk=user.pk).first()
@@ -111,6 +119,12 @@ class Follow(models.Model):
     def change(self, *, frequency: str, language: str) -> None:
         self.frequency, self.language = frequency, language
         self.save(update_fields=["frequency", "language"])
+
+    def pass_over(self, now) -> None:
+        """Its tender's trail up to now is passed over untold (its mail could not be made; the
+        tender's page has every change): one change that fails never silences the rest."""
+        told = AuditEvent.objects.filter(tender_id=self.tender_id).aggregate(last=Max("pk"))
+        self.looked(now, told_until=told["last"] or 0, sent=False)
 
     def looked(self, now, *, told_until: int, sent: bool) -> None:
         """Its tender's trail was read at `now` up to the event `told_until`; `sent`: a mail
@@ -170,6 +184,8 @@ def told_as(event) -> str:
     if action == "edit":
         fields = event.payload.get("fields", [])
         return "dates" if any(name.endswith("Period") for name in fields) else "conditions"
+    if action == "lot_cancelled":  # (told by the cancellation's own events, naming the lot)
+        return ""
     if action in LOT_CHANGES:
         return "lots"
     changed = event.from_status and event.to_status and event.from_status != event.to_status

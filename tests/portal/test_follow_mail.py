@@ -9,10 +9,11 @@ import pytest
 from complaints.models import Complaint
 from core.actors import Actor, Role
 from core.schema import iso
+from portal import watch
 from portal.models import Follow
 from tenders.models import Tender
 from tests.factories import RESOLUTION, portal_world, sign_up
-from tests.helpers import bid_data, organization
+from tests.helpers import FIRST, bid_data, organization, two_lots
 from tests.portal.follows import (
     alerts,
     ask_and_answer,
@@ -188,6 +189,24 @@ def test_a_cancellation_is_told_with_its_reason(
     assert "stage" not in said(sent)  # (the cancellation says it once)
 
 
+def test_a_lot_cancelled_is_told_by_its_name_not_as_the_tender_cancelled(
+    people, clock, django_capture_on_commit_callbacks
+):
+    buyer, watcher = people
+    tender = published(buyer, clock, **two_lots())
+    follow(watcher, tender, clock)
+
+    tender.add_cancellation(
+        by=owner(buyer, tender),
+        data={"reason": "Лот не потрібен", "relatedLot": FIRST, "status": "active"},
+    )
+
+    [sent] = alerts(django_capture_on_commit_callbacks)
+    assert "The lot «лот 1» is cancelled: Лот не потрібен" in said(sent)
+    assert "stage" not in said(sent) and "Cancelled:" not in said(sent)
+    assert Tender.objects.get(pk=tender.pk).status == "active.enquiries"
+
+
 def test_a_daily_follow_waits_a_day_then_tells_everything_in_one_digest(
     people, tender, brokers, clock, django_capture_on_commit_callbacks
 ):
@@ -232,3 +251,20 @@ def test_an_unconfirmed_or_inactive_account_is_told_nothing(
     ask_and_answer(tender, buyer, brokers["broker2"])
 
     assert alerts(django_capture_on_commit_callbacks) == []
+
+
+def test_a_mail_that_cannot_be_made_is_passed_over_not_tried_for_ever(
+    people, tender, brokers, clock, django_capture_on_commit_callbacks, monkeypatch, caplog
+):
+    buyer, watcher = people
+    follow(watcher, tender, clock)
+    ask_and_answer(tender, buyer, brokers["broker2"], title="Перше питання")
+    with monkeypatch.context() as broken:
+        broken.setattr(watch, "described", lambda *args: 1 / 0)
+        assert alerts(django_capture_on_commit_callbacks) == []
+    assert "its changes are passed over" in caplog.text
+
+    assert alerts(django_capture_on_commit_callbacks) == []  # (not tried again)
+    ask_and_answer(tender, buyer, brokers["broker2"], title="Друге питання")
+    [sent] = alerts(django_capture_on_commit_callbacks)
+    assert "«Друге питання»" in said(sent) and "«Перше питання»" not in said(sent)

@@ -129,9 +129,15 @@ def test_an_address_not_confirmed_is_refused(as_user, tender):
     from portal.models import User
 
     unconfirmed = User.objects.create_user("new", email="new@example.org", password="x" * 12)
+    client = as_user(unconfirmed)
 
-    refused = start(as_user(unconfirmed), tender, **HTMX)
+    shown = page(client, tender)
+    refused = start(client, tender, **HTMX)
 
+    # (told before, instead of a form that would be refused)
+    assert (
+        "Confirm your e-mail address first" in shown and "Follow this tender</button>" not in shown
+    )
     assert refused.status_code == 422
     assert "Confirm your e-mail address first" in refused.content.decode()
 
