@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import OperationalError
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
@@ -295,3 +296,25 @@ def test_the_background_work_of_make_run_runs_in_one_process(api, clock, setting
     assert "alerts:" in out.getvalue()
     assert Tender.objects.get(pk=tender.id).status == TenderStatus.TENDERING
     assert [mail.subject for mail in mailoutbox] == ["Тема"]
+
+
+def test_a_background_loop_that_failed_starts_again_on_a_new_connection(monkeypatch):
+    """(the database restarted, say: the thread's broken connection is not used again)"""
+    from portal.management.commands import background
+
+    passes, closed = [], []
+
+    def command(name, **options):
+        passes.append(name)
+        if len(passes) == 1:
+            raise OperationalError("the connection is closed")
+        raise KeyboardInterrupt  # (ends the loop the test runs)
+
+    monkeypatch.setattr(background, "call_command", command)
+    monkeypatch.setattr(background.time, "sleep", lambda seconds: None)
+    monkeypatch.setattr(background.connection, "close", lambda: closed.append(True))
+
+    with pytest.raises(KeyboardInterrupt):
+        background._keep_running("chronograph", 2.0)
+
+    assert passes == ["chronograph", "chronograph"] and closed == [True]

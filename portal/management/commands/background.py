@@ -4,6 +4,7 @@ import time
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
+from django.db import connection
 
 logger = logging.getLogger(__name__)
 
@@ -46,4 +47,7 @@ def _keep_running(command: str, interval: float) -> None:
             call_command(command, interval=interval)
         except Exception:
             logger.exception("%s stopped; it starts again in %s s", command, RESTART_AFTER)
+            # (a thread gets no request's end, where Django drops a broken connection: its
+            # own is closed here, and the next pass opens a new one)
+            connection.close()
             time.sleep(RESTART_AFTER)
