@@ -12,6 +12,9 @@ def derive_anew(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
+    # Not one transaction: each chunk of `rebuild` commits on its own, so a tender is locked
+    # only while its chunk is written, not until every tender is (about two minutes at 100,000).
+    atomic = False
 
     dependencies = [
         ('tenders', '0031_verbose_names'),
