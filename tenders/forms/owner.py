@@ -3,10 +3,9 @@ models decide."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import override
 
 from core.forms import OnceForm, check_size
-from tenders.models import Award
+from tenders.models import Award, Cancellation
 
 
 def protocol_field(label):
@@ -58,20 +57,11 @@ class PublishForm(OnceForm):
     pass
 
 
-# The grounds on which a buyer cancels a simplified procurement (the Law of Ukraine "On Public
-# Procurement", article 14): the one chosen opens the published reason, in both languages.
-CANCELLATION_GROUNDS = {
-    "noDemand": _("There is no further need to buy it."),
-    "unFixable": _("Violations of the procurement law found in it cannot be remedied."),
-    "expensesCut": _("The funds for the purchase were cut."),
-}
-
-
 class TenderCancelForm(OnceForm):
     ground = forms.ChoiceField(
         label=_("Ground for cancelling"),
         help_text=_("The grounds the law gives a buyer for cancelling."),
-        choices=[("", "—"), *CANCELLATION_GROUNDS.items()],
+        choices=[("", "—"), *Cancellation.GROUNDS.items()],
     )
     reason = forms.CharField(
         label=_("Why the tender is cancelled"),
@@ -104,16 +94,11 @@ class TenderCancelForm(OnceForm):
 
     def cancellation(self) -> dict:
         """The 2.3 cancellation: of the whole tender, or of the lot chosen; its reason opens
-        with the ground in Ukrainian (`reason_en`: in English)."""
-        ground, facts = (
-            CANCELLATION_GROUNDS[self.cleaned_data["ground"]],
-            self.cleaned_data["reason"],
-        )
-        with override("uk"):
-            reason = f"{ground} {facts}"
-        with override("en"):
-            reason_en = f"{ground} {facts}"
-        data = {"reason": reason, "reason_en": reason_en, "status": "active"}
+        with the ground (Cancellation.on_ground)."""
+        data = {
+            **Cancellation.on_ground(self.cleaned_data["ground"], self.cleaned_data["reason"]),
+            "status": "active",
+        }
         if self.cleaned_data.get("what"):
             data.update(cancellationOf="lot", relatedLot=self.cleaned_data["what"])
         return data

@@ -1,5 +1,6 @@
 from django.db import models
-from django.utils.translation import get_language
+from django.utils.translation import get_language, override
+from django.utils.translation import gettext_lazy as _
 
 from core.actors import Actor, Role
 from core.errors import NotAllowed, in_own_status, in_tender_status
@@ -27,6 +28,15 @@ class Cancellation(PartOfTender, PartDocuments):
         ),
     }
 
+    # The grounds on which a buyer cancels a simplified procurement (the Law of Ukraine "On
+    # Public Procurement", article 14), by Prozorro's later reasonType codes. 2.3.66's
+    # belowThreshold cancellation has no field for it: the ground opens the reason's text.
+    GROUNDS = {
+        "noDemand": _("There is no further need to buy it."),
+        "unFixable": _("Violations of the procurement law found in it cannot be remedied."),
+        "expensesCut": _("The funds for the purchase were cut."),
+    }
+
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
     status = models.CharField(max_length=16, choices=CancellationStatus, editable=False)
     date = models.DateTimeField(editable=False)
@@ -39,6 +49,16 @@ class Cancellation(PartOfTender, PartDocuments):
 
     def wire(self) -> dict:
         return {"reason": self.reason, "status": self.status, **self.data}
+
+    @classmethod
+    def on_ground(cls, ground: str, facts: str) -> dict:
+        """The reason of a cancellation on one of GROUNDS, with its facts: in Ukrainian, and in
+        English as reason_en."""
+        with override("uk"):
+            reason = f"{cls.GROUNDS[ground]} {facts}"
+        with override("en"):
+            reason_en = f"{cls.GROUNDS[ground]} {facts}"
+        return {"reason": reason, "reason_en": reason_en}
 
     @property
     def reason_in_reader_language(self) -> str:
