@@ -23,6 +23,17 @@ def about(number: int) -> int:
     return round(number, -max(0, len(str(number)) - 2))
 
 
+def rows_of(ordered, start: int, stop: int, *, first_try=None) -> list:
+    """Rows `start` to `stop` of `ordered`, read first from `first_try` (a bounded part of it
+    that holds its first rows, in its order), and from `ordered` only when that part holds
+    fewer of them: a part that fills them is the list's own."""
+    if first_try is not None:
+        rows = list(first_try[start:stop])
+        if len(rows) == stop - start:
+            return rows
+    return list(ordered[start:stop])
+
+
 class ListPage:
     """One page of an ordered list, read with one row more than it shows (is there a next
     page?). How many rows there are in all is known exactly on the last page; before it, it is
@@ -40,9 +51,7 @@ class ListPage:
             self.number = min(max(1, int(number or 1)), last_page)
         except (TypeError, ValueError):
             self.number = 1
-        rows = self._rows(first_try) if first_try is not None else []
-        if len(rows) <= per_page:
-            rows = self._rows(ordered)
+        rows = rows_of(ordered, self.offset, self.offset + per_page + 1, first_try=first_try)
         if not rows and self.number > 1:  # past the end (the list got shorter): its last page
             counted = ordered.order_by()[: self.CAP].count()
             self.number = max(1, math.ceil(counted / per_page))

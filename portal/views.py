@@ -27,7 +27,7 @@ from core.forms import add_domain_error
 from core.fragments import fragment_key, kept_fragment
 from core.htmx import partial_asked
 from core.middleware import is_machine_face
-from core.paging import ListPage
+from core.paging import ListPage, rows_of
 from core.refusals import in_words
 from core.words import moment, money
 from portal import queues
@@ -98,9 +98,12 @@ def _atom(asked: str, form) -> str:
     criteria = {**form.cleaned_data, "sort": "changed"}
     public = Tender.objects.public()
     first = public.newest_matching(among=SEARCH_FIRST_AMONG, **criteria)
-    entries = list(first.listed()[:FEED_ENTRIES]) if first is not None else []
-    if len(entries) < FEED_ENTRIES:  # (what the newest hold is the feed only when it is full)
-        entries = list(public.matching(**criteria).listed()[:FEED_ENTRIES])
+    entries = rows_of(
+        public.matching(**criteria).listed(),
+        0,
+        FEED_ENTRIES,
+        first_try=first.listed() if first is not None else None,
+    )
     search = settings.SITE_URL + reverse("home") + (f"?{asked}" if asked else "")
     feed = Atom1Feed(
         title=_("Tenders found by: %(search)s") % {"search": form.cleaned_data["q"] or asked}
