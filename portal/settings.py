@@ -9,8 +9,7 @@ SANDBOX_MODE   1 to honour procurementMethodDetails "quick, accelerator=N"
 AUCTION_MODULE who runs the electronic auctions: builtin (default) or external
 DOCSERVICE_URL base URL of the document service (default: /ds of this host)
 REDIS_URL      the cache shared by every worker (rate limits, sign-in lockout, rendered page
-               fragments); without it each process keeps its own (fine for `make run`, not
-               for several workers)
+               fragments); without it each process keeps its own (`make run` only)
 ...and the document service's keys, limits and storage below.
 """
 
@@ -38,8 +37,7 @@ def env_bool(name: str, default: bool = False) -> bool:
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
-    value = env(name)
-    return [item.strip() for item in value.split(",") if item.strip()] if value else default
+    return [item.strip() for item in env(name).split(",") if item.strip()] or default
 
 
 DEBUG = env_bool("DEBUG")
@@ -72,6 +70,7 @@ INSTALLED_APPS = [
     "complaints",
     "auctions",
     "contracting",
+    "opendata",
     "docservice",
     "axes",
 ]
@@ -411,8 +410,9 @@ DOCUMENT_MAX_BYTES = int(env("DOCUMENT_MAX_BYTES", str(50 * 1024 * 1024)))
 REQUEST_MAX_BYTES = int(env("REQUEST_MAX_BYTES", str(4 * DOCUMENT_MAX_BYTES)))
 DOCUMENT_URL_SECONDS = int(env("DOCUMENT_URL_SECONDS", "300"))
 
-# The portal's own address, for links in e-mail.
-SITE_URL = env("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+SITE_URL = env("SITE_URL", "http://127.0.0.1:8000").rstrip("/")  # (links in e-mail)
+# The ocid prefix the Open Contracting Partnership gave this registry (README "Open data").
+OCID_PREFIX = env("OCID_PREFIX", "ocds-213czf")
 # E-mail: printed to the console in development (DEBUG=1) unless EMAIL_HOST names an SMTP
 # server; in production always SMTP (EMAIL_HOST, default localhost).
 MAILERS = {

@@ -16,6 +16,8 @@ The kept text names the document service by a placeholder, replaced by the reade
 the placeholder cannot be confused with content.
 """
 
+import json
+
 from django.utils import timezone
 
 from core.actors import Viewer
@@ -65,3 +67,16 @@ def read(request, tender_id) -> dict | Rendered:
         # Kept already: this reader is shown more than the public (its draft, its answer).
         return TenderOut(tender, context=api_context(request)).data
     return represent_and_keep(request, tender)
+
+
+def read_as_the_public(request, tender_id) -> dict:
+    """The tender as the public reads it (its kept text when current), whoever asks: what open
+    data publishes."""
+    row = Tender.objects.kept_representation(tender_id)
+    if row is None or not row.shown_to(Viewer()):
+        raise NotFound("tender_id")
+    if row.public_text and not row.is_due(timezone.now()):
+        return json.loads(row.public_text.replace(PLACEHOLDER, links.base_url(request)))
+    tender = Tender.objects.current(tender_id, viewer=Viewer())
+    public = TenderOut(tender, context={**api_context(request), "viewer": Viewer()}).data
+    return json.loads(JSONRenderer().render(public))

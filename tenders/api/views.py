@@ -2,8 +2,9 @@
 model method and show the result; the rules are on the models."""
 
 from django.urls import reverse
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import viewsets
+from rest_framework.response import Response
 
 from core.actors import Role
 from core.api import feed
@@ -25,7 +26,7 @@ from tenders.part_schemas import (
 )
 from tenders.schema import MAX_DOCUMENTS, Lot, TenderSchema
 
-from . import stored
+from . import schemas, stored
 from .feed import FEED_PARAMETERS, feed_listing, listed, reads_whole_tenders
 from .lookup import part_of, read_tender, tender_to_change
 from .serializers import (
@@ -81,7 +82,15 @@ def _documents_sent(request, documents) -> list[dict]:
     ),
     retrieve=extend_schema(
         operation_id="getTender",
-        parameters=OWNER_TOKEN,
+        parameters=[
+            *OWNER_TOKEN,
+            OpenApiParameter(
+                "opt_schema",
+                str,
+                description="ocds: the tender as an OCDS 1.1 release package (the whole body); "
+                "ocds-record: as a record package, with the compiled release (README 'Open data').",
+            ),
+        ],
         responses={200: TENDER, **errors(404)},
     ),
     partial_update=extend_schema(
@@ -110,6 +119,9 @@ class TenderViewSet(viewsets.ViewSet):
         return created(request, data, location, token)
 
     def retrieve(self, request, tender_id):
+        other = schemas.asked(request)
+        if other is not None:
+            return Response(other(request, tender_id))
         return ok(stored.read(request, tender_id))
 
     @answered_with_the_write

@@ -1,0 +1,117 @@
+"""Every tender as OCDS 1.1 (`GET /tenders/{id}?opt_schema=ocds`, as Prozorro's API answers):
+valid against the official release and record package schemas with the declared extensions,
+offline; drafts and sealed bids never in it."""
+
+import pytest
+from django.core.management import call_command
+
+from opendata.schema import EXTENSIONS
+from tenders.models import Tender
+from tests.helpers import (
+    FIRST,
+    create_tender,
+    open_for_bids,
+    open_two_lots,
+    organization,
+    place_bid,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def ocds_of(client, tender_id, schema="ocds"):
+    response = client.get(f"/api/2.3/tenders/{tender_id}", {"opt_schema": schema})
+    assert response.status_code == 200, response.content[:500]
+    return response.json()
+
+
+def test_every_demo_tender_is_valid_ocds_in_a_release_and_a_record_package(
+    client, ocds, offline, settings
+):
+    settings.OCID_PREFIX = "ocds-abc123"
+    call_command("load_demo", stdout=None)
+    statuses = set()
+
+    for tender in Tender.objects.exclude(status="draft"):
+        package = ocds_of(client, tender.pk)
+        assert ocds.errors(ocds.release_package, package) == []
+        [release] = package["releases"]
+        assert release["ocid"] == f"ocds-abc123-{tender.tender_id}"
+        assert package["extensions"] == list(EXTENSIONS.values())
+        record = ocds_of(client, tender.pk, "ocds-record")
+        assert ocds.errors(ocds.record_package, record) == []
+        assert record["records"][0]["compiledRelease"]["tag"] == ["compiled"]
+        statuses.add(release["tender"]["status"])
+
+    assert statuses == {"active", "complete", "unsuccessful"}
+
+
+def test_what_a_release_tells_of_a_decided_tender(client, ocds, offline):
+    call_command("load_demo", stdout=None)
+    tender = Tender.objects.get(title="Послуги з прибирання приміщень")  # awarded, a claim
+
+    release = ocds_of(client, tender.pk)["releases"][0]
+
+    assert release["tag"] == ["tender", "award", "contract"]
+    roles = {party["name"]: party["roles"] for party in release["parties"]}
+    assert roles["Київська міська клінічна лікарня №3"] == ["buyer", "procuringEntity"]
+    [award] = [a for a in release["awards"] if a["status"] == "active"]
+    [supplier] = award["suppliers"]
+    assert "supplier" in roles[supplier["name"]] and "tenderer" in roles[supplier["name"]]
+    assert release["bids"]["details"][0]["status"] == "valid"
+    [claim] = award["complaints"]
+    assert claim["type"] == "claim" and claim["status"] == "claim"
+    assert release["buyer"]["id"] == "UA-EDR-01993913"
+
+
+def test_a_lot_tender_a_question_and_a_cancellation(api, api2, client, clock, ocds, offline):
+    tender = open_two_lots(api, clock)
+    lots = ocds_of(client, tender.id)
+    assert ocds.errors(ocds.release_package, lots) == []
+    assert lots["releases"][0]["tender"]["lots"][0]["id"] == FIRST
+
+    other = create_tender(api)
+    asked = api2.post(
+        f"{other.path}/questions",
+        {"title": "Строки?", "description": "Які строки поставки?",
+         "author": organization("ДКП «Школяр»", "00137226")},
+    )  # fmt: skip
+    assert asked.status_code == 201
+    api.post(
+        f"{other.path}/cancellations",
+        {"reason": "Потреба відпала", "status": "active"},
+        token=other.token,
+    )
+    cancelled = ocds_of(client, other.id)
+    assert ocds.errors(ocds.release_package, cancelled) == []
+    release = cancelled["releases"][0]
+    assert release["tag"] == ["tenderCancellation"]
+    assert release["tender"]["status"] == "cancelled"
+    assert release["tender"]["enquiries"][0]["title"] == "Строки?"
+
+
+def test_drafts_and_sealed_bids_are_never_in_it(api, client, clock):
+    draft = create_tender(api, status="draft")
+    assert client.get(f"/api/2.3/tenders/{draft.id}", {"opt_schema": "ocds"}).status_code == 404
+
+    tender = open_for_bids(api, clock)
+    place_bid(api, tender)
+    release = ocds_of(client, tender.id)["releases"][0]
+    assert "bids" not in release and "numberOfTenderers" not in release["tender"]
+    assert [party["roles"] for party in release["parties"]] == [["buyer", "procuringEntity"]]
+
+
+def test_the_validation_refuses_what_the_schemas_refuse(api, client, ocds, offline):
+    """(so that a package found valid above is valid: the formats and the extensions count)"""
+    tender = create_tender(api)
+    package = ocds_of(client, tender.id)
+    release = package["releases"][0]
+
+    for broken, path in (
+        ({**release, "tag": ["bidding"]}, "releases/0/tag/0"),
+        ({**release, "date": "2026-11-27T10:00:00"}, "releases/0/date"),
+        ({**release, "tender": {**release["tender"], "lots": [{"id": "1", "value": "x"}]}},
+         "releases/0/tender/lots/0/value"),
+    ):  # fmt: skip
+        errors = ocds.errors(ocds.release_package, {**package, "releases": [broken]})
+        assert [error for error in errors if error.startswith(path)], (path, errors)
