@@ -6,7 +6,7 @@ from django.urls import include, path, re_path, register_converter
 from complaints import views as claims
 from contracting import views as contracts
 from core.api import views as api_views
-from portal import accounts, follows, members, searches, views
+from portal import accounts, follows, history, members, searches, views
 from tenders import views as tenders
 
 
@@ -39,6 +39,7 @@ urlpatterns = [
     path("classifiers/cpv/", tenders.cpv_options, name="cpv-options"),
     path("tenders/<str:tender_id>/", tenders.tender_detail, name="tender"),
     path("tenders/<str:tender_id>/follow/", follows.follow, name="tender-follow"),
+    path("tenders/<str:tender_id>/history/", history.tender_history, name="tender-history"),
     path("tenders/<str:tender_id>/unfollow/", follows.unfollow, name="tender-unfollow"),
     path("tenders/<str:tender_id>/publish/", tenders.tender_publish, name="tender-publish"),
     path("tenders/<str:tender_id>/edit/", tenders.tender_edit, name="tender-edit"),
