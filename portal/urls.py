@@ -6,7 +6,7 @@ from django.urls import include, path, re_path, register_converter
 from complaints import views as claims
 from contracting import views as contracts
 from core.api import views as api_views
-from portal import accounts, follows, history, members, searches, views
+from portal import accounts, exports, follows, history, members, searches, views
 from tenders import views as tenders
 
 
@@ -29,6 +29,8 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("", include("auctions.urls")),
     path("search.atom", views.search_feed, name="search-feed"),
+    path("search.csv", exports.search_export, {"kind": "csv"}, name="search-csv"),
+    path("search.xlsx", exports.search_export, {"kind": "xlsx"}, name="search-xlsx"),
     path("searches/", searches.searches, name="searches"),
     path("searches/new/", searches.search_save, name="search-save"),
     path("searches/<int:search_id>/delete/", searches.search_delete, name="search-delete"),

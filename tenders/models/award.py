@@ -41,6 +41,16 @@ class AwardQuerySet(models.QuerySet):
             status=AwardStatus.PENDING,
         ).select_related("tender")
 
+    def won(self, tender_ids) -> dict[str, list[str]]:
+        """The winners (an active award's supplier) of each of `tender_ids`, by name (one
+        query; a lot tender may have several)."""
+        winners = {}
+        for award in self.filter(tender_id__in=tender_ids, status=AwardStatus.ACTIVE).only(
+            "tender_id", "suppliers"
+        ):
+            winners.setdefault(award.tender_id, []).append(award.supplier_name)
+        return winners
+
     def open_to_claims_of(self, organization, now):
         """The decisions on tenders `organization` bids in whose claim window is open `now`
         (but its own bid's win, and a competitor's disqualification on a line its bid won)."""

@@ -29,6 +29,18 @@ class ContractQuerySet(models.QuerySet):
     def in_contracting(self):
         return self.filter(status__in=ContractStatus.in_contracting())
 
+    def signed_values(self, tender_ids) -> dict[str, float]:
+        """What the signed contracts of each of `tender_ids` are worth together, as they stand
+        (one query)."""
+        values = {}
+        for tender_id, value in (
+            self.in_contracting()
+            .filter(tender_id__in=tender_ids)
+            .values_list("tender_id", "data__value__amount")
+        ):
+            values[tender_id] = values.get(tender_id, 0) + float(value or 0)
+        return values
+
     def search(self, *, supplier: str = "", buyer: str = "", status: str = ""):
         """The signed contracts of real tenders (not test ones), newest first: of a supplier
         or a buyer, by its code (all digits: an indexed column each) or a part of its name,

@@ -3,9 +3,11 @@ first digits, a region, a value range; with JavaScript (the results follow the f
 without (the form is sent)."""
 
 import copy
+import csv
 import re
 import time
 
+import openpyxl
 import pytest
 
 from core.actors import Actor, Role
@@ -120,3 +122,32 @@ def test_a_word_finds_every_form_of_it_the_newest_published_first(
     assert visitor.evaluate("document.documentElement.scrollWidth") <= width
     assert serious_violations(visitor) == []
     screenshot(visitor, f"{language}-{width}-search-word-forms")
+
+
+@pytest.mark.parametrize("language", ["uk", "en"])
+def test_a_search_is_taken_away_as_csv_and_as_a_spreadsheet(
+    people, registry, live_server, screenshot, language
+):
+    visitor = people()
+    visitor.context.add_cookies(
+        [{"name": "django_language", "value": language, "url": live_server.url}]
+    )
+    visitor.goto("/?region=м. Київ")
+    screenshot(visitor, f"{language}-1200-search-downloads")
+
+    with visitor.expect_download() as csv_download:
+        visitor.get_by_role("link", name="CSV").click()
+    with open(csv_download.value.path(), encoding="utf-8-sig") as file:
+        header, *rows = list(csv.reader(file))
+    with visitor.expect_download() as xlsx_download:
+        visitor.get_by_role("link", name="Excel").click()
+    with open(xlsx_download.value.path(), "rb") as file:  # (its name has no extension)
+        sheet = openpyxl.load_workbook(file).active
+
+    assert header[0] == {"uk": "Ідентифікатор закупівлі", "en": "Tender ID"}[language]
+    assert sorted(row[1] for row in rows) == ["Папір офісний А4", "Ремонт покрівлі"]
+    assert [cell.value for cell in sheet[1]] == header
+    assert sorted(row[6] for row in sheet.iter_rows(min_row=2, values_only=True)) == [
+        48_000,
+        920_000,
+    ]

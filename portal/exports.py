@@ -1,0 +1,137 @@
+"""A search's tenders to take away (`/search.csv?<the search>`, `/search.xlsx?<the search>`):
+every tender it finds, up to EXPORT_MOST, in the search's order, with the columns people filter
+on; headers in the reader's language, numbers as numbers, moments in Kyiv time. Read a chunk of
+tenders at a time (their winners and contracts with them), so the cost follows the rows."""
+
+import csv
+import tempfile
+from itertools import batched
+
+import xlsxwriter
+from django.db.models.fields.json import KT
+from django.http import FileResponse, HttpResponseBadRequest, StreamingHttpResponse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_safe
+
+from core.schema import KYIV
+from portal.forms import SearchForm
+from tenders.models import Award, Contract, Tender
+
+# The most tenders one export holds (a narrower search takes the rest).
+EXPORT_MOST = 10_000
+CHUNK = 500
+COLUMNS = (
+    gettext_lazy("Tender ID"),
+    gettext_lazy("Title"),
+    gettext_lazy("Buyer"),
+    gettext_lazy("Buyer's code"),
+    gettext_lazy("CPV code"),
+    gettext_lazy("Region"),
+    gettext_lazy("Expected value"),
+    gettext_lazy("Currency"),
+    gettext_lazy("Status"),
+    gettext_lazy("Published"),
+    gettext_lazy("Questions until"),
+    gettext_lazy("Bids until"),
+    gettext_lazy("Winner"),
+    gettext_lazy("Contract value"),
+)
+MOMENTS = (9, 10, 11)  # (the columns of moments)
+NUMBERS = (6, 13)
+
+
+@require_safe
+def search_export(request, kind: str):
+    form = SearchForm(request.GET)
+    if not form.is_valid():
+        refused = "; ".join(" ".join(errors) for errors in form.errors.values())
+        return HttpResponseBadRequest(
+            _("This search can't be exported: %(errors)s") % {"errors": refused},
+            content_type="text/plain; charset=utf-8",
+        )
+    rows = exported_rows(form.cleaned_data)
+    name = f"tenders-{timezone.localtime(timezone.now(), KYIV):%Y-%m-%d}.{kind}"
+    if kind == "csv":
+        response = StreamingHttpResponse(csv_lines(rows), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+    return FileResponse(xlsx_file(rows), as_attachment=True, filename=name)
+
+
+def exported_rows(criteria: dict):
+    """Each tender the search finds, as a row of COLUMNS' values."""
+    found = (
+        Tender.objects.public()
+        .matching(**criteria)
+        .listed()
+        .annotate(
+            cpv=KT("data__items__0__classification__id"),
+            region=KT("data__procuringEntity__address__region"),
+        )
+    )
+    for chunk in batched(found[:EXPORT_MOST].iterator(chunk_size=CHUNK), CHUNK, strict=False):
+        ids = [tender.pk for tender in chunk]
+        winners, contracts = Award.objects.won(ids), Contract.objects.signed_values(ids)
+        for tender in chunk:
+            yield [
+                tender.tender_id,
+                tender.title,
+                tender.buyer_name,
+                tender.buyer_identifier,
+                tender.cpv,
+                tender.region,
+                float(tender.value_amount) if tender.value_amount else None,
+                tender.value_currency,
+                str(tender.get_status_display()),
+                local(tender.published),
+                local(tender.enquiry_end),
+                local(tender.tender_end),
+                "; ".join(winners.get(tender.pk, [])),
+                contracts.get(tender.pk),
+            ]
+
+
+def local(moment):
+    return timezone.localtime(moment, KYIV).replace(tzinfo=None) if moment else None
+
+
+class Echo:
+    def write(self, value):
+        return value
+
+
+def csv_lines(rows):
+    """UTF-8 with its mark (spreadsheets then read Cyrillic right); a number with a point."""
+    writer = csv.writer(Echo())
+    yield "\ufeff" + writer.writerow([str(column) for column in COLUMNS])
+    for row in rows:
+        yield writer.writerow(
+            [f"{value:%Y-%m-%d %H:%M}" if n in MOMENTS and value else value for n, value in
+             enumerate(row)]
+        )  # fmt: skip
+
+
+def xlsx_file(rows):
+    """The rows in a workbook written row by row to a temporary file (constant memory)."""
+    file = tempfile.TemporaryFile()  # noqa: SIM115 (the response closes it once sent)
+    book = xlsxwriter.Workbook(file, {"constant_memory": True, "in_memory": False})
+    sheet = book.add_worksheet(_("Tenders"))
+    bold = book.add_format({"bold": True})
+    moment = book.add_format({"num_format": "yyyy-mm-dd hh:mm"})
+    money = book.add_format({"num_format": "#,##0.00"})
+    sheet.write_row(0, 0, [str(column) for column in COLUMNS], bold)
+    for number, row in enumerate(rows, start=1):
+        for column, value in enumerate(row):
+            if value is None:
+                continue
+            if column in MOMENTS:
+                sheet.write_datetime(number, column, value, moment)
+            elif column in NUMBERS:
+                sheet.write_number(number, column, value, money)
+            else:
+                sheet.write_string(number, column, str(value))
+    book.close()
+    file.seek(0)
+    return file

@@ -1,0 +1,75 @@
+"""A search's tenders to take away as CSV and as a spreadsheet: every tender it finds, with the
+columns people filter on, headers in the reader's language, numbers as numbers; the cost
+follows the rows exported."""
+
+import csv
+import io
+
+import openpyxl
+import pytest
+
+from core.actors import Actor, Role
+from portal.models import User
+from tenders.models import Tender
+from tests.factories import portal_world
+from tests.helpers import tender_data
+
+pytestmark = pytest.mark.django_db
+
+
+def downloaded(client, kind: str, **asked) -> bytes:
+    response = client.get(f"/search.{kind}", asked)
+    assert response.status_code == 200
+    assert "attachment" in response["Content-Disposition"]
+    return b"".join(response.streaming_content)
+
+
+def test_a_search_as_csv_with_its_winner_and_contract(client, brokers, clock):
+    world = portal_world(brokers, clock)
+    client.cookies["django_language"] = "en"
+
+    text = downloaded(client, "csv", q=world.tender.title.split()[0]).decode("utf-8-sig")
+
+    header, *rows = list(csv.reader(io.StringIO(text)))
+    assert header[:3] == ["Tender ID", "Title", "Buyer"] and header[-2:] == [
+        "Winner",
+        "Contract value",
+    ]
+    [row] = rows
+    assert row[0] == world.tender.tender_id
+    assert row[12] == "ПП «Чисто»"  # (the winner; its contract not signed yet)
+    assert float(row[6]) == world.tender.data["value"]["amount"]
+
+
+def test_a_spreadsheet_holds_numbers_and_moments_in_ukrainian(client, brokers, clock):
+    world = portal_world(brokers, clock)
+
+    book = openpyxl.load_workbook(io.BytesIO(downloaded(client, "xlsx")))
+
+    sheet = book.active
+    header, row = [cell.value for cell in sheet[1]], [cell.value for cell in sheet[2]]
+    assert header[0] == "Ідентифікатор закупівлі" and header[6] == "Очікувана вартість"
+    assert row[0] == world.tender.tender_id
+    assert isinstance(row[6], int | float) and row[9].year == world.tender.published.year
+
+
+def test_a_search_the_form_refuses_is_not_exported(client):
+    response = client.get("/search.csv", {"cpv": "11111111-1"})
+
+    assert response.status_code == 400
+
+
+def test_an_export_s_queries_do_not_grow_with_its_rows(client, brokers, clock, query_count):
+    portal_world(brokers, clock)
+    with query_count() as one:
+        downloaded(client, "csv")
+
+    buyer = User.objects.get(username="buyer")
+    for _n in range(5):
+        Tender.objects.register(
+            by=Actor(Role.AUTHENTICATED, user=buyer), data=tender_data(clock.now())
+        )
+    with query_count() as six:
+        downloaded(client, "csv")
+
+    assert len(six.captured_queries) == len(one.captured_queries)
