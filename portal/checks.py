@@ -26,6 +26,7 @@ RATE_SETTINGS = [
     "JOIN_REQUEST_RATE",
     "PUBLIC_POST_RATE",
     "FOLLOW_RATE",
+    "EXPORT_RATE",
 ]
 
 

@@ -9,12 +9,18 @@ from itertools import batched
 
 import xlsxwriter
 from django.db.models.fields.json import KT
-from django.http import FileResponse, HttpResponseBadRequest, StreamingHttpResponse
+from django.http import (
+    FileResponse,
+    HttpResponse,
+    HttpResponseBadRequest,
+    StreamingHttpResponse,
+)
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 from django.views.decorators.http import require_safe
 
+from core import limits
 from core.schema import KYIV
 from portal.forms import SearchForm
 from tenders.models import Award, Contract, Tender
@@ -51,6 +57,19 @@ def search_export(request, kind: str):
             _("This search can't be exported: %(errors)s") % {"errors": refused},
             content_type="text/plain; charset=utf-8",
         )
+    try:  # (an export reads up to EXPORT_MOST tenders)
+        limits.hit(
+            "exports",
+            f"address:{limits.client_address(request)}",
+            limits.Rate.setting("EXPORT_RATE"),
+            gettext_noop("Too many downloads from your address. Try again later."),
+        )
+    except limits.RateLimited as error:
+        response = HttpResponse(
+            _(error.description), status=429, content_type="text/plain; charset=utf-8"
+        )
+        response["Retry-After"] = str(error.retry_after)
+        return response
     rows = exported_rows(form.cleaned_data)
     name = f"tenders-{timezone.localtime(timezone.now(), KYIV):%Y-%m-%d}.{kind}"
     if kind == "csv":

@@ -159,10 +159,9 @@ CACHES["default"]["KEY_PREFIX"] = env("CACHE_KEY_PREFIX", "registry")
 # change its key does not follow (a broker's new name) is shown late.
 FRAGMENT_SECONDS = int(env("FRAGMENT_SECONDS", "600"))
 # A search's results are kept until the registry's newest dateModified moves, and at most this
-# long: the bound on how late they are when a change is stamped no later than the newest stamp
-# (the same microsecond, or a server whose clock is behind another's). Rendered within
-# FEED_WATERMARK_SECONDS of the newest stamp, when a change stamped earlier may still commit,
-# they are kept only until that time has passed (portal/views.py).
+# long (how late they are when a change is stamped no later than the newest stamp: the same
+# microsecond, a server whose clock is behind); within FEED_WATERMARK_SECONDS of the newest
+# stamp only until that time has passed (portal/views.py).
 SEARCH_RESULTS_SECONDS = int(env("SEARCH_RESULTS_SECONDS", "60"))
 if env("REDIS_URL"):
     # A Redis that hangs must not hold every request for redis-py's default 5 seconds: the
@@ -280,14 +279,16 @@ AXES_CLIENT_IP_CALLABLE = "core.limits.client_address"
 AXES_LOCKOUT_CALLABLE = "portal.accounts.locked_out"
 AXES_VERBOSE = False
 # The portal: new accounts per address, confirmation e-mails per account, invitations per
-# organization, join requests per account, tenders followed and unfollowed per account.
+# organization, join requests per account, tenders followed and unfollowed per account,
+# searches exported per address (each reads up to 10,000 tenders).
 SIGNUP_RATE = env("SIGNUP_RATE", "10/hour")
+EXPORT_RATE = env("EXPORT_RATE", "30/hour")
 CONFIRMATION_RESEND_RATE = env("CONFIRMATION_RESEND_RATE", "5/hour")
 INVITATION_RATE = env("INVITATION_RATE", "50/day")
 JOIN_REQUEST_RATE = env("JOIN_REQUEST_RATE", "10/day")
 FOLLOW_RATE = env("FOLLOW_RATE", "60/hour")
-# Questions and claims about the conditions an organization posts from the portal (anyone may:
-# each mails the buyer). Brokers count against API_RATE_BROKER_WRITES.
+# Questions and claims about the conditions an organization posts from the portal (each mails
+# the buyer); brokers count against API_RATE_BROKER_WRITES.
 PUBLIC_POST_RATE = env("PUBLIC_POST_RATE", "30/hour")
 
 REST_FRAMEWORK = {
@@ -373,9 +374,8 @@ FEED_WATERMARK_SECONDS = float(env("FEED_WATERMARK_SECONDS", "5"))
 SANDBOX_MODE = env_bool("SANDBOX_MODE")
 
 # Who runs the electronic auctions: "builtin", our own module (the portal serves them); or
-# "external", a separate module with an auction key (manage.py add_broker --role auction) that
-# speaks 2.3's /tenders/{id}/auction routes. Auctions start in half-hour slots, at most
-# AUCTION_STREAMS at once (docs/auction.md).
+# "external", a module with an auction key (manage.py add_broker --role auction) speaking 2.3's
+# /tenders/{id}/auction routes. In half-hour slots, AUCTION_STREAMS at once (docs/auction.md).
 AUCTION_MODULE = env("AUCTION_MODULE", "builtin")
 if AUCTION_MODULE not in ("builtin", "external"):
     raise ImproperlyConfigured("AUCTION_MODULE is builtin or external.")

@@ -73,3 +73,11 @@ def test_an_export_s_queries_do_not_grow_with_its_rows(client, brokers, clock, q
         downloaded(client, "csv")
 
     assert len(six.captured_queries) == len(one.captured_queries)
+
+
+def test_one_address_exports_so_many_searches_an_hour(client, settings):
+    settings.EXPORT_RATE = "2/hour"
+
+    answers = [client.get("/search.csv").status_code for _n in range(3)]
+
+    assert answers == [200, 200, 429]
