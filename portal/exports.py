@@ -11,6 +11,7 @@ import xlsxwriter
 from django.db.models.fields.json import KT
 from django.http import (
     FileResponse,
+    Http404,
     HttpResponse,
     HttpResponseBadRequest,
     StreamingHttpResponse,
@@ -21,8 +22,10 @@ from django.utils.translation import gettext_lazy, gettext_noop
 from django.views.decorators.http import require_safe
 
 from core import limits
+from core.errors import NotFound
 from core.schema import KYIV
 from portal.forms import SearchForm
+from tenders.api import stored
 from tenders.models import Award, Contract, Tender
 
 # The most tenders one export holds (a narrower search takes the rest).
@@ -154,3 +157,72 @@ def xlsx_file(rows):
     book.close()
     file.seek(0)
     return file
+
+
+# A tender's parts as CSV (`/tenders/<id>/<part>.csv`): what its public 2.3 representation
+# shows of them (bids once opened; a claim's author where 2.3 shows it).
+PARTS = {
+    "bids": (
+        (gettext_lazy("Bidder"), gettext_lazy("Code"), gettext_lazy("Price"),
+         gettext_lazy("Currency"), gettext_lazy("Submitted"), gettext_lazy("Status")),
+        lambda tender: [
+            [*_named((bid.get("tenderers") or [{}])[0]), *_amount(bid.get("value")),
+             bid.get("date"), bid.get("status")]
+            for bid in tender.get("bids", [])
+        ],
+    ),
+    "awards": (
+        (gettext_lazy("Bidder"), gettext_lazy("Code"), gettext_lazy("Price"),
+         gettext_lazy("Currency"), gettext_lazy("Decided"), gettext_lazy("Status"),
+         gettext_lazy("Lot")),
+        lambda tender: [
+            [*_named((award.get("suppliers") or [{}])[0]), *_amount(award.get("value")),
+             award.get("date"), award.get("status"), award.get("lotID", "")]
+            for award in tender.get("awards", [])
+        ],
+    ),
+    "claims": (
+        (gettext_lazy("Claim ID"), gettext_lazy("Title"), gettext_lazy("Claimant"),
+         gettext_lazy("Status"), gettext_lazy("Submitted"), gettext_lazy("Answered"),
+         gettext_lazy("Answer"), gettext_lazy("Decision")),
+        lambda tender: [
+            [claim.get("complaintID"), claim.get("title"),
+             (claim.get("author") or {}).get("name", ""), claim.get("status"),
+             claim.get("dateSubmitted"), claim.get("dateAnswered"),
+             claim.get("resolutionType", ""), award_id]
+            for award_id, claim in _claims(tender)
+        ],
+    ),
+}  # fmt: skip
+
+
+@require_safe
+def tender_part_export(request, tender_id: str, part: str):
+    try:
+        tender = stored.read_as_the_public(request, tender_id)
+    except NotFound:
+        raise Http404 from None
+    columns, rows_of = PARTS[part]
+    writer = csv.writer(Echo())
+    lines = ["\ufeff" + writer.writerow([str(column) for column in columns])]
+    lines += [writer.writerow(row) for row in rows_of(tender)]
+    response = HttpResponse("".join(lines), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tender["tenderID"]}-{part}.csv"'
+    return response
+
+
+def _named(org: dict) -> list:
+    return [org.get("name", ""), org.get("identifier", {}).get("id", "")]
+
+
+def _amount(value: dict | None) -> list:
+    value = value or {}
+    return [value.get("amount"), value.get("currency", "")]
+
+
+def _claims(tender: dict) -> list[tuple[str, dict]]:
+    """Every claim, with the decision it is about (none: the tender's conditions)."""
+    found = [("", claim) for claim in tender.get("complaints", [])]
+    for award in tender.get("awards", []):
+        found += [(award["id"], claim) for claim in award.get("complaints", [])]
+    return found

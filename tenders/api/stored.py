@@ -78,5 +78,5 @@ def read_as_the_public(request, tender_id) -> dict:
     if row.public_text and not row.is_due(timezone.now()):
         return json.loads(row.public_text.replace(PLACEHOLDER, links.base_url(request)))
     tender = Tender.objects.current(tender_id, viewer=Viewer())
-    public = TenderOut(tender, context={**api_context(request), "viewer": Viewer()}).data
+    public = TenderOut(tender, context={"request": request, "viewer": Viewer()}).data
     return json.loads(JSONRenderer().render(public))

@@ -8,11 +8,12 @@ import io
 import openpyxl
 import pytest
 
+from complaints.models import Complaint
 from core.actors import Actor, Role
 from portal.models import User
 from tenders.models import Tender
 from tests.factories import portal_world
-from tests.helpers import tender_data
+from tests.helpers import create_tender, open_for_bids, place_bid, tender_data
 
 pytestmark = pytest.mark.django_db
 
@@ -81,3 +82,45 @@ def test_one_address_exports_so_many_searches_an_hour(client, settings):
     answers = [client.get("/search.csv").status_code for _n in range(3)]
 
     assert answers == [200, 200, 429]
+
+
+def test_a_tender_s_bids_decisions_and_claims_as_csv_from_its_page(client, brokers, clock):
+    world = portal_world(brokers, clock)
+    bid = world.tender.bids.get(organization=world.bidder.organization)
+    claim, _token = Complaint.objects.file(
+        award=world.award,
+        by=Actor(Role.BID_OWNER, user=world.bidder, subject=bid),
+        title="Переможець не підтвердив досвід",
+        description="Учасник не надав жодного договору.",
+        author=bid.tenderers[0],
+        submit=True,
+    )
+    client.cookies["django_language"] = "en"
+    page = client.get(f"/tenders/{world.tender.pk}/").content.decode()
+
+    tables = {}
+    for part in ("bids", "awards", "claims"):
+        url = f"/tenders/{world.tender.pk}/{part}.csv"
+        assert url in page
+        text = client.get(url).content.decode("utf-8-sig")
+        tables[part] = list(csv.reader(io.StringIO(text)))
+
+    assert tables["bids"][0][:3] == ["Bidder", "Code", "Price"]
+    assert sorted(row[0] for row in tables["bids"][1:]) == [
+        "ПП «Чисто»", "ТОВ «Медтехсервіс»", "ФОП Коваленко",
+    ]  # fmt: skip
+    assert tables["awards"][1][0] == "ПП «Чисто»" and tables["awards"][1][5] == "active"
+    assert tables["claims"][1][:3] == [claim.complaint_id, claim.title, "ТОВ «Медтехсервіс»"]
+
+
+def test_sealed_bids_and_drafts_are_not_exported(client, api, clock):
+    draft = create_tender(api, status="draft")
+    assert client.get(f"/tenders/{draft.id}/bids.csv").status_code == 404
+
+    tender = open_for_bids(api, clock)
+    place_bid(api, tender)
+    page = client.get(f"/tenders/{tender.id}/").content.decode()
+    text = client.get(f"/tenders/{tender.id}/bids.csv").content.decode("utf-8-sig")
+
+    assert f"/tenders/{tender.id}/bids.csv" not in page
+    assert len(list(csv.reader(io.StringIO(text)))) == 1  # (the header alone)
