@@ -9,6 +9,7 @@ from tenders.api import stored
 
 from .schema import EXTENSIONS, VERSION, merger
 
+PUBLISHER = "Public procurement registry"
 # 2.3's bid statuses in OCDS's bidStatus codelist (bids extension).
 BID_STATUSES = {"active": "valid", "invalid": "disqualified", "deleted": "withdrawn"}
 # The claims' statuses the complaint extension knows (a claim nobody answered before the tender
@@ -54,7 +55,7 @@ def package_frame(request, tender: dict) -> dict:
         "version": VERSION,
         "extensions": list(EXTENSIONS.values()),
         "publishedDate": tender["dateModified"],
-        "publisher": {"name": settings.SITE_URL},
+        "publisher": {"name": PUBLISHER, "uri": settings.SITE_URL},
     }
 
 
@@ -112,7 +113,8 @@ def tender_part(tender: dict, parties: "Parties") -> dict:
         "procurementMethodDetails": tender.get("procurementMethodType", "belowThreshold"),
         "mainProcurementCategory": tender.get("mainProcurementCategory"),
         "submissionMethod": ["electronicAuction"],
-        "awardCriteria": "priceOnly",
+        # (with features, a bid is ranked by its price weighted by its features' values)
+        "awardCriteria": "ratedCriteria" if tender.get("features") else "priceOnly",
         "enquiryPeriod": period(tender.get("enquiryPeriod")),
         "tenderPeriod": period(tender.get("tenderPeriod")),
         "awardPeriod": period(tender.get("awardPeriod")),

@@ -90,6 +90,23 @@ def test_a_lot_tender_a_question_and_a_cancellation(api, api2, client, clock, oc
     assert release["tender"]["enquiries"][0]["title"] == "Строки?"
 
 
+def test_a_tender_with_features_is_ranked_by_rated_criteria(api, client, ocds, offline, settings):
+    feature = {"code": "years", "featureOf": "tenderer", "title": "Досвід",
+               "enum": [{"value": 0, "title": "0"}, {"value": 0.1, "title": "10%"}]}  # fmt: skip
+    tender = create_tender(api, features=[feature])
+    plain = create_tender(api)
+
+    package = ocds_of(client, tender.id)
+
+    assert ocds.errors(ocds.release_package, package) == []
+    assert package["releases"][0]["tender"]["awardCriteria"] == "ratedCriteria"
+    assert ocds_of(client, plain.id)["releases"][0]["tender"]["awardCriteria"] == "priceOnly"
+    assert package["publisher"] == {
+        "name": "Public procurement registry",
+        "uri": settings.SITE_URL,
+    }
+
+
 def test_drafts_and_sealed_bids_are_never_in_it(api, client, clock):
     draft = create_tender(api, status="draft")
     assert client.get(f"/api/2.3/tenders/{draft.id}", {"opt_schema": "ocds"}).status_code == 404
