@@ -42,10 +42,14 @@ urlpatterns = [
     path("tenders/<str:tender_id>/", tenders.tender_detail, name="tender"),
     path("tenders/<str:tender_id>/follow/", follows.follow, name="tender-follow"),
     path("tenders/<str:tender_id>/history/", history.tender_history, name="tender-history"),
-    re_path(
-        r"^tenders/(?P<tender_id>[^/]+)/(?P<part>bids|awards|claims)\.csv$",
-        exports.tender_part_export,
-        name="tender-part-csv",
+    *(
+        path(
+            f"tenders/<str:tender_id>/{part}.csv",
+            exports.tender_part_export,
+            {"part": part},
+            name=f"tender-{part}-csv",
+        )
+        for part in exports.PARTS
     ),
     path("tenders/<str:tender_id>/unfollow/", follows.unfollow, name="tender-unfollow"),
     path("tenders/<str:tender_id>/publish/", tenders.tender_publish, name="tender-publish"),
