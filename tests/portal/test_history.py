@@ -9,7 +9,7 @@ from core.actors import Actor, Role
 from portal import history
 from tenders.models import Tender
 from tests.factories import portal_world
-from tests.helpers import create_tender, organization
+from tests.helpers import SECOND, create_tender, organization, two_lots
 from tests.portal.follows import ask_and_answer, buyer_and_watcher, published
 
 pytestmark = pytest.mark.django_db
@@ -88,3 +88,16 @@ def test_older_changes_follow_a_link(client, brokers, clock, monkeypatch):
         "Державне управління справами: The question «Питання 0» was answered.",
         "Державне управління справами: The tender is published.",
     ]
+
+
+def test_a_draft_s_changes_stay_out_and_an_odd_page_asks_nothing(client, api, clock):
+    draft = create_tender(api, status="draft", **two_lots())
+    api.delete(f"{draft.path}/lots/{SECOND}", token=draft.token)
+    api.patch(draft.path, {"status": "active.enquiries"}, token=draft.token)
+    client.cookies["django_language"] = "en"
+
+    told = changes(client, Tender.objects.get(pk=draft.id))
+    odd = client.get(reverse("tender-history", args=[draft.id]), {"before": "²"})
+
+    assert told == ["Державне управління справами: The tender is published."]
+    assert odd.status_code == 200
