@@ -6,7 +6,9 @@ release (ocdsmerge, opendata/schema.py). The mapping of each 2.3 field: docs/ope
 from django.conf import settings
 
 from core.errors import NotFound
+from core.schema import iso
 from tenders.api import stored
+from tenders.models.contract_change import ContractChange
 
 from .schema import EXTENSIONS, VERSION, merger
 
@@ -46,13 +48,29 @@ def public_tender(request, tender_id) -> dict:
 
 def release_package_of(request, tender_id) -> dict:
     tender = public_tender(request, tender_id)
-    return package(request, tender, [release_of(tender)])
+    return package(request, tender, [release_of(tender, amendments_of(tender))])
+
+
+def amendments_of(tender: dict) -> dict[str, list[dict]]:
+    """Each signed contract's signed changes, as OCDS amendments (one query)."""
+    found = {}
+    ids = [contract["id"] for contract in tender.get("contracts", [])]
+    for change in ContractChange.signed_of(ids):
+        found.setdefault(change.contract_id, []).append(
+            {
+                "id": change.id,
+                "date": iso(change.date_signed or change.date),
+                "rationale": change.rationale,
+                "description": ", ".join(change.rationale_types),
+            }
+        )
+    return found
 
 
 def record_package_of(request, tender_id) -> dict:
     """The tender's record package: its releases, and the release compiled from them."""
     tender = public_tender(request, tender_id)
-    releases = [release_of(tender)]
+    releases = [release_of(tender, amendments_of(tender))]
     record = {
         "ocid": ocid(tender),
         "releases": releases,
@@ -81,8 +99,9 @@ def ocid(tender: dict) -> str:
     return f"{settings.OCID_PREFIX}-{tender['tenderID']}"
 
 
-def release_of(tender: dict) -> dict:
-    """The tender as it stands, as one release (tagged by what it holds)."""
+def release_of(tender: dict, amendments: dict | None = None) -> dict:
+    """The tender as it stands, as one release (tagged by what it holds); `amendments`: each
+    contract's signed changes."""
     parties = Parties()
     buyer = parties.add(tender["procuringEntity"], "buyer", "procuringEntity")
     release = {
@@ -102,7 +121,10 @@ def release_of(tender: dict) -> dict:
     if tender.get("awards"):
         release["awards"] = [award_of(award, tender, parties) for award in tender["awards"]]
     if tender.get("contracts"):
-        release["contracts"] = [contract_of(contract, parties) for contract in tender["contracts"]]
+        release["contracts"] = [
+            {**contract_of(contract, parties), "amendments": (amendments or {}).get(contract["id"])}
+            for contract in tender["contracts"]
+        ]
     release["parties"] = parties.listed()
     return pruned(release)
 

@@ -47,6 +47,13 @@ class ContractChange(ChangedUnderItsTendersLock, models.Model):
     def is_signed(self) -> bool:
         return self.status == ChangeStatus.ACTIVE
 
+    @classmethod
+    def signed_of(cls, contract_ids):
+        """The signed changes of these contracts, each contract's in their order."""
+        return cls.objects.filter(
+            contract_id__in=contract_ids, status=ChangeStatus.ACTIVE
+        ).order_by("contract_id", "number")
+
     @property
     def tender(self):
         return self.contract.tender

@@ -45,6 +45,20 @@ def test_every_demo_tender_is_valid_ocds_in_a_release_and_a_record_package(clien
     assert statuses == {"active", "complete", "unsuccessful"}
 
 
+def test_a_signed_change_of_a_contract_is_its_amendment(client, ocds):
+    call_command("load_demo", stdout=None)
+    tender = Tender.objects.get(title="Рукавички медичні оглядові")  # its contract changed
+
+    package = ocds_of(client, tender.pk)
+
+    assert ocds.errors(ocds.release_package, package) == []
+    [contract] = package["releases"][0]["contracts"]
+    [amendment] = contract["amendments"]
+    assert amendment["rationale"].startswith("Постачальник знизив ціну")
+    assert amendment["description"] == "itemPriceVariation"
+    assert contract["value"]["amount"] == 115_000
+
+
 def test_what_a_release_tells_of_a_decided_tender(client, ocds):
     call_command("load_demo", stdout=None)
     tender = Tender.objects.get(title="Послуги з прибирання приміщень")  # awarded, a claim
