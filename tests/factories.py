@@ -204,14 +204,17 @@ class PortalWorld:
     def owner(self) -> Actor:
         return Actor(Role.TENDER_OWNER, user=self.buyer, subject=self.tender)
 
-    def claim(self, title: str = "Переможця визначено неправильно") -> Complaint:
-        """The portal bidder's claim against the award, submitted through the model."""
+    def claim(
+        self, title: str = "Переможця визначено неправильно", *, named_as_in_its_bid=False
+    ) -> Complaint:
+        """The portal bidder's claim against the award, submitted through the model (its author
+        as its bid names the bidder, when asked)."""
         bid = self.tender.bids.get(organization=self.bidder.organization)
         complaint, _token = Complaint.objects.file(
             award=self.award,
             by=Actor(Role.BID_OWNER, user=self.bidder, subject=bid),
             title=title,
-            author=organization(),
+            author=bid.tenderers[0] if named_as_in_its_bid else organization(),
             submit=True,
         )
         return complaint

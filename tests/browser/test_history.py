@@ -3,8 +3,6 @@ Ukrainian on a phone and in English on a desktop. Screenshots in build/screensho
 
 import pytest
 
-from complaints.models import Complaint
-from core.actors import Actor, Role
 from tests.browser.pages import serious_violations
 from tests.factories import portal_world
 
@@ -25,15 +23,7 @@ def test_a_visitor_reads_the_history_of_a_tender(
     people, brokers, clock, screenshot, live_server, language, width
 ):
     world = portal_world(brokers, clock)
-    bid = world.tender.bids.get(organization=world.bidder.organization)
-    Complaint.objects.file(
-        award=world.award,
-        by=Actor(Role.BID_OWNER, user=world.bidder, subject=bid),
-        title="Переможець не підтвердив досвід",
-        description="Учасник не надав жодного договору.",
-        author=bid.tenderers[0],
-        submit=True,
-    )
+    world.claim("Переможець не підтвердив досвід", named_as_in_its_bid=True)
     visitor = people(width=width)
     visitor.context.add_cookies(
         [{"name": "django_language", "value": language, "url": live_server.url}]

@@ -7,7 +7,6 @@ from datetime import timedelta
 
 import pytest
 
-from complaints.models import Complaint
 from core.actors import Actor, Role
 from tenders.models import Tender
 from tests.browser.pages import kyiv, serious_violations, sign_in
@@ -154,15 +153,7 @@ def test_a_decision_taken_back_closes_its_claim_saying_so_and_the_unverified_are
 ):
     words = WORDS[language]
     world = portal_world(brokers, clock)
-    bid = world.tender.bids.get(organization=world.bidder.organization)
-    claim, _token = Complaint.objects.file(
-        award=world.award,
-        by=Actor(Role.BID_OWNER, user=world.bidder, subject=bid),
-        title="Переможець не підтвердив досвід",
-        description="Учасник не надав жодного договору, чого вимагає пункт 4.2 документації.",
-        author=bid.tenderers[0],
-        submit=True,
-    )
+    claim = world.claim("Переможець не підтвердив досвід", named_as_in_its_bid=True)
     world.award.cancel(by=Actor(Role.TENDER_OWNER, user=world.buyer, subject=world.tender))
 
     claimant = person(people, live_server, language, width)

@@ -8,7 +8,6 @@ import io
 import openpyxl
 import pytest
 
-from complaints.models import Complaint
 from core.actors import Actor, Role
 from portal import exports
 from portal.models import User
@@ -101,15 +100,7 @@ def test_one_address_exports_so_many_searches_an_hour(client, settings):
 
 def test_a_tender_s_bids_decisions_and_claims_as_csv_from_its_page(client, brokers, clock):
     world = portal_world(brokers, clock)
-    bid = world.tender.bids.get(organization=world.bidder.organization)
-    claim, _token = Complaint.objects.file(
-        award=world.award,
-        by=Actor(Role.BID_OWNER, user=world.bidder, subject=bid),
-        title="Переможець не підтвердив досвід",
-        description="Учасник не надав жодного договору.",
-        author=bid.tenderers[0],
-        submit=True,
-    )
+    claim = world.claim("Переможець не підтвердив досвід", named_as_in_its_bid=True)
     client.cookies["django_language"] = "en"
     page = client.get(f"/tenders/{world.tender.pk}/").content.decode()
 

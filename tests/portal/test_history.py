@@ -5,7 +5,6 @@ import pytest
 from django.urls import reverse
 
 from complaints.models import Complaint
-from core.actors import Actor, Role
 from portal import history
 from tenders.models import Tender
 from tests.factories import portal_world
@@ -23,15 +22,7 @@ def changes(client, tender, **asked) -> list[str]:
 
 def test_the_history_tells_each_published_change_newest_first_with_who(client, brokers, clock):
     world = portal_world(brokers, clock)
-    bid = world.tender.bids.get(organization=world.bidder.organization)
-    Complaint.objects.file(
-        award=world.award,
-        by=Actor(Role.BID_OWNER, user=world.bidder, subject=bid),
-        title="Переможець не підтвердив досвід",
-        description="Учасник не надав жодного договору.",
-        author=bid.tenderers[0],
-        submit=True,
-    )
+    world.claim("Переможець не підтвердив досвід", named_as_in_its_bid=True)
     client.cookies["django_language"] = "en"
 
     told = changes(client, world.tender)
