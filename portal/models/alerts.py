@@ -17,18 +17,21 @@ class CannotSaveSearch(DomainError):
     code = "cannot_save_search"
 
 
+def looked_at_when_due(now) -> Q:
+    """What is told by e-mail at once (looked at on every pass) or daily (a day after its last
+    look) is due at `now`, for a confirmed, active account (the mail goes to the address):
+    saved searches and followed tenders alike."""
+    return Q(
+        Q(frequency="at_once") | Q(frequency="daily", last_looked__lte=now - timedelta(days=1)),
+        user__is_active=True,
+        user__email_confirmed_at__isnull=False,
+    )
+
+
 class SavedSearchQuerySet(models.QuerySet):
     def due(self, now):
-        """The searches whose alert is due at `now`: at once, on every look; daily, a day
-        after the last look. Only for confirmed, active accounts: the alert goes to the
-        address."""
-        frequency = SavedSearch.Frequency
-        return self.filter(
-            Q(frequency=frequency.AT_ONCE)
-            | Q(frequency=frequency.DAILY, last_looked__lte=now - timedelta(days=1)),
-            user__is_active=True,
-            user__email_confirmed_at__isnull=False,
-        )
+        """The searches whose alert is due at `now`."""
+        return self.filter(looked_at_when_due(now))
 
 
 class SavedSearch(models.Model):

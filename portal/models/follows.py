@@ -2,18 +2,18 @@
 (answers, documents, dates, decisions, claims, cancellation), at once or once a day
 (portal/watch.py sends them, reading the tender's audit trail past a watermark)."""
 
-from datetime import timedelta
-
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import models, transaction
-from django.db.models import Exists, Max, OuterRef, Q
+from django.db.models import Exists, Max, OuterRef
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from core import limits
 from core.errors import DomainError
 from tenders.models import AuditEvent
+
+from .alerts import looked_at_when_due
 
 
 class CannotFollow(DomainError):
@@ -23,18 +23,10 @@ class CannotFollow(DomainError):
 
 class FollowQuerySet(models.QuerySet):
     def due(self, now):
-        """The follows with something new on their tender's trail whose mail is due at `now`:
-        at once, on every look; daily, a day after the last look. Only for confirmed, active
-        accounts: the mail goes to the address."""
-        frequency = Follow.Frequency
+        """The follows with something new on their tender's trail whose mail is due at
+        `now`."""
         newer = AuditEvent.objects.filter(tender=OuterRef("tender"), pk__gt=OuterRef("told_until"))
-        return self.filter(
-            Q(frequency=frequency.AT_ONCE)
-            | Q(frequency=frequency.DAILY, last_looked__lte=now - timedelta(days=1)),
-            Exists(newer),
-            user__is_active=True,
-            user__email_confirmed_at__isnull=False,
-        )
+        return self.filter(looked_at_when_due(now), Exists(newer))
 
 
 class Follow(models.Model):
