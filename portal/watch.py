@@ -157,20 +157,22 @@ def _parts(tender, told) -> dict:
 
 
 def _document_titles(told) -> dict:
-    """(part, document id) -> the document's latest title."""
-    titles = {}
+    """(part, document id) -> the document's latest title (one query per kind of part)."""
+    wanted = {}
     for event, kind in told:
         if kind == "document":
-            model, parent = DOCUMENT_MODELS[event.subject_type]
-            version = (
-                model.objects.filter(
-                    **{parent: event.subject_id}, document_id=event.payload.get("document_id")
-                )
-                .order_by("-version")
-                .first()
+            wanted.setdefault(event.subject_type, set()).add(
+                (event.subject_id, event.payload.get("document_id"))
             )
-            if version is not None:
-                titles[(event.subject_type, version.document_id)] = version.title
+    titles = {}
+    for subject, pairs in wanted.items():
+        model, parent = DOCUMENT_MODELS[subject]
+        versions = model.objects.filter(
+            **{f"{parent}__in": {part for part, _document in pairs}},
+            document_id__in={document for _part, document in pairs},
+        ).order_by("version")
+        for version in versions.only(parent, "document_id", "version", "title"):
+            titles[(subject, version.document_id)] = version.title  # (the latest last)
     return titles
 
 

@@ -268,3 +268,25 @@ def test_a_mail_that_cannot_be_made_is_passed_over_not_tried_for_ever(
     ask_and_answer(tender, buyer, brokers["broker2"], title="Друге питання")
     [sent] = alerts(django_capture_on_commit_callbacks)
     assert "«Друге питання»" in said(sent) and "«Перше питання»" not in said(sent)
+
+
+def test_a_mail_of_many_documents_reads_their_titles_at_once(
+    people, clock, django_capture_on_commit_callbacks, query_count
+):
+    buyer, watcher = people
+    counted = []
+    for documents in (1, 4):
+        tender = published(buyer, clock, title=f"Закупівля {documents}")
+        follow(watcher, tender, clock)
+        for number in range(documents):
+            tender.add_document(
+                by=owner(buyer, tender), key=f"{number:x}" * 32, md5="1" * 32,
+                title=f"{number}.pdf", format="application/pdf", metadata={},
+            )  # fmt: skip
+        with query_count() as queries:
+            [sent] = alerts(django_capture_on_commit_callbacks)
+        assert said(sent).count("New document") == documents
+        counted.append(len(queries.captured_queries))
+        Follow.objects.all().delete()
+
+    assert counted[0] == counted[1]
