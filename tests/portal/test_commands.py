@@ -114,6 +114,33 @@ def test_load_demo_reaches_every_stage_and_runs_twice(capsys, settings):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    "moment",
+    [
+        "2026-11-28T00:05:00+02:00",  # a Saturday just after midnight in Kyiv
+        "2026-11-30T10:30:00+02:00",  # a Monday before the day's first auction
+        "2026-12-04T23:50:00+02:00",  # a Friday night
+    ],
+)
+def test_the_demo_reaches_every_stage_whatever_the_day_and_hour(moment, time_machine):
+    """Auctions are held on working days from 11:00 in Kyiv: the demo's past waits for each."""
+    time_machine.move_to(parse_iso(moment), tick=False)
+
+    call_command("load_demo", stdout=io.StringIO())
+
+    assert set(Tender.objects.values_list("status", flat=True)) == {
+        TenderStatus.ENQUIRIES,
+        TenderStatus.TENDERING,
+        TenderStatus.QUALIFICATION,
+        TenderStatus.AWARDED,
+        TenderStatus.COMPLETE,
+        TenderStatus.UNSUCCESSFUL,
+    }
+    assert sorted(Complaint.objects.values_list("status", flat=True)) == ["claim", "resolved"]
+    assert Contract.objects.filter(changes__status="active").count() == 1
+
+
+@pytest.mark.django_db
 def test_demo_brokers_have_short_keys_only_with_debug(capsys, settings):
     settings.DEBUG = False
     call_command("load_demo")

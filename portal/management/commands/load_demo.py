@@ -280,9 +280,16 @@ class DemoStory:
         return Actor(Role.TENDER_OWNER, user=self.buyer, subject=tender)
 
     def first_award(self, tender, at):
+        """The tender, its first award and when it was made: at `at`, or when its auction ended
+        if that was later (auctions are held on working days from 11:00 to 16:00 in Kyiv, so
+        how long after tendering one comes depends on the day and hour the demo is loaded)."""
         with time_machine.travel(at, tick=False):
             tender = Tender.objects.current(tender.pk, viewer=None)
-            return tender, tender.awards.all()[0]
+        if not tender.awards.all():
+            at = max(at, tender.next_check)
+            with time_machine.travel(at, tick=False):
+                tender = Tender.objects.current(tender.pk, viewer=None)
+        return tender, tender.awards.all()[0], at
 
     def enquiries(self):
         """Questions may be asked, bids not yet; bidder2 asked one the buyer has to answer."""
@@ -322,12 +329,13 @@ class DemoStory:
         self.bid(tender, now - 1 * day, 2, 905_500)  # bidder2 may still bid here in the portal
 
     def qualification(self):
-        """Tendering closed yesterday, the lowest bid awaits the owner's decision."""
+        """Tendering closed five days ago, its auction is over (whatever the day and hour), the
+        lowest bid awaits the owner's decision."""
         now, day = self.now, self.day
-        tender = self.register(2, now - 15 * day, 7, 14)
-        self.bid(tender, now - 5 * day, 0, 298_000)
-        self.bid(tender, now - 4 * day, 1, 289_900)
-        self.bid(tender, now - 3 * day, 2, 305_000)
+        tender = self.register(2, now - 19 * day, 7, 14)
+        self.bid(tender, now - 9 * day, 0, 298_000)
+        self.bid(tender, now - 8 * day, 1, 289_900)
+        self.bid(tender, now - 7 * day, 2, 305_000)
         Tender.objects.current(tender.pk, viewer=None)
 
     def awarded(self):
@@ -337,7 +345,7 @@ class DemoStory:
         tender = self.register(3, now - 20 * day, 7, 14)
         self.bid(tender, now - 10 * day, 2, 611_000)
         runner_up = self.bid(tender, now - 9 * day, 0, 633_500)
-        tender, award = self.first_award(tender, now - 2 * day)
+        tender, award, _decided = self.first_award(tender, now - 2 * day)
         with time_machine.travel(now - 3 * timedelta(hours=1), tick=False):
             award.activate(by=self.owner(tender))
         self.claim(
@@ -357,31 +365,31 @@ class DemoStory:
         tender = self.register(4, now - 40 * day, 7, 14)
         self.bid(tender, now - 30 * day, 1, 118_400)
         runner_up = self.bid(tender, now - 29 * day, 0, 121_000)
-        tender, award = self.first_award(tender, now - 25 * day)
-        with time_machine.travel(now - 25 * day, tick=False):
+        tender, award, decided = self.first_award(tender, now - 25 * day)
+        with time_machine.travel(decided, tick=False):
             award.activate(by=self.owner(tender))
         complaint, claimant = self.claim(
             award,
             runner_up,
-            now - 24 * day,
+            decided + day,
             0,
             "Ціна переможця занижена",
             "Запропонована ціна нижча за собівартість рукавичок такої якості.",
         )
-        with time_machine.travel(now - 23 * day, tick=False):
+        with time_machine.travel(decided + 2 * day, tick=False):
             complaint.answer(
                 by=self.owner(tender),
                 resolution="Ціну перевірено: учасник надав калькуляцію і гарантійний лист "
                 "виробника.",
                 resolution_type="declined",
             )
-        with time_machine.travel(now - 22 * day, tick=False):
+        with time_machine.travel(decided + 3 * day, tick=False):
             complaint.resolve(by=claimant, satisfied=False)
-        with time_machine.travel(now - 20 * day, tick=False):
+        with time_machine.travel(decided + 5 * day, tick=False):
             contract = tender.contracts.get()
             contract.sign(by=self.owner(tender))
         # In contracting since: its price lowered by a signed change; its term runs on.
-        with time_machine.travel(now - 10 * day, tick=False):
+        with time_machine.travel(decided + 15 * day, tick=False):
             contract = Contract.objects.get(pk=contract.pk)
             contract.record_signed_change(
                 by=Actor(Role.CONTRACT_OWNER, user=self.buyer, subject=contract),
@@ -389,11 +397,11 @@ class DemoStory:
                     "rationale": "Постачальник знизив ціну за одиницю: виробник знизив свою.",
                     "rationaleTypes": ["itemPriceVariation"],
                     "contractNumber": "1",
-                    "dateSigned": iso(now - 10 * day),
+                    "dateSigned": iso(decided + 15 * day),
                 },
                 terms={
                     "value": {"amount": 115_000},
-                    "period": {"startDate": iso(now - 20 * day), "endDate": iso(now + 60 * day)},
+                    "period": {"startDate": iso(decided + 5 * day), "endDate": iso(now + 60 * day)},
                 },
             )
 
@@ -403,7 +411,7 @@ class DemoStory:
         tender = self.register(6, now - 30 * day, 7, 14)
         self.bid(tender, now - 20 * day, 1, 51_200)
         self.bid(tender, now - 19 * day, 2, 52_900)
-        tender, award = self.first_award(tender, now - 12 * day)
+        tender, award, _decided = self.first_award(tender, now - 12 * day)
         with time_machine.travel(now - 10 * day, tick=False):
             award.activate(by=self.owner(tender))
 
