@@ -14,7 +14,7 @@ from complaints.models import Complaint
 from core.actors import Role
 from core.models import Broker
 from portal.models.follows import told_as
-from portal.watch import described
+from portal.watch import DOCUMENT_MODELS, described
 from tenders.views import current_tender
 
 # Changes shown on a page; older ones follow the page's link.
@@ -34,11 +34,13 @@ def tender_history(request, tender_id):
     )
     lines = described(tender, told)
     whose = who_did(tender, [event for event, _kind in told])
+    versions = versions_told(tender, told)
     changes = [
         # (the mail's links are absolute; on the site, its own)
-        {**line, "link": line["link"].removeprefix(settings.SITE_URL), "who": whose[event.pk]}
+        {**line, "link": line["link"].removeprefix(settings.SITE_URL), "who": whose[event.pk],
+         "version": versions.get(event.pk)}
         for line, (event, _kind) in zip(lines, told, strict=True)
-    ]
+    ]  # fmt: skip
     if older is None and tender.published:  # (the oldest page ends where it began)
         changes.append(
             {
@@ -46,6 +48,7 @@ def tender_history(request, tender_id):
                 "text": _("The tender is published."),
                 "link": reverse("tender", args=[tender.pk]),
                 "who": tender.data.get("procuringEntity", {}).get("name", ""),
+                "version": None,
             }
         )
     return render(
@@ -72,6 +75,45 @@ def told_before(tender, before: int | None) -> tuple[list, int | None]:
             return told, told[-1][0].pk
         told.append((event, kind))
     return told, None
+
+
+# Where a version of each kind of part's document is downloaded (its route and the URL's part).
+DOWNLOADS = {
+    "tender": ("tender-document-download", None),
+    "award": ("award-document-download", None),
+    "cancellation": ("part-document-download", "cancellations"),
+    "contract": ("part-document-download", "contracts"),
+}
+
+
+def versions_told(tender, told) -> dict:
+    """Each document change's version as it was then: event id -> its number and the link
+    that downloads that version (one query per kind of part)."""
+    wanted = {}
+    for event, kind in told:
+        if kind == "document" and event.payload.get("version"):
+            wanted.setdefault(event.subject_type, []).append(event)
+    found = {}
+    for subject, events in wanted.items():
+        model, parent = DOCUMENT_MODELS[subject]
+        keys = {
+            (getattr(version, parent), version.document_id, version.version): version.key
+            for version in model.objects.filter(
+                **{f"{parent}__in": {event.subject_id for event in events}},
+                document_id__in={event.payload["document_id"] for event in events},
+            ).only(parent, "document_id", "version", "key")
+        }
+        route, part = DOWNLOADS[subject]
+        for event in events:
+            number = event.payload["version"]
+            key = keys.get((event.subject_id, event.payload["document_id"], number))
+            if key is None:
+                continue
+            ids = [event.payload["document_id"], key]
+            if subject != "tender":
+                ids = [*([part] if part else []), event.subject_id, *ids]
+            found[event.pk] = {"number": number, "link": reverse(route, args=[tender.pk, *ids])}
+    return found
 
 
 def who_did(tender, events) -> dict:

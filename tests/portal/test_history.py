@@ -7,6 +7,7 @@ from django.urls import reverse
 from complaints.models import Complaint
 from portal import history
 from tenders.models import Tender
+from tests.docservice.helpers import multipart
 from tests.factories import portal_world
 from tests.helpers import SECOND, create_tender, organization, two_lots
 from tests.portal.follows import ask_and_answer, buyer_and_watcher, published
@@ -92,3 +93,31 @@ def test_a_draft_s_changes_stay_out_and_an_odd_page_asks_nothing(client, api, cl
 
     assert told == ["Державне управління справами: The tender is published."]
     assert odd.status_code == 200
+
+
+def test_a_document_s_change_links_the_version_it_made(client, api, clock):
+    tender = create_tender(api)
+    body, content_type = multipart("terms.pdf", b"%PDF-1.4 first " * 20)
+    added = api.post(
+        f"{tender.path}/documents", body=body, content_type=content_type, token=tender.token
+    ).json()["data"]
+    clock.advance(minutes=1)
+    body, content_type = multipart("terms.pdf", b"%PDF-1.4 second " * 20)
+    replaced = api.put(
+        f"{tender.path}/documents/{added['id']}",
+        body=body,
+        content_type=content_type,
+        token=tender.token,
+    )
+    assert replaced.status_code == 200, replaced.content
+    client.cookies["django_language"] = "en"
+
+    response = client.get(reverse("tender-history", args=[tender.id]))
+
+    versions = [change["version"] for change in response.context["changes"] if change["version"]]
+    assert [version["number"] for version in versions] == [2, 1]
+    keys = [version["link"].rstrip("/").rsplit("/", 1)[-1] for version in versions]
+    assert len(set(keys)) == 2  # each its own version
+    for version in versions:
+        assert client.get(version["link"]).status_code == 302
+    assert "download>version 2</a>" in response.content.decode()
