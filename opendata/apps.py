@@ -1,4 +1,11 @@
+import re
+
 from django.apps import AppConfig
+from django.conf import settings
+from django.core import checks
+
+# An ocid prefix as the Open Contracting Partnership assigns them.
+PREFIX = re.compile(r"ocds-[a-z0-9]{6}")
 
 
 class OpendataConfig(AppConfig):
@@ -7,7 +14,22 @@ class OpendataConfig(AppConfig):
 
     def ready(self):
         from tenders.api import schemas
+        from tenders.signals import tender_changed
 
-        from .ocds import answer
+        from .releases import answer, keep_releases
 
         schemas.answer_in("ocds", answer)
+        tender_changed.connect(keep_releases, dispatch_uid="opendata.keep_releases")
+        checks.register(check_ocid_prefix)
+
+
+def check_ocid_prefix(app_configs, **kwargs):
+    if PREFIX.fullmatch(settings.OCID_PREFIX):
+        return []
+    return [
+        checks.Error(
+            f"OCID_PREFIX {settings.OCID_PREFIX!r} is not an ocid prefix (ocds- and six "
+            "lowercase letters or digits, as the Open Contracting Partnership assigns them)",
+            id="opendata.E001",
+        )
+    ]

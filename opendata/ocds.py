@@ -1,7 +1,8 @@
 """A tender as OCDS 1.1: its contracting process (ocid `<OCID_PREFIX>-<tenderID>`) told from the
 tender's public 2.3 representation (what anyone reads: a draft is never found, sealed bids
-are not in it until opened), as a release package and as a record package with the compiled
-release (ocdsmerge, opendata/schema.py). The mapping of each 2.3 field: docs/open-data.md."""
+are not in it until opened), one release per published change (kept by opendata/releases.py,
+which also compiles the record with ocdsmerge, opendata/schema.py). The mapping of each 2.3
+field: docs/open-data.md."""
 
 from django.conf import settings
 
@@ -10,7 +11,7 @@ from core.schema import iso
 from tenders.api import stored
 from tenders.models.contract_change import ContractChange
 
-from .schema import EXTENSIONS, VERSION, merger
+from .schema import VERSION, merger  # noqa: F401  (the packages' frame)
 
 PUBLISHER = "Public procurement registry"
 UNDISCLOSED = "not disclosed yet"
@@ -29,14 +30,6 @@ COMPLAINT_STATUSES = {
 }  # fmt: skip
 
 
-def answer(request, tender_id) -> dict:
-    """GET /tenders/{id}?opt_schema=ocds: the tender's release package (as Prozorro answers);
-    `opt_schema=ocds-record`: its record package."""
-    if "record" in request.query_params.get("opt_schema", "").lower():
-        return record_package_of(request, tender_id)
-    return release_package_of(request, tender_id)
-
-
 def public_tender(request, tender_id) -> dict:
     """The tender as the public reads it; a test tender (mode "test") is no contracting process
     and is not found."""
@@ -46,15 +39,11 @@ def public_tender(request, tender_id) -> dict:
     return tender
 
 
-def release_package_of(request, tender_id) -> dict:
-    tender = public_tender(request, tender_id)
-    return package(request, tender, [release_of(tender, amendments_of(tender))])
-
-
-def amendments_of(tender: dict) -> dict[str, list[dict]]:
-    """Each signed contract's signed changes, as OCDS amendments (one query)."""
+def amendments_of(*tenders: dict) -> dict[str, list[dict]]:
+    """Each signed contract's signed changes, as OCDS amendments, of every tender given (one
+    query)."""
     found = {}
-    ids = [contract["id"] for contract in tender.get("contracts", [])]
+    ids = [contract["id"] for tender in tenders for contract in tender.get("contracts", [])]
     for change in ContractChange.signed_of(ids):
         found.setdefault(change.contract_id, []).append(
             {
@@ -67,48 +56,20 @@ def amendments_of(tender: dict) -> dict[str, list[dict]]:
     return found
 
 
-def record_package_of(request, tender_id) -> dict:
-    """The tender's record package: its releases, and the release compiled from them."""
-    tender = public_tender(request, tender_id)
-    releases = [release_of(tender, amendments_of(tender))]
-    record = {
-        "ocid": ocid(tender),
-        "releases": releases,
-        "compiledRelease": merger().create_compiled_release(releases),
-    }
-    return {**package_frame(request, tender), "records": [record]}
-
-
-def package(request, tender: dict, releases: list[dict]) -> dict:
-    return {**package_frame(request, tender), "releases": releases}
-
-
-def package_frame(request, tender: dict) -> dict:
-    return {
-        # (the path and the schema asked for: never a token the caller sent along)
-        "uri": request.build_absolute_uri(request.path)
-        + f"?opt_schema={request.query_params.get('opt_schema', 'ocds')}",
-        "version": VERSION,
-        "extensions": list(EXTENSIONS.values()),
-        "publishedDate": tender["dateModified"],
-        "publisher": {"name": PUBLISHER, "uri": settings.SITE_URL},
-    }
-
-
 def ocid(tender: dict) -> str:
     return f"{settings.OCID_PREFIX}-{tender['tenderID']}"
 
 
-def release_of(tender: dict, amendments: dict | None = None) -> dict:
-    """The tender as it stands, as one release (tagged by what it holds); `amendments`: each
-    contract's signed changes."""
+def release_of(tender: dict, amendments: dict | None = None, before: dict | None = None) -> dict:
+    """The tender as it stands, as one release; `amendments`: each contract's signed changes;
+    `before`: the tender's previous release (its tags say what changed since), if any."""
     parties = Parties()
     buyer = parties.add(tender["procuringEntity"], "buyer", "procuringEntity")
     release = {
         "ocid": ocid(tender),
         "id": f"{tender['tenderID']}-{tender['dateModified']}",
         "date": tender["dateModified"],
-        "tag": tags(tender),
+        "tag": [],
         "initiationType": "tender",
         "language": "uk",
         "buyer": buyer,
@@ -126,18 +87,47 @@ def release_of(tender: dict, amendments: dict | None = None) -> dict:
             for contract in tender["contracts"]
         ]
     release["parties"] = parties.listed()
-    return pruned(release)
+    release = pruned(release)
+    release["tag"] = tags(release, before)
+    return release
 
 
-def tags(tender: dict) -> list[str]:
-    if tender["status"] == "cancelled":
+def tags(release: dict, before: dict | None) -> list[str]:
+    """What the release tells, as OCDS tags it: the tender first published (`tender`, with
+    `award` and `contract` when it holds them), its cancellation, and otherwise each part that
+    changed since the release `before` (updates, new awards and contracts, an award cancelled,
+    a contract's amendment or termination)."""
+    if release["tender"].get("status") == "cancelled":
         return ["tenderCancellation"]
-    tags = ["tender"]
-    if tender.get("awards"):
-        tags.append("award")
-    if tender.get("contracts"):
-        tags.append("contract")
-    return tags
+    if before is None:
+        return ["tender", *(["award"] if "awards" in release else []),
+                *(["contract"] if "contracts" in release else [])]  # fmt: skip
+    found = []
+    if any(release.get(part) != before.get(part) for part in ("tender", "bids")):
+        found.append("tenderUpdate")
+    found += _changed(release.get("awards", []), before.get("awards", []), "award",
+                      ended={"cancelled": "awardCancellation"})  # fmt: skip
+    found += _changed(release.get("contracts", []), before.get("contracts", []), "contract",
+                      ended={"terminated": "contractTermination"})  # fmt: skip
+    return list(dict.fromkeys(found)) or ["tenderUpdate"]
+
+
+def _changed(now: list[dict], then: list[dict], kind: str, ended: dict) -> list[str]:
+    """The tags of a list of awards or contracts: new ones, ended ones (`ended`: their status
+    -> the tag), a contract's new amendments, any other change an update."""
+    previous = {part["id"]: part for part in then}
+    found = []
+    for part in now:
+        old = previous.get(part["id"])
+        if old is None:
+            found.append(kind)
+        elif part.get("status") in ended and old.get("status") != part["status"]:
+            found.append(ended[part["status"]])
+        elif len(part.get("amendments", [])) > len(old.get("amendments", [])):
+            found.append(f"{kind}Amendment")
+        elif part != old:
+            found.append(f"{kind}Update")
+    return found
 
 
 def tender_part(tender: dict, parties: "Parties") -> dict:
@@ -160,6 +150,7 @@ def tender_part(tender: dict, parties: "Parties") -> dict:
         "tenderPeriod": period(tender.get("tenderPeriod")),
         "awardPeriod": period(tender.get("awardPeriod")),
         "hasEnquiries": bool(tender.get("questions")),
+        "features": [feature_of(feature) for feature in tender.get("features", [])],
         "items": [item_of(item) for item in tender.get("items", [])],
         "lots": [lot_of(lot) for lot in tender.get("lots", [])],
         "documents": documents(tender.get("documents", [])),
@@ -190,6 +181,16 @@ def item_of(item: dict) -> dict:
         else None,
         "relatedLot": item.get("relatedLot"),
     }
+
+
+def feature_of(feature: dict) -> dict:
+    """A feature as our extension writes it (opendata/data/ocds/extensions/features)."""
+    return {
+        **{key: feature.get(key) for key in ("code", "featureOf", "relatedItem", "title",
+                                              "description")},
+        "enum": [{key: value.get(key) for key in ("value", "title", "description")}
+                 for value in feature.get("enum", [])],
+    }  # fmt: skip
 
 
 def classification(found: dict | None) -> dict | None:
@@ -286,6 +287,10 @@ def bid_of(bid: dict, decided: dict, parties: "Parties") -> dict:
         "tenderers": [parties.add(org, "tenderer") for org in bid.get("tenderers", [])],
         "value": money(bid.get("value")),
         "relatedLots": [value["relatedLot"] for value in values if value.get("relatedLot")],
+        "parameters": [
+            {"code": chosen.get("code"), "value": chosen.get("value")}
+            for chosen in bid.get("parameters", [])
+        ],
         "documents": documents(bid.get("documents", [])),
     }
 

@@ -29,7 +29,18 @@ EXTENSIONS = {
         f"{RAW}openprocurement/ocds_auction_extension/"
         "7393ead2064665324e75360b92c43bac0ab572c0/extension.json"
     ),
+    # Ours (no registered extension carries them), served by the registry (opendata/views.py).
+    "features": "/api/2.3/ocds/extensions/features/extension.json",
 }
+OWN_EXTENSIONS = {"features"}
+
+
+def declared_extensions() -> list[str]:
+    """The URLs a package declares: ours on this registry's address (SITE_URL)."""
+    from django.conf import settings
+
+    return [url if url.startswith("http") else f"{settings.SITE_URL}{url}"
+            for url in EXTENSIONS.values()]  # fmt: skip
 
 
 def read(path: str) -> dict:

@@ -4,7 +4,13 @@ import socket
 import pytest
 from django.db import connection
 
-from tests.helpers import Api, Clock, assert_kept_representations_are_current, settings_for_tests
+from tests.helpers import (
+    Api,
+    Clock,
+    assert_kept_representations_are_current,
+    assert_releases_are_current,
+    settings_for_tests,
+)
 
 
 def pytest_report_header(config):
@@ -39,7 +45,8 @@ def _test_settings(settings, tmp_path):
 @pytest.fixture(autouse=True)
 def _kept_representations_stay_current(request):
     """After every test that used the database, every tender's kept representation is still
-    what rendering it gives: no change forgot to empty it."""
+    what rendering it gives (no change forgot to empty it), and every change the public sees
+    has its OCDS release."""
     transactional = "transactional_db" in request.fixturenames or any(
         marker.kwargs.get("transaction") for marker in request.node.iter_markers("django_db")
     )
@@ -50,6 +57,7 @@ def _kept_representations_stay_current(request):
     request.getfixturevalue("transactional_db" if transactional else "db")
     yield
     assert_kept_representations_are_current()
+    assert_releases_are_current()
 
 
 @pytest.fixture

@@ -424,6 +424,44 @@ def assert_kept_representations_are_current() -> None:
         assert kept == JSONRenderer().render(live).decode(), tender.tender_id
 
 
+def assert_releases_are_current() -> None:
+    """Every public tender has its OCDS releases (opendata/releases.py), and a tender changed
+    since its latest one changed nothing the public sees (unless a time-driven change is due):
+    no change forgot to tell."""
+    import json
+
+    from django.test import RequestFactory
+
+    from core.actors import Viewer
+    from core.api.envelope import JSONRenderer
+    from docservice import links
+    from opendata import ocds
+    from opendata.models import Release
+    from opendata.releases import digest_of
+    from tenders.api.serializers import TenderOut
+    from tenders.models import Tender
+
+    request = RequestFactory().get("/")
+    context = {"request": request, "viewer": Viewer()}
+    now = timezone.now()
+    latest = {}
+    for release in Release.objects.order_by("date_modified").only(
+        "tender", "date_modified", "digest"
+    ):
+        latest[release.tender_id] = release
+    for tender in Tender.objects.filter(published__isnull=False).exclude(mode="test"):
+        release = latest.get(tender.pk)
+        assert release is not None, f"{tender.tender_id} has no release"
+        if release.date_modified == tender.date_modified or tender.is_due(now):
+            continue
+        live = TenderOut(Tender.objects.current(tender.pk, viewer=None), context=context).data
+        public = json.loads(JSONRenderer().render(live))
+        told = ocds.release_of(public, ocds.amendments_of(public))
+        assert digest_of(told, links.base_url(request)) == release.digest, (
+            f"{tender.tender_id} changed what the public sees without a release"
+        )
+
+
 def settings_for_tests(documents_folder) -> dict:
     """The settings every test runs under (each test's own fixture, or a module's world built
     once, tests/fuzz/world.py)."""

@@ -21,6 +21,7 @@ from contracting.api.views import (
     SignedContractDocumentViewSet,
 )
 from core.api import openapi, views  # noqa: F401  (openapi: its field extensions register on import)
+from opendata.api import ReleaseFeedViewSet, extension_file
 from tenders.api.auction_views import AuctionViewSet, LotAuctionViewSet
 from tenders.api.document_views import (
     AwardDocumentViewSet,
@@ -231,6 +232,9 @@ urlpatterns = [
         CancellationDocumentViewSet.as_view(DOCUMENT),
         name="cancellation-document",
     ),
+    # Open data: every published change of every public tender as an OCDS release.
+    path("releases", ReleaseFeedViewSet.as_view({"get": "list"}), name="releases"),
+    path("ocds/extensions/<str:name>/<str:file>", extension_file, name="ocds-extension"),
     # Contracting: the signed contracts (the tenders' contracts, one row each).
     path("contracts", ContractingViewSet.as_view({"get": "list"}), name="contracts"),
     path(

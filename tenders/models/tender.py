@@ -13,10 +13,12 @@ from core.errors import InvalidData, NotAllowed, in_own_status, in_tender_status
 from core.schema import merge_patch, validate
 from core.transactions import atomic_change
 from core.transitions import StatusMachine
+from core.writes import before_commit
 from tenders import workdays
 from tenders.part_schemas import CancellationSchema
 from tenders.schema import MAX_CANCELLATIONS, TenderSchema
 from tenders.search import search_columns
+from tenders.signals import tender_changed
 
 from .auction_routes import AuctionRoutes
 from .base import AuditEvent, Owned, new_id
@@ -233,6 +235,11 @@ class Tender(
         self.next_check = self.next_check_due()
         self.public_text = ""
         self.save()
+        self.told_changed()
+
+    def told_changed(self) -> None:
+        """Whoever listens (tenders.signals) is told once this transaction's change is written."""
+        before_commit("tenders changed", _tell_changed, self.pk)
 
     # --- the frame's questions ------------------------------------------------------------
 
@@ -433,3 +440,7 @@ class Tender(
         if self.status in TenderStatus.deciding():
             self.award_next_bid(at=at, by=by)
         self._auctions_over_if_done(at)
+
+
+def _tell_changed(tender_ids: list[str]) -> None:
+    tender_changed.send(Tender, tender_ids=tender_ids)

@@ -49,7 +49,7 @@ def _with_codes(cpv: str, *, through: str = "search__") -> Q:
 _KEPT = Read(
     "tenders.Tender",
     fields=["id", "status", "published", "broker", "organization", "token_digest", "next_check",
-            "public_text", "others_see_more"],
+            "public_text", "others_see_more", "mode"],
     where=["id"],
     limit=1,
 )  # fmt: skip
@@ -287,6 +287,7 @@ class TenderQuerySet(models.QuerySet):
             tender.next_check = tender.next_check_due()
             tender.save(force_insert=True)
             TenderSearch.write(tender, new=True)
+            tender.told_changed()
         # The document as the database gives it back (PostgreSQL orders a JSON object's keys
         # its own way, and every read shows them so); nothing hangs on a tender just
         # registered, so its parts are known without asking.

@@ -18,6 +18,7 @@ from tests.helpers import (
     SECOND,
     Api,
     assert_kept_representations_are_current,
+    assert_releases_are_current,
     bid_on,
     close_tendering,
     create_tender,
@@ -51,10 +52,11 @@ def auction_module(client, brokers):
 def external(settings):
     settings.AUCTION_MODULE = "external"
     yield
-    # The kept representations are checked while the module is still the external one (their
-    # auctionUrl is its), then set aside: the settings go back before the usual check.
+    # The kept representations and releases are checked while the module is still the external
+    # one (their auctionUrl is its), then set aside: the settings go back before the usual check.
     assert_kept_representations_are_current()
-    Tender.objects.update(public_text="")
+    assert_releases_are_current()
+    Tender.objects.update(public_text="", published=None)
 
 
 def two_bids(api, api2, clock, amounts=(450, 400), **overrides):

@@ -104,12 +104,53 @@ def fresh_api(brokers):
     return make
 
 
-def crawl(api, path):
-    """Follow next_page to the empty page at the head: (ids seen, the path to poll next)."""
-    seen = []
-    while True:
-        body = api.get(path).json()
-        if not body["data"]:
-            return seen, path
-        seen += [item["id"] for item in body["data"]]
-        path = body["next_page"]["path"]
+class Crawler:
+    """A feed's crawler: each poll follows next_page from where the last stopped to the empty
+    page at the head. `listed`: the page's list (a release package's is "releases")."""
+
+    def __init__(self, api, path: str, listed: str = "data"):
+        self.api, self.head, self.listed = api, path, listed
+
+    def poll(self) -> list[str]:
+        """The ids seen on the way to the head."""
+        seen = []
+        while True:
+            body = self.api.get(self.head).json()
+            if not body[self.listed]:
+                return seen
+            seen += [item["id"] for item in body[self.listed]]
+            self.head = body["next_page"]["path"]
+
+
+def committed_out_of_stamp_order(clock, slow_change, fast_change, crawler: Crawler) -> list:
+    """`slow_change()` is stamped first and its transaction held open while `fast_change()`,
+    stamped a second later, commits; meanwhile the crawler, polling at the head, sees nothing,
+    as neither has settled. Once the slow one commits and the watermark passes, what the
+    crawler sees (each change's answer must be 200)."""
+    stamped, release, outcome = threading.Event(), threading.Event(), {}
+
+    def slow_writer():
+        try:
+            with transaction.atomic():
+                outcome["status"] = slow_change().status_code
+                stamped.set()
+                release.wait(timeout=30)
+        finally:
+            stamped.set()
+            connection.close()
+
+    writer = threading.Thread(target=slow_writer)
+    writer.start()
+    assert stamped.wait(timeout=30)
+    clock.advance(seconds=1)
+    assert fast_change().status_code == 200  # a later stamp, committed first
+    try:
+        for _ in range(3):
+            clock.advance(seconds=1)  # the slow writer still commits within the watermark
+            assert crawler.poll() == []  # neither change has settled: nothing out of order
+    finally:
+        release.set()
+    writer.join(timeout=30)
+    assert outcome["status"] == 200
+    clock.advance(seconds=5)
+    return crawler.poll()

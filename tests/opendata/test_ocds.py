@@ -2,14 +2,18 @@
 valid against the official release and record package schemas with the declared extensions,
 offline; drafts and sealed bids never in it."""
 
+from datetime import timedelta
+
 import pytest
 from django.core.management import call_command
 
-from opendata.schema import EXTENSIONS
+from core.schema import parse_iso
+from opendata.schema import declared_extensions
 from tenders.models import Tender
 from tests.factories import portal_world
 from tests.helpers import (
     FIRST,
+    bid_data,
     create_tender,
     open_for_bids,
     open_two_lots,
@@ -36,7 +40,7 @@ def test_every_demo_tender_is_valid_ocds_in_a_release_and_a_record_package(clien
         assert ocds.errors(ocds.release_package, package) == []
         [release] = package["releases"]
         assert release["ocid"] == f"ocds-abc123-{tender.tender_id}"
-        assert package["extensions"] == list(EXTENSIONS.values())
+        assert package["extensions"] == declared_extensions()
         record = ocds_of(client, tender.pk, "ocds-record")
         assert ocds.errors(ocds.record_package, record) == []
         assert record["records"][0]["compiledRelease"]["tag"] == ["compiled"]
@@ -64,8 +68,12 @@ def test_what_a_release_tells_of_a_decided_tender(client, ocds):
     tender = Tender.objects.get(title="Послуги з прибирання приміщень")  # awarded, a claim
 
     release = ocds_of(client, tender.pk)["releases"][0]
+    [record] = ocds_of(client, tender.pk, "ocds-record")["records"]
 
-    assert release["tag"] == ["tender", "award", "contract"]
+    assert release["tag"] == ["awardUpdate"]  # its last change: a claim against the award
+    told = [tag for kept in record["releases"] for tag in kept["tag"]]
+    assert told[0] == "tender" and {"tenderUpdate", "award", "contract"} <= set(told)
+    assert record["releases"][-1] == release
     roles = {party["name"]: party["roles"] for party in release["parties"]}
     assert roles["Київська міська клінічна лікарня №3"] == ["buyer", "procuringEntity"]
     [award] = [a for a in release["awards"] if a["status"] == "active"]
@@ -103,21 +111,48 @@ def test_a_lot_tender_a_question_and_a_cancellation(api, api2, client, clock, oc
     assert release["tender"]["enquiries"][0]["title"] == "Строки?"
 
 
-def test_a_tender_with_features_is_ranked_by_rated_criteria(api, client, ocds, settings):
+def test_a_tender_with_features_is_ranked_by_rated_criteria(api, client, clock, ocds, settings):
     feature = {"code": "years", "featureOf": "tenderer", "title": "Досвід",
                "enum": [{"value": 0, "title": "0"}, {"value": 0.1, "title": "10%"}]}  # fmt: skip
-    tender = create_tender(api, features=[feature])
+    tender = open_for_bids(api, clock, features=[feature])
+    for number, amount in enumerate((450, 400)):
+        bid = {**bid_data(amount, identifier=f"{number + 1:08d}"),
+               "parameters": [{"code": "years", "value": 0.1}]}  # fmt: skip
+        assert api.post(f"{tender.path}/bids", bid).status_code == 201
+    clock.move_to(parse_iso(tender.read()["tenderPeriod"]["endDate"]) + timedelta(minutes=1))
+    tender.through_the_auction(clock)
     plain = create_tender(api)
 
     package = ocds_of(client, tender.id)
+    record = ocds_of(client, tender.id, "ocds-record")
 
     assert ocds.errors(ocds.release_package, package) == []
-    assert package["releases"][0]["tender"]["awardCriteria"] == "ratedCriteria"
+    assert ocds.errors(ocds.record_package, record) == []
+    release = package["releases"][0]
+    assert release["tender"]["awardCriteria"] == "ratedCriteria"
+    assert release["tender"]["features"] == [feature]
+    assert [bid["parameters"] for bid in release["bids"]["details"]] == [
+        [{"code": "years", "value": 0.1}]
+    ] * 2
+    assert record["records"][0]["compiledRelease"]["tender"]["features"] == [feature]
     assert ocds_of(client, plain.id)["releases"][0]["tender"]["awardCriteria"] == "priceOnly"
     assert package["publisher"] == {
         "name": "Public procurement registry",
         "uri": settings.SITE_URL,
     }
+
+
+def test_our_own_extension_is_served_where_the_package_declares_it(client, settings):
+    [declared] = [url for url in declared_extensions() if url.startswith(settings.SITE_URL)]
+    path = declared.removeprefix(settings.SITE_URL)
+
+    extension = client.get(path).json()
+    schema = client.get(path.replace("extension.json", extension["schemas"][0])).json()
+
+    assert extension["compatibility"] == ["1.1"]
+    assert "features" in schema["definitions"]["Tender"]["properties"]
+    assert client.get(path.replace("features", "bids")).status_code == 404
+    assert client.get(path.replace("extension.json", "x.json")).status_code == 404
 
 
 def test_drafts_and_sealed_bids_are_never_in_it(api, client, clock):

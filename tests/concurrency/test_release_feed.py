@@ -1,0 +1,85 @@
+"""The bulk feed of OCDS releases on PostgreSQL while tenders change: a crawler sees every
+release once, whatever order the changes commit in (each release is written by its change, in
+its transaction, and paged by the feed's watermark, core/api/feed.py)."""
+
+import threading
+import time
+
+import pytest
+from django.db import connection
+
+from opendata.models import Release
+from tests.concurrency.conftest import Crawler, committed_out_of_stamp_order
+from tests.helpers import Clock, create_tender
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def kept_release_ids() -> list[str]:
+    from core.schema import iso
+
+    return [
+        f"{release.tender.tender_id}-{iso(release.date_modified)}"
+        for release in Release.objects.select_related("tender")
+    ]
+
+
+def test_a_release_committing_after_a_later_stamped_one_is_not_skipped(
+    fresh_api, time_machine, settings
+):
+    settings.FEED_WATERMARK_SECONDS = 5
+    clock = Clock(time_machine)
+    first, second = create_tender(fresh_api()), create_tender(fresh_api())
+    clock.advance(minutes=1)
+    crawler = Crawler(fresh_api(key=None), "/api/2.3/releases?limit=1", listed="releases")
+    assert len(crawler.poll()) == 2
+
+    seen = committed_out_of_stamp_order(
+        clock,
+        lambda: fresh_api().patch(first.path, {"title": "повільно"}, token=first.token),
+        lambda: second.patch({"title": "швидко"}),
+        crawler,
+    )
+
+    tender_ids = [first.read()["tenderID"], second.read()["tenderID"]]
+    assert [release_id.rsplit("-", 3)[0] for release_id in seen] == tender_ids  # each once
+    clock.advance(minutes=1)
+    assert crawler.poll() == []
+
+
+def test_a_crawler_paging_while_tenders_change_sees_every_release_once(fresh_api, settings):
+    settings.FEED_WATERMARK_SECONDS = 1
+    tenders = [create_tender(fresh_api()) for _ in range(4)]
+    crawler = Crawler(fresh_api(key=None), "/api/2.3/releases?limit=2", listed="releases")
+    seen = crawler.poll()
+    failures = []
+
+    def writer(tender, number):
+        try:
+            api = fresh_api()
+            for change in range(6):
+                title = f"Папір, партія {number}-{change}"
+                response = api.patch(tender.path, {"title": title}, token=tender.token)
+                if response.status_code != 200:
+                    failures.append(response.content)
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=writer, args=(tender, number))
+        for number, tender in enumerate(tenders * 2)
+    ]
+    for thread in threads:
+        thread.start()
+    while any(thread.is_alive() for thread in threads):
+        seen += crawler.poll()  # pages while the writers commit
+        time.sleep(0.05)
+    for thread in threads:
+        thread.join()
+    time.sleep(settings.FEED_WATERMARK_SECONDS + 0.5)
+    seen += crawler.poll()
+
+    assert failures == []
+    assert len(seen) == len(set(seen))  # none twice
+    assert sorted(seen) == sorted(kept_release_ids())  # none missed
+    assert len(seen) == 4 + 4 * 2 * 6  # each tender's first, and one per change
