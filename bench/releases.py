@@ -1,9 +1,11 @@
-"""What keeping an OCDS release with every change of a public tender costs a write, in process
-(`ALLOWED_HOSTS=testserver python -m bench.releases [ITEMS]`, DATABASE_URL naming a migrated
-database it may write in): a tender of ITEMS items (20 by default) is changed through the API
-(PATCH of its title) ROUNDS times WRITES writes, each round once with the release kept and once
-without (the receiver disconnected: the floor, measured in the same run, alternating); prints
-the median write of each and their ratio, with the spread of the rounds' ratios."""
+"""What telling open data of a tender's changes costs, in process (`ALLOWED_HOSTS=testserver
+python -m bench.releases [ITEMS]`, DATABASE_URL naming a migrated database it may write in): a
+tender of ITEMS items (20 by default) is changed through the API (PATCH of its title) ROUNDS
+times WRITES writes each way, alternating: each write after the background told of the one
+before (the floor: what a write costs), and each write telling of the one before itself (what a
+write costs when a tender changes again before the background told of its last change). Prints
+the median write of each, their ratio with the spread of the rounds' ratios, and the median
+time the background takes to tell of one change."""
 
 import os
 import statistics
@@ -19,23 +21,27 @@ django.setup()
 from django.test import Client  # noqa: E402
 
 from core.models import Broker  # noqa: E402
-from opendata.releases import keep_releases  # noqa: E402
-from tenders.signals import tender_changed  # noqa: E402
+from tenders.models import Tender  # noqa: E402
 from tests.helpers import Api, item, tender_data  # noqa: E402
 
 ROUNDS = 7
 WRITES = 20
 
 
-def writes(api: Api, path: str, token: str) -> float:
-    """The median of WRITES title changes, in milliseconds."""
-    took = []
+def writes(api: Api, path: str, token: str, *, told_between: bool) -> tuple[float, float]:
+    """The median of WRITES title changes, and of the background's telling between them, in
+    milliseconds (the telling 0 when not told between)."""
+    took, telling = [], [0.0]
     for _ in range(WRITES):
+        if told_between:
+            start = time.perf_counter()
+            Tender.objects.tell_untold()
+            telling.append((time.perf_counter() - start) * 1000)
         start = time.perf_counter()
         response = api.patch(path, {"title": f"Папір {uuid.uuid4().hex[:8]}"}, token=token)
         took.append((time.perf_counter() - start) * 1000)
         assert response.status_code == 200, response.content[:300]
-    return statistics.median(took)
+    return statistics.median(took), statistics.median(telling)
 
 
 def main(items: int) -> None:
@@ -50,23 +56,22 @@ def main(items: int) -> None:
     assert created.status_code == 201, created.content[:300]
     path = f"/tenders/{created.json()['data']['id']}"
     token = created.json()["access"]["token"]
-    writes(api, path, token)  # (warm)
-    kept, floor = [], []
+    writes(api, path, token, told_between=False)  # (warm)
+    floor, telling, background = [], [], []
     for _ in range(ROUNDS):
-        kept.append(writes(api, path, token))
-        tender_changed.disconnect(keep_releases, dispatch_uid="opendata.keep_releases")
-        try:
-            floor.append(writes(api, path, token))
-        finally:
-            tender_changed.connect(keep_releases, dispatch_uid="opendata.keep_releases")
-    ratios = sorted(k / f for k, f in zip(kept, floor, strict=True))
+        write, told = writes(api, path, token, told_between=True)
+        floor.append(write)
+        background.append(told)
+        telling.append(writes(api, path, token, told_between=False)[0])
+    ratios = sorted(t / f for t, f in zip(telling, floor, strict=True))
     print(f"a tender of {items} items, {ROUNDS} rounds of {WRITES} PATCHes each way")
-    print(f"write with its release kept: median {statistics.median(kept):.1f} ms")
-    print(f"write without (the floor):   median {statistics.median(floor):.1f} ms")
+    print(f"a write, its last change told before (floor): {statistics.median(floor):.1f} ms")
+    print(f"a write telling of the last change itself:   {statistics.median(telling):.1f} ms")
     print(
         f"ratio: median {statistics.median(ratios):.2f} "
         f"(rounds from {ratios[0]:.2f} to {ratios[-1]:.2f})"
     )
+    print(f"the background telling of one change: median {statistics.median(background):.1f} ms")
 
 
 if __name__ == "__main__":

@@ -13,11 +13,6 @@ sends them in one round trip.
 
 A tracked instance (`track_changes`, which the frame calls once it has locked and loaded a row)
 saves only the columns changed since it was loaded.
-
-What must be done once the whole of a transaction's change is written and before it commits (open
-data keeps what the public sees after each change of a tender) is asked with `before_commit`:
-once per key, however many parts of the transaction ask it, after its last write, given what
-each asked it about (every tender a chronograph's pass changed, in one step).
 """
 
 import json
@@ -35,8 +30,6 @@ class _Unit:
         self.rows: dict = {}  # (model, pk) -> (the instance, the columns to write)
         self.writing = False
         self.writes = 0  # how many times it has written what it gathered
-        # key -> what to do before the transaction commits, and what it was asked about
-        self.last_steps: dict = {}
 
     @property
     def holds_writes(self) -> bool:
@@ -52,31 +45,18 @@ class _Unit:
 
     def mark(self) -> tuple:
         rows = {key: (i, set(c)) for key, (i, c) in self.rows.items()}
-        steps = {key: (step, list(about)) for key, (step, about) in self.last_steps.items()}
-        return self.writes, len(self.inserts), rows, steps
+        return self.writes, len(self.inserts), rows
 
     def back_to(self, mark: tuple) -> None:
         """Forget what was gathered since `mark` (a change that failed inside). If it was
         written meanwhile (a failed change without a savepoint of its own), the transaction is
         failed whole and rolled back: nothing gathered is worth writing."""
-        writes, inserts, rows, last_steps = mark
-        self.last_steps = last_steps
+        writes, inserts, rows = mark
         if writes != self.writes:
             self.inserts, self.rows = [], {}
             return
         del self.inserts[inserts:]
         self.rows = rows
-
-    def finish(self) -> None:
-        """Write what was gathered, then take the last steps (each may write, and ask for
-        more), until nothing is left."""
-        while True:
-            if self.holds_writes:
-                self.write()
-            if not self.last_steps:
-                return
-            step, about = self.last_steps.pop(next(iter(self.last_steps)))
-            step(about)
 
     def before_statement(self, execute, sql, params, many, context):
         if self.holds_writes and not self.writing:
@@ -203,23 +183,10 @@ def unit_of_work():
     try:
         with connection.execute_wrapper(unit.before_statement):
             yield
-            unit.finish()
+            if unit.holds_writes:
+                unit.write()
     finally:
         _unit.reset(token)
-
-
-def before_commit(key, step, about) -> None:
-    """`step([about, ...])` once the change now being made is written whole, before its
-    transaction commits (or at once, outside a change): asked again under the same `key`, it
-    is still done once, given everything it was asked about (each once, in order). A part of
-    the change that fails takes back what it asked."""
-    unit = _unit.get()
-    if unit is None:
-        step([about])
-        return
-    _step, asked = unit.last_steps.setdefault(key, (step, []))
-    if about not in asked:
-        asked.append(about)
 
 
 class WrittenWithTheChange:

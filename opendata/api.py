@@ -67,7 +67,7 @@ class ReleaseFeedViewSet(viewsets.ViewSet):
     summary="OCDS: an extension of this registry's own (its extension.json, release-schema.json)",
     responses={200: OpenApiResponse(OpenApiTypes.OBJECT), **errors(404)},
 )
-@api_view(["GET"])
+@api_view(["GET", "HEAD"])
 def extension_file(request, name: str, file: str):
     """The files of the extensions this registry wrote (declared by the URL of their
     extension.json, which names release-schema.json beside it)."""

@@ -1,15 +1,18 @@
 """Each published change of a tender kept as an OCDS release (opendata.models.Release), and the
 packages read from them: a tender's latest release, its record, and the bulk feed.
 
-A release is written by the change itself, once the whole change is written and before it
-commits (tenders.signals.tender_changed): it is the tender as that change left it, as the
-public sees it, and it commits with the change or not at all. Its `date_modified` is the
-tender's stamp, so the bulk feed pages releases by core/api/feed.py's watermark as the tenders'
-feed pages tenders: every release once (the release is written after the stamp, within the
-same transaction, as the watermark assumes of every write)."""
+A committed change of a tender leaves it `untold`; open data is told (tenders.signals
+.tender_changed, received by `keep_releases`) by the background soon after, or by the tender's
+next change once it holds the lock and before it changes anything, or by a read of the
+tender's OCDS: the release is the tender as that change left it, as the public sees it. The
+release is stamped as it is written, the last step of its transaction, so the bulk feed pages
+releases by core/api/feed.py's watermark as the tenders' feed pages tenders: every release
+once. Rendering the tender is work no write waits for, unless a tender changes again before the
+background told of its last change."""
 
 import hashlib
 import json
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.db import models
@@ -76,18 +79,21 @@ def keep_releases(sender, tender_ids: list[str], **kwargs) -> list[Release]:
         kept.append(
             Release(
                 tender_id=tender.pk,
-                date_modified=tender.date_modified,
+                tender_modified=tender.date_modified,
                 text=text.replace(f"{base}/get/", f"{PLACEHOLDER}/get/"),
                 digest=digest,
             )
         )
+    stamped = timezone.now()  # (after the rendering: as close to the commit as it can be)
+    for release in kept:
+        release.date_modified = stamped
     return Release.objects.bulk_create(kept)
 
 
 def latest_releases(tender_ids) -> models.QuerySet:
     """The latest release of each of the tenders (one query)."""
     later = Release.objects.filter(
-        tender_id=OuterRef("tender_id"), date_modified__gt=OuterRef("date_modified")
+        tender_id=OuterRef("tender_id"), tender_modified__gt=OuterRef("tender_modified")
     )
     return Release.objects.filter(tender_id__in=list(tender_ids)).exclude(Exists(later))
 
@@ -117,23 +123,26 @@ def read(request, release: Release) -> dict:
 
 
 def current_public_tender(tender_id: str) -> Tender:
-    """The tender, once every change due by now is applied (each writes its release); a
-    draft, an unknown id and a test tender (no contracting process) are not found."""
+    """The tender, once every change due by now is applied and open data is told of its last
+    change; a draft, an unknown id and a test tender (no contracting process) are not found."""
     row = Tender.objects.kept_representation(tender_id)
     if row is None or not row.shown_to(Viewer()) or row.mode == "test":
         raise NotFound("tender_id")
     if row.is_due(timezone.now()):
         Tender.objects.current(tender_id, viewer=Viewer())
+    if row.untold or row.is_due(timezone.now()):
+        Tender.objects.tell_untold_of(tender_id)
     return row
 
 
-def releases_of(request, tender_id: str) -> list[dict]:
-    """Every release of the tender, oldest first; a tender published before releases were
-    kept and not changed since has none kept: its one release is the tender as it stands."""
+def releases_of(request, tender_id: str, *, latest: bool = False) -> list[dict]:
+    """Every release of the tender, oldest first (`latest`: the last alone)."""
     current_public_tender(tender_id)
-    kept = Release.objects.filter(tender_id=tender_id).order_by("date_modified")
+    kept = Release.objects.filter(tender_id=tender_id).order_by("tender_modified")
+    if latest:
+        kept = kept.reverse()[:1]
     releases = [read(request, release) for release in kept]
-    if not releases:
+    if not releases:  # (open data could not be told of it: logged) the tender as it stands
         public = ocds.public_tender(request, tender_id)
         releases = [ocds.release_of(public, ocds.amendments_of(public))]
     return releases
@@ -142,7 +151,7 @@ def releases_of(request, tender_id: str) -> list[dict]:
 def release_package(request, tender_id: str) -> dict:
     """GET /tenders/{id}?opt_schema=ocds: the tender's latest release (as Prozorro answers:
     the tender as it stands)."""
-    latest = releases_of(request, tender_id)[-1]
+    [latest] = releases_of(request, tender_id, latest=True)
     return package(request, [latest], published=latest["date"])
 
 
@@ -164,7 +173,7 @@ def package(request, releases: list[dict], *, published: str) -> dict:
     return {
         # (the path and the schema asked for: never a token the caller sent along)
         "uri": request.build_absolute_uri(request.path)
-        + (f"?opt_schema={request.query_params['opt_schema']}"
+        + (f"?{urlencode({'opt_schema': request.query_params['opt_schema']})}"
            if request.query_params.get("opt_schema") else ""),
         "version": ocds.VERSION,
         "extensions": declared_extensions(),
@@ -180,10 +189,6 @@ def answer(request, tender_id) -> dict:
     if "record" in request.query_params.get("opt_schema", "").lower():
         return record_package(request, tender_id)
     return release_package(request, tender_id)
-
-
-def feed_listing():
-    return Release.objects.all()
 
 
 def published_now() -> str:

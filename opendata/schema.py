@@ -29,7 +29,7 @@ EXTENSIONS = {
         f"{RAW}openprocurement/ocds_auction_extension/"
         "7393ead2064665324e75360b92c43bac0ab572c0/extension.json"
     ),
-    # Ours (no registered extension carries them), served by the registry (opendata/views.py).
+    # Ours (no registered extension carries them), served by the registry (opendata/api.py).
     "features": "/api/2.3/ocds/extensions/features/extension.json",
 }
 OWN_EXTENSIONS = {"features"}

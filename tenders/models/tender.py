@@ -13,12 +13,10 @@ from core.errors import InvalidData, NotAllowed, in_own_status, in_tender_status
 from core.schema import merge_patch, validate
 from core.transactions import atomic_change
 from core.transitions import StatusMachine
-from core.writes import before_commit
 from tenders import workdays
 from tenders.part_schemas import CancellationSchema
 from tenders.schema import MAX_CANCELLATIONS, TenderSchema
 from tenders.search import search_columns
-from tenders.signals import tender_changed
 
 from .auction_routes import AuctionRoutes
 from .base import AuditEvent, Owned, new_id
@@ -35,6 +33,7 @@ from .tender_search import TenderSearch
 from .tender_table import LIFECYCLE, TRANSITIONS
 from .tender_time import TimeDrivenChanges
 from .tender_wire import EDITABLE_FIELDS, TENDER_FIELDS, TenderWire, keeping_lot_ids
+from .untold import tell_untold
 
 
 class Tender(
@@ -76,6 +75,9 @@ class Tender(
     # owner of a draft claim, of an answer not sent) are shown more than the public.
     public_text = models.TextField(blank=True, default="", editable=False)
     others_see_more = models.BooleanField(default=False, editable=False)
+    # A change committed that open data has not been told of yet (tenders.signals): told by the
+    # background (Tender.objects.tell_untold), or before the next change, once its row is locked.
+    untold = models.BooleanField(default=False, editable=False)
 
     objects = TenderQuerySet.as_manager()
 
@@ -86,6 +88,8 @@ class Tender(
             models.Index(fields=["next_check"], name="tender_next_check"),
             # the search by a procuring entity's code
             models.Index(fields=["buyer_identifier"], name="tender_buyer"),
+            # the changes open data is still to be told of (few at any moment)
+            models.Index(fields=["id"], condition=models.Q(untold=True), name="tender_untold"),
         ]
 
     def __str__(self) -> str:
@@ -198,7 +202,9 @@ class Tender(
     def locked_as_loaded(self, *, claims: list | None = None) -> None:
         """This instance was just loaded with its row locked (FOR UPDATE), and its `claims`
         with it if given: changes made before the transaction ends need not lock or reload it
-        again, and save only the columns they change."""
+        again, and save only the columns they change. A change it holds untold is told first
+        (tell_untold): the row is as that change left it, until this one changes it."""
+        tell_untold([self], or_log=True)
         self.mark_locked()
         self.track_changes()
         self._claims = claims
@@ -234,12 +240,8 @@ class Tender(
         self.date_modified = max(now, self.date_modified + timedelta(microseconds=1))
         self.next_check = self.next_check_due()
         self.public_text = ""
+        self.untold = True
         self.save()
-        self.told_changed()
-
-    def told_changed(self) -> None:
-        """Whoever listens (tenders.signals) is told once this transaction's change is written."""
-        before_commit("tenders changed", _tell_changed, self.pk)
 
     # --- the frame's questions ------------------------------------------------------------
 
@@ -440,7 +442,3 @@ class Tender(
         if self.status in TenderStatus.deciding():
             self.award_next_bid(at=at, by=by)
         self._auctions_over_if_done(at)
-
-
-def _tell_changed(tender_ids: list[str]) -> None:
-    tender_changed.send(Tender, tender_ids=tender_ids)

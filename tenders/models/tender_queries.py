@@ -27,6 +27,7 @@ from .legal_periods import check_portal_periods, periods_of
 from .statuses import TenderStatus
 from .tender_errors import MethodNotImplemented, NotProcuringEntity
 from .tender_search import TenderSearch
+from .untold import UntoldChanges, tell_untold
 
 logger = logging.getLogger(__name__)
 
@@ -49,13 +50,13 @@ def _with_codes(cpv: str, *, through: str = "search__") -> Q:
 _KEPT = Read(
     "tenders.Tender",
     fields=["id", "status", "published", "broker", "organization", "token_digest", "next_check",
-            "public_text", "others_see_more", "mode"],
+            "public_text", "others_see_more", "mode", "untold"],
     where=["id"],
     limit=1,
 )  # fmt: skip
 
 
-class TenderQuerySet(models.QuerySet):
+class TenderQuerySet(UntoldChanges, models.QuerySet):
     # Columns no list shows: what search and the API's reads keep for themselves.
     UNLISTED = ("public_text",)
     # What hangs on a tender, as its representation shows it.
@@ -285,9 +286,9 @@ class TenderQuerySet(models.QuerySet):
             public = {"published": stamped} if action == "register" else {}
             tender.apply(action, owner, now, date_modified=stamped, **public)
             tender.next_check = tender.next_check_due()
+            tender.untold = True
             tender.save(force_insert=True)
             TenderSearch.write(tender, new=True)
-            tender.told_changed()
         # The document as the database gives it back (PostgreSQL orders a JSON object's keys
         # its own way, and every read shows them so); nothing hangs on a tender just
         # registered, so its parts are known without asking.
@@ -331,6 +332,7 @@ class TenderQuerySet(models.QuerySet):
                 *(self._read_by_time(name) for name in ("complaints", "awards")),
                 "auctions",
             )
+            tell_untold(tenders, or_log=True)  # (together, before any of them changes again)
             changed = 0
             for tender in tenders:
                 changed += tender.catch_up_as_locked(claims=list(tender.complaints.all()))

@@ -9,6 +9,7 @@ import pytest
 from django.db import connection
 
 from opendata.models import Release
+from tenders.models import Tender
 from tests.concurrency.conftest import Crawler, committed_out_of_stamp_order
 from tests.helpers import Clock, create_tender
 
@@ -19,9 +20,15 @@ def kept_release_ids() -> list[str]:
     from core.schema import iso
 
     return [
-        f"{release.tender.tender_id}-{iso(release.date_modified)}"
+        f"{release.tender.tender_id}-{iso(release.tender_modified)}"
         for release in Release.objects.select_related("tender")
     ]
+
+
+def tell_every_change() -> None:
+    """The background's step, until nothing is left untold."""
+    while Tender.objects.tell_untold():
+        pass
 
 
 def test_a_release_committing_after_a_later_stamped_one_is_not_skipped(
@@ -30,10 +37,14 @@ def test_a_release_committing_after_a_later_stamped_one_is_not_skipped(
     settings.FEED_WATERMARK_SECONDS = 5
     clock = Clock(time_machine)
     first, second = create_tender(fresh_api()), create_tender(fresh_api())
+    tell_every_change()
     clock.advance(minutes=1)
     crawler = Crawler(fresh_api(key=None), "/api/2.3/releases?limit=1", listed="releases")
     assert len(crawler.poll()) == 2
+    assert first.patch({"title": "перша зміна"}).status_code == 200
+    assert second.patch({"title": "друга зміна"}).status_code == 200  # (both untold)
 
+    # Each change tells the one before it (its release written as it locks the tender).
     seen = committed_out_of_stamp_order(
         clock,
         lambda: fresh_api().patch(first.path, {"title": "повільно"}, token=first.token),
@@ -50,6 +61,7 @@ def test_a_release_committing_after_a_later_stamped_one_is_not_skipped(
 def test_a_crawler_paging_while_tenders_change_sees_every_release_once(fresh_api, settings):
     settings.FEED_WATERMARK_SECONDS = 1
     tenders = [create_tender(fresh_api()) for _ in range(4)]
+    tell_every_change()
     crawler = Crawler(fresh_api(key=None), "/api/2.3/releases?limit=2", listed="releases")
     seen = crawler.poll()
     failures = []
@@ -65,10 +77,22 @@ def test_a_crawler_paging_while_tenders_change_sees_every_release_once(fresh_api
         finally:
             connection.close()
 
+    def background(done):
+        """Tells of changes as the chronograph's loop does, beside the writers."""
+        try:
+            while not done.is_set():
+                Tender.objects.tell_untold()
+                time.sleep(0.01)
+        finally:
+            connection.close()
+
     threads = [
         threading.Thread(target=writer, args=(tender, number))
         for number, tender in enumerate(tenders * 2)
     ]
+    done = threading.Event()
+    teller = threading.Thread(target=background, args=(done,))
+    teller.start()
     for thread in threads:
         thread.start()
     while any(thread.is_alive() for thread in threads):
@@ -76,6 +100,9 @@ def test_a_crawler_paging_while_tenders_change_sees_every_release_once(fresh_api
         time.sleep(0.05)
     for thread in threads:
         thread.join()
+    done.set()
+    teller.join()
+    tell_every_change()  # (the background's step: the last change of each)
     time.sleep(settings.FEED_WATERMARK_SECONDS + 0.5)
     seen += crawler.poll()
 

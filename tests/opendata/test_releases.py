@@ -1,29 +1,53 @@
-"""One OCDS release per published change of a tender, kept with the change (opendata/releases.py),
-tagged by what changed; a tender's record compiled from all of them; and the bulk feed of
-release packages (GET /releases), paged by the feed's rules."""
+"""One OCDS release per published change of a tender (opendata/releases.py), written when open
+data is told of the change: by the background, by the tender's next change before it changes
+anything, or by a read of its OCDS; tagged by what changed; a tender's record compiled from all
+of them; and the bulk feed of release packages (GET /releases), paged by the feed's rules."""
 
 import importlib
 from datetime import timedelta
 
 import pytest
+from django.apps import apps as django_apps
 from django.core.management import call_command
-from django.db import transaction
 
 from core.schema import iso
-from core.writes import before_commit, unit_of_work
 from opendata.models import Release
 from opendata.releases import keep_releases
 from tenders.models import Tender
-from tests.helpers import create_tender, in_qualification, place_bid
+from tests.helpers import (
+    FIRST,
+    SECOND,
+    bid_on,
+    create_tender,
+    in_qualification,
+    offer,
+    open_two_lots,
+    place_bid,
+)
 
 pytestmark = pytest.mark.django_db
 
+FEATURE = {"code": "years", "featureOf": "tenderer", "title": "Досвід",
+           "enum": [{"value": 0, "title": "0"}, {"value": 0.1, "title": "10%"}]}  # fmt: skip
 
-def tags_of(tender_id: str) -> list[list[str]]:
+
+def tell_every_change() -> None:
+    """The background's step, until nothing is left untold."""
+    while Tender.objects.tell_untold():
+        pass
+
+
+def told(tender_id: str) -> list[dict]:
+    """The tender's releases, once open data is told of every change."""
     import json
 
-    kept = Release.objects.filter(tender_id=tender_id).order_by("date_modified")
-    return [json.loads(release.text.replace("\x01", "x"))["tag"] for release in kept]
+    tell_every_change()
+    kept = Release.objects.filter(tender_id=tender_id).order_by("tender_modified")
+    return [json.loads(release.text.replace("\x01", "x")) for release in kept]
+
+
+def tags_of(tender_id: str) -> list[list[str]]:
+    return [release["tag"] for release in told(tender_id)]
 
 
 def crawl(client, path: str) -> tuple[list[dict], str, list[dict]]:
@@ -88,42 +112,80 @@ def test_a_decision_a_contract_and_a_cancellation_are_tagged_as_ocds_tags_them(a
     assert kept["compiledRelease"]["tender"]["status"] == "cancelled"
 
 
-def test_a_change_that_fails_leaves_no_release(api):
+def test_the_next_change_tells_the_last_before_it_changes_anything(api):
     tender = create_tender(api)
-    before = Release.objects.count()
+    for title in ("Папір А4", "Папір А3"):
+        assert tender.patch({"title": title}).status_code == 200
 
-    with pytest.raises(RuntimeError), transaction.atomic(), unit_of_work():
-        Tender.objects.get(pk=tender.id).told_changed()
-        raise RuntimeError("the change failed")
+    # Nobody told of them meanwhile (no background here): each change told the one before it.
+    titles = [release["tender"]["title"] for release in told(tender.id)]
 
-    assert Release.objects.count() == before
-
-
-def test_a_step_before_commit_runs_once_after_the_last_write_and_not_for_a_failed_part(db):
-    done = []
-    with transaction.atomic(), unit_of_work():
-        before_commit("a", lambda about: done.append(("a", about)), 1)
-        before_commit("a", lambda about: done.append(("a again", about)), 2)
-        before_commit("a", lambda about: done.append(("a again", about)), 1)
-        try:
-            with unit_of_work():
-                before_commit("a", lambda about: done.append(("a", about)), 3)
-                before_commit("b", lambda about: done.append(("b", about)), 1)
-                raise ValueError
-        except ValueError:
-            pass
-        assert done == []
-    assert done == [("a", [1, 2])]  # once, about each once; not what the failed part asked
-
-    before_commit("c", lambda about: done.append(("c", about)), 1)  # outside a change: at once
-    assert done == [("a", [1, 2]), ("c", [1])]
+    assert titles == ["футляри до державних нагород", "Папір А4", "Папір А3"]
+    assert Release.objects.filter(tender_id=tender.id).count() == 3
+    assert not Tender.objects.filter(untold=True).exists()
 
 
-def test_the_bulk_feed_pages_every_release_once_in_valid_packages(client, ocds, clock, settings):
-    call_command("load_demo", stdout=None)
+def test_a_refused_change_tells_nothing_and_leaves_the_last_untold(api):
+    tender = create_tender(api)
+    assert tender.patch({"value": {"amount": -1}}).status_code == 422
+    assert Tender.objects.get(pk=tender.id).untold  # (its telling went back with the refusal)
+    assert tags_of(tender.id) == [["tender"]]
+
+
+def test_a_read_of_a_tender_s_ocds_tells_its_last_change_first(api, client):
+    tender = create_tender(api)
+    assert tender.patch({"title": "Папір А4"}).status_code == 200
+
+    package = client.get(f"/api/2.3/tenders/{tender.id}", {"opt_schema": "ocds"}).json()
+
+    assert package["releases"][0]["tender"]["title"] == "Папір А4"
+    assert not Tender.objects.get(pk=tender.id).untold
+
+
+def test_a_tender_open_data_cannot_be_told_of_holds_up_no_other_and_no_change(
+    api, monkeypatch, caplog
+):
+    broken, fine = create_tender(api), create_tender(api)
+    from opendata import releases
+
+    keep = releases.keep_releases
+
+    def failing(sender, tender_ids, **kwargs):
+        if broken.id in tender_ids:
+            raise ValueError("a mapping that fails")
+        return keep(sender, tender_ids=tender_ids)
+
+    monkeypatch.setattr(releases, "keep_releases", failing)
+    from tenders.signals import tender_changed
+
+    tender_changed.disconnect(dispatch_uid="opendata.keep_releases")
+    tender_changed.connect(failing, dispatch_uid="opendata.keep_releases")
+    try:
+        # A change of the broken one is made all the same (its last change is not told).
+        assert broken.patch({"title": "Папір А4"}).status_code == 200
+        assert Tender.objects.tell_untold() == 1  # the other one, alone
+    finally:
+        tender_changed.disconnect(dispatch_uid="opendata.keep_releases")
+        tender_changed.connect(keep, dispatch_uid="opendata.keep_releases")
+    assert Release.objects.filter(tender_id=fine.id).exists()
+    assert "could not be told" in caplog.text and Tender.objects.get(pk=broken.id).untold
+
+
+def test_the_bulk_feed_pages_every_release_once_in_valid_packages(
+    api, client, ocds, clock, settings
+):
+    call_command("load_demo", stdout=None)  # every status, claims, questions, contracts
+    lots = open_two_lots(api, clock)
+    assert lots.read()["status"] == "active.tendering"  # (read: its tendering began)
+    create_tender(api, features=[FEATURE])
+    cancelled = create_tender(api)
+    reason = {"reason": "Потреба відпала", "status": "active"}
+    cancelling = api.post(f"{cancelled.path}/cancellations", reason, token=cancelled.token)
+    assert cancelling.status_code == 201
+    tell_every_change()
     clock.advance(seconds=settings.FEED_WATERMARK_SECONDS + 1)
     kept = [
-        f"{release.tender.tender_id}-{iso(release.date_modified)}"
+        f"{release.tender.tender_id}-{iso(release.tender_modified)}"
         for release in Release.objects.select_related("tender")
     ]
 
@@ -131,25 +193,28 @@ def test_the_bulk_feed_pages_every_release_once_in_valid_packages(client, ocds, 
 
     ids = [release["id"] for release in seen]
     assert sorted(ids) == sorted(kept) and len(set(ids)) == len(ids) > 20
-    dates = [release["date"] for release in seen]
-    assert dates == sorted(dates)
+    for ocid in {release["ocid"] for release in seen}:  # each tender's in the order they were
+        dates = [release["date"] for release in seen if release["ocid"] == ocid]
+        assert dates == sorted(dates)
     *pages, head_page = packages
     for package in pages:
         assert ocds.errors(ocds.release_package, package) == []
         assert package["links"]["next"] == package["next_page"]["uri"]
     # (at the head, no release: the standard's package needs one, the empty page says "none yet")
     assert head_page["releases"] == [] and head_page["links"]["next"]
-    # A change later: the poll at the head gives its release, and only it.
-    tender = Tender.objects.get(title="Папір офісний А4")
-    with transaction.atomic():
-        locked = Tender.objects.select_for_update().get(pk=tender.pk)
-        locked.stamp_change(clock.now())  # (stands for a change the public sees nothing of)
+    # A sealed bid later: the public sees nothing new, the poll at the head finds no release.
+    bid_on(api, lots, offer(FIRST, 280), offer(SECOND, 190))
+    tell_every_change()
     clock.advance(seconds=settings.FEED_WATERMARK_SECONDS + 1)
     assert crawl(client, head)[0] == []
+    for tender in Tender.objects.filter(published__isnull=False):
+        record = client.get(f"/api/2.3/tenders/{tender.pk}", {"opt_schema": "ocds-record"})
+        assert ocds.errors(ocds.record_package, record.json()) == [], tender.title
 
 
 def test_the_feed_hands_out_no_token_and_refuses_a_bad_offset(client, clock, api, settings):
     create_tender(api)
+    tell_every_change()
     clock.advance(seconds=settings.FEED_WATERMARK_SECONDS + 1)
 
     package = client.get("/api/2.3/releases", {"acc_token": "secret", "limit": "1"}).json()
@@ -163,13 +228,12 @@ def test_the_feed_hands_out_no_token_and_refuses_a_bad_offset(client, clock, api
 
 def test_a_tender_published_before_releases_were_kept_gets_one(api, client):
     tender = create_tender(api)
-    Release.objects.filter(tender_id=tender.id).delete()
-    # Until then its OCDS is the tender as it stands.
-    package = client.get(f"/api/2.3/tenders/{tender.id}", {"opt_schema": "ocds"}).json()
-    assert package["releases"][0]["tag"] == ["tender"]
+    told(tender.id)
+    Release.objects.filter(tender_id=tender.id).delete()  # (as before releases were kept)
 
-    migration = importlib.import_module("opendata.migrations.0002_releases_of_published_tenders")
-    migration.keep_a_release_of_each(None, None)
+    migration = importlib.import_module("opendata.migrations.0002_tell_of_published_tenders")
+    migration.leave_published_tenders_untold(django_apps, None)
 
-    assert tags_of(tender.id) == [["tender"]]
+    assert Tender.objects.get(pk=tender.id).untold
+    assert tags_of(tender.id) == [["tender"]]  # the tender as it stands
     assert keep_releases(Tender, tender_ids=[tender.id]) == []  # nothing new to tell

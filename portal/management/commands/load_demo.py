@@ -285,7 +285,7 @@ class DemoStory:
         how long after tendering one comes depends on the day and hour the demo is loaded)."""
         with time_machine.travel(at, tick=False):
             tender = Tender.objects.current(tender.pk, viewer=None)
-        if not tender.awards.all():
+        if not tender.awards.all() and tender.next_check is not None:
             at = max(at, tender.next_check)
             with time_machine.travel(at, tick=False):
                 tender = Tender.objects.current(tender.pk, viewer=None)

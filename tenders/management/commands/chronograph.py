@@ -13,7 +13,8 @@ BATCH = 500
 class Command(BaseCommand):
     help = (
         "Apply time-driven changes (enquiries ending, tendering closing, qualification failing) "
-        "to tenders nobody reads or writes, so that the feed shows them. Several may run at once."
+        "to tenders nobody reads or writes, so that the feed shows them, and tell open data of "
+        "every change it was not told of yet. Several may run at once."
     )
 
     def add_arguments(self, parser):
@@ -30,8 +31,14 @@ class Command(BaseCommand):
                 total += changed
                 if not Tender.objects.filter(next_check__lte=timezone.now()).exists():
                     break
-            if total or once:
-                self.stdout.write(f"chronograph: {total} tender(s) brought up to date")
+            # (after the time-driven changes: they are told in the same step as the others)
+            told = 0
+            while more := Tender.objects.tell_untold():
+                told += more
+            if total or told or once:
+                self.stdout.write(
+                    f"chronograph: {total} tender(s) brought up to date, {told} told to open data"
+                )
             if once:
                 return
             time.sleep(interval)
