@@ -30,8 +30,11 @@ run: $(INSTALLED)
 		trap 'kill $$background 2>/dev/null' EXIT INT TERM; \
 		$(RUN_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
 
+# Then the replication tests, against a PostgreSQL primary and streaming replica of their own
+# (cluster/postgres.py: initdb and pg_basebackup on ports 55432 and 55433, removed after).
 test: $(INSTALLED)
 	$(TEST_ENV) $(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(TEST_ENV) $(BIN)/python -m cluster.postgres run -- $(BIN)/python -m pytest tests/replication $(PYTEST_ARGS)
 
 # The longer fuzzing run (about 20,000 requests, 5 minutes): its last result is in the README.
 FUZZ_EXAMPLES ?= 150

@@ -8,6 +8,7 @@ from django.utils.cache import patch_vary_headers
 from core import limits
 from core.api.auth import key_from_header
 from core.api.errors import envelope_response, error_response, not_found_response
+from core.replicas import Pins
 
 MACHINE_PREFIXES = ("/api/", "/ds/")
 
@@ -149,4 +150,18 @@ class PortalLanguageMiddleware:
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", language)
         patch_vary_headers(response, ["Cookie"])
+        return response
+
+
+class WritersReadTheirWrites:
+    """After a caller's write succeeds, its reads go to the primary for a while, not to a
+    replica that may not have it yet (core.replicas.Pins)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if request.method not in ("GET", "HEAD", "OPTIONS") and response.status_code < 400:
+            Pins.wrote(request)
         return response

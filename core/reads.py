@@ -10,7 +10,7 @@ measures what this is worth against the plain queryset."""
 from collections import namedtuple
 
 from django.apps import apps
-from django.db import connection
+from django.db import connection, connections, router
 
 
 def _quoted(column: str) -> str:
@@ -164,7 +164,9 @@ class FeedRows:
 
     def _rows(self, kind: str, descending: bool, *values) -> list:
         sql, fixed, row = self._statement(kind, descending)
-        with connection.cursor() as cursor:
+        # (the database Django's router picks for reading this model: a replica, core/replicas.py)
+        alias = router.db_for_read(apps.get_model(self.label))
+        with connections[alias].cursor() as cursor:
             cursor.execute(sql, [*fixed, *values])
             return [row._make(found) for found in cursor.fetchall()]
 

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_safe
 
 from core import limits
 from core.errors import NotFound
+from core.replicas import may_read_a_replica
 from core.schema import KYIV
 from portal.forms import SearchForm
 from tenders.api import stored
@@ -52,6 +53,7 @@ NUMBERS = (6, 13)
 
 
 @require_safe
+@may_read_a_replica
 def search_export(request, kind: str):
     form = SearchForm(request.GET)
     if not form.is_valid():
@@ -213,6 +215,7 @@ PARTS = {
 
 
 @require_safe
+@may_read_a_replica
 def tender_part_export(request, tender_id: str, part: str):
     try:
         tender = stored.read_as_the_public(request, tender_id)

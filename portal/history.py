@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET
 from complaints.models import Complaint
 from core.actors import Role
 from core.models import Broker
+from core.replicas import may_read_a_replica
 from portal.models.follows import told_as
 from portal.watch import DOCUMENT_MODELS, described
 from tenders.views import current_tender
@@ -26,6 +27,7 @@ PUBLISHING = ("register", "publish")
 
 
 @require_GET
+@may_read_a_replica
 def tender_history(request, tender_id):
     tender = current_tender(tender_id, request.user)
     before = request.GET.get("before", "")

@@ -1,6 +1,6 @@
 """The one settings module. Everything that differs between machines comes from the environment.
 
-DATABASE_URL   database (default: the embedded SQLite file db.sqlite3)
+DATABASE_URL   database (default: the embedded SQLite file db.sqlite3); REPLICA_URLS its replicas
 SECRET_KEY     required unless DEBUG=1
 DEBUG          1 for development
 ALLOWED_HOSTS  comma-separated host names (default with DEBUG: localhost names)
@@ -18,9 +18,10 @@ import os
 from datetime import timedelta
 from pathlib import Path
 
-import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
+
+from core.databases import databases
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -82,6 +83,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before anything reads a body: a caller with as many writes in progress as it may waits.
     "core.middleware.RequestsInFlight",
+    "core.middleware.WritersReadTheirWrites",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "core.middleware.PortalLanguageMiddleware",
     "core.middleware.MachineFacesInEnglishMiddleware",
@@ -121,31 +123,17 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=600,
-        conn_health_checks=True,
-    )
-}
-# A statement that runs longer is cancelled (the request answers 503 in the envelope, nothing
-# changed): the bound on how long a request may wait for the database. gunicorn.conf.py sets 10
-# for the web workers; commands (migrations, the chronograph) run without one unless set.
+# A statement that runs longer is cancelled (core/databases.py). gunicorn.conf.py sets 10 for the
+# web workers; commands (migrations, the chronograph) run without one unless set.
 STATEMENT_TIMEOUT_SECONDS = float(env("STATEMENT_TIMEOUT_SECONDS", "0"))
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and STATEMENT_TIMEOUT_SECONDS:
-    # (added to any options DATABASE_URL gives; a pooler in transaction mode, which refuses
-    # startup options, wants the timeout set on its database or role instead)
-    _options = DATABASES["default"].setdefault("OPTIONS", {})
-    _timeout = f"-c statement_timeout={int(STATEMENT_TIMEOUT_SECONDS * 1000)}"
-    _options["options"] = f"{_options.get('options', '')} {_timeout}".strip()
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Writers take the lock up front (no deadlocking lock upgrades) and wait for each other;
-    # WAL lets the chronograph and the web server read while the other writes.
-    DATABASES["default"]["OPTIONS"] = {
-        "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-    }
+DATABASES = databases(
+    env("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+    env_list("REPLICA_URLS", []),
+    STATEMENT_TIMEOUT_SECONDS,
+)
+# What may be a little stale is read from a replica no further behind than this (core/replicas.py).
+DATABASE_ROUTERS = ["core.replicas.ReplicaRouter"]
+REPLICA_MAX_LAG_SECONDS = float(env("REPLICA_MAX_LAG_SECONDS", "2"))
 
 CACHES = {
     "default": (

@@ -29,6 +29,7 @@ from core.htmx import partial_asked
 from core.middleware import is_machine_face
 from core.paging import ListPage, rows_of
 from core.refusals import in_words
+from core.replicas import may_read_a_replica
 from core.words import moment, money
 from portal import queues
 from portal.account_forms import JoinForm
@@ -45,6 +46,7 @@ FEED_ENTRIES = 50
 
 
 @require_GET
+@may_read_a_replica
 def home(request):
     """Search the published tenders; htmx swaps the results as the filters change. What a
     search shows is the same for everyone, so its rendering is kept until any tender changes
@@ -73,6 +75,7 @@ def home(request):
 
 
 @require_safe
+@may_read_a_replica
 def search_feed(request):
     """A search as an Atom feed, for people who would rather not have an account: the tenders
     it finds, the newest change first. It is the same for everyone, so it is kept as the

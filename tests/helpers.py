@@ -467,6 +467,36 @@ def assert_releases_are_current() -> None:
         )
 
 
+class HeldOpen:
+    """`change()` made in a thread of its own, in a transaction held open until `commit()`:
+    a change stamped now that commits later (each change's answer must be 200)."""
+
+    def __init__(self, change):
+        import threading
+
+        self.made, self.released, self.outcome = threading.Event(), threading.Event(), {}
+        self.thread = threading.Thread(target=self._write, args=(change,))
+        self.thread.start()
+        assert self.made.wait(timeout=30)
+
+    def _write(self, change):
+        from django.db import connection, transaction
+
+        try:
+            with transaction.atomic():
+                self.outcome["status"] = change().status_code
+                self.made.set()
+                self.released.wait(timeout=30)
+        finally:
+            self.made.set()
+            connection.close()
+
+    def commit(self) -> None:
+        self.released.set()
+        self.thread.join(timeout=30)
+        assert self.outcome["status"] == 200
+
+
 def settings_for_tests(documents_folder) -> dict:
     """The settings every test runs under (each test's own fixture, or a module's world built
     once, tests/fuzz/world.py)."""

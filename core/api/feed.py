@@ -24,9 +24,9 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Q
-from django.utils import timezone
 from rest_framework.response import Response
 
+from core import replicas
 from core.errors import InvalidData, NotFound
 from core.reads import FeedRows
 from core.schema import iso, parse_iso
@@ -89,7 +89,8 @@ def page(request, listing, represent, *, large=False) -> Response:
     later, order = (
         ("lt", ("-date_modified", "-id")) if descending else ("gt", ("date_modified", "id"))
     )
-    settled = timezone.now() - timedelta(seconds=settings.FEED_WATERMARK_SECONDS)
+    # (on a replica, counted back from what it has certainly replayed: core/replicas.py)
+    settled = replicas.visible_until() - timedelta(seconds=settings.FEED_WATERMARK_SECONDS)
 
     if isinstance(listing, FeedRows):
         rows = listing.page(settled=settled, offset=offset, descending=descending, limit=limit)

@@ -21,6 +21,7 @@ from contracting.api.views import (
     SignedContractDocumentViewSet,
 )
 from core.api import openapi, views  # noqa: F401  (openapi: its field extensions register on import)
+from core.replicas import may_read_a_replica
 from opendata.api import ReleaseFeedViewSet, extension_file
 from tenders.api.auction_views import AuctionViewSet, LotAuctionViewSet
 from tenders.api.document_views import (
@@ -70,10 +71,15 @@ urlpatterns = [
     path("docs/", reference_page, name="docs"),
     path("spore", views.spore, name="spore"),
     path("health", views.health, name="health"),
-    path("tenders", TenderViewSet.as_view({"get": "list", "post": "create"}), name="tenders"),
+    # (what may be a little stale is read from a replica: the feeds, a tender, open data)
+    path(
+        "tenders",
+        may_read_a_replica(TenderViewSet.as_view({"get": "list", "post": "create"})),
+        name="tenders",
+    ),
     path(
         "tenders/<str:tender_id>",
-        TenderViewSet.as_view({"get": "retrieve", "patch": "partial_update"}),
+        may_read_a_replica(TenderViewSet.as_view({"get": "retrieve", "patch": "partial_update"})),
         name="tender",
     ),
     path(
@@ -233,10 +239,16 @@ urlpatterns = [
         name="cancellation-document",
     ),
     # Open data: every published change of every public tender as an OCDS release.
-    path("releases", ReleaseFeedViewSet.as_view({"get": "list"}), name="releases"),
+    path(
+        "releases", may_read_a_replica(ReleaseFeedViewSet.as_view({"get": "list"})), name="releases"
+    ),
     path("ocds/extensions/<str:name>/<str:file>", extension_file, name="ocds-extension"),
     # Contracting: the signed contracts (the tenders' contracts, one row each).
-    path("contracts", ContractingViewSet.as_view({"get": "list"}), name="contracts"),
+    path(
+        "contracts",
+        may_read_a_replica(ContractingViewSet.as_view({"get": "list"})),
+        name="contracts",
+    ),
     path(
         "contracts/<str:contract_id>",
         ContractingViewSet.as_view({"get": "retrieve", "patch": "partial_update"}),

@@ -16,6 +16,7 @@ from core.forms import DocumentsForm, change_from_form
 from core.fragments import fragment_key, kept_fragment
 from core.htmx import changed, render_page_or_partial
 from core.refusals import in_words
+from core.replicas import may_read_a_replica
 from core.reviews import render_review
 from docservice.models import StoredFile
 from tenders.documents import latest_versions
@@ -345,6 +346,7 @@ def _award_entries(user, tender, owner, now, lots: dict) -> list[dict]:
 
 
 @require_GET
+@may_read_a_replica
 def tender_detail(request, tender_id):
     if request.user.is_authenticated or request.htmx:
         return _tender_page(request, current_tender(tender_id, request.user))

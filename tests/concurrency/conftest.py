@@ -5,7 +5,7 @@ import pytest
 from django.db import connection, connections, transaction
 from django.test import Client
 
-from tests.helpers import Api
+from tests.helpers import Api, HeldOpen
 
 
 @pytest.fixture(autouse=True)
@@ -127,21 +127,7 @@ def committed_out_of_stamp_order(clock, slow_change, fast_change, crawler: Crawl
     stamped a second later, commits; meanwhile the crawler, polling at the head, sees nothing,
     as neither has settled. Once the slow one commits and the watermark passes, what the
     crawler sees (each change's answer must be 200)."""
-    stamped, release, outcome = threading.Event(), threading.Event(), {}
-
-    def slow_writer():
-        try:
-            with transaction.atomic():
-                outcome["status"] = slow_change().status_code
-                stamped.set()
-                release.wait(timeout=30)
-        finally:
-            stamped.set()
-            connection.close()
-
-    writer = threading.Thread(target=slow_writer)
-    writer.start()
-    assert stamped.wait(timeout=30)
+    slow = HeldOpen(slow_change)
     clock.advance(seconds=1)
     assert fast_change().status_code == 200  # a later stamp, committed first
     try:
@@ -149,8 +135,6 @@ def committed_out_of_stamp_order(clock, slow_change, fast_change, crawler: Crawl
             clock.advance(seconds=1)  # the slow writer still commits within the watermark
             assert crawler.poll() == []  # neither change has settled: nothing out of order
     finally:
-        release.set()
-    writer.join(timeout=30)
-    assert outcome["status"] == 200
+        slow.commit()
     clock.advance(seconds=5)
     return crawler.poll()

@@ -1,0 +1,123 @@
+"""A PostgreSQL primary and its streaming replica of our own, made with the standard tools
+(initdb, pg_basebackup, pg_ctl) on loopback, in their own folders and on their own ports: what
+the replication tests and `make cluster` run against.
+
+    python -m cluster.postgres run [--port 55432] -- COMMAND...
+
+starts the pair in a temporary folder, runs COMMAND with DATABASE_URL naming the primary and
+REPLICA_URLS the replica, stops the pair and removes the folder, and exits with COMMAND's
+status. Run as root (as on CI's machine), the servers run as the `postgres` user, since
+PostgreSQL refuses to run as root. The binaries are the newest under /usr/lib/postgresql (or
+PG_BIN)."""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def binaries() -> Path:
+    if os.environ.get("PG_BIN"):
+        return Path(os.environ["PG_BIN"])
+    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name))
+    if not versions:
+        raise SystemExit("no PostgreSQL binaries under /usr/lib/postgresql (set PG_BIN)")
+    return versions[-1]
+
+
+class Server:
+    """One PostgreSQL server: its folder, its port."""
+
+    def __init__(self, folder: Path, port: int):
+        self.folder, self.port = folder, port
+
+    @property
+    def url(self) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/postgres"
+
+    def start(self) -> None:
+        options = f"-p {self.port} -k {self.folder.parent} -c listen_addresses=127.0.0.1"
+        as_postgres(
+            [binaries() / "pg_ctl", "-D", self.folder, "-o", options, "-l",
+             f"{self.folder}.log", "-w", "start"]
+        )  # fmt: skip
+
+    def stop(self, mode: str = "fast") -> None:
+        if self.folder.exists():
+            as_postgres([binaries() / "pg_ctl", "-D", self.folder, "-m", mode, "-w", "stop"])
+
+    def sql(self, statement: str) -> str:
+        """One statement through psql; its output (unaligned, without headers)."""
+        done = subprocess.run(
+            ["psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-Atc",
+             statement],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        return done.stdout.strip()
+
+
+class Pair:
+    """A primary and its streaming replica, in `folder` (made here), on `port` and the next."""
+
+    def __init__(self, folder: Path, port: int):
+        self.primary = Server(folder / "primary", port)
+        self.replica = Server(folder / "replica", port + 1)
+
+    def start(self) -> None:
+        primary = self.primary.folder
+        as_postgres([binaries() / "initdb", "-D", primary, "-A", "trust", "-U", "postgres"])
+        with open(primary / "pg_hba.conf", "a") as hba:
+            hba.write("host replication all 127.0.0.1/32 trust\n")
+        with open(primary / "postgresql.conf", "a") as conf:
+            # (a test's database is thrown away: not worth an fsync)
+            conf.write("fsync = off\nsynchronous_commit = off\nwal_level = replica\n")
+        self.primary.start()
+        as_postgres(
+            [binaries() / "pg_basebackup", "-h", "127.0.0.1", "-p", str(self.primary.port),
+             "-U", "postgres", "-D", self.replica.folder, "-R", "-X", "stream"]
+        )  # fmt: skip
+        self.replica.start()
+
+    def stop(self) -> None:
+        self.replica.stop()
+        self.primary.stop()
+
+
+def as_postgres(command: list) -> None:
+    command = [str(part) for part in command]
+    if os.geteuid() == 0:
+        command = ["runuser", "-u", "postgres", "--", *command]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+
+
+def run(port: int, command: list[str]) -> int:
+    folder = Path(tempfile.mkdtemp(prefix="registry-pg-"))
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres")
+    pair = Pair(folder, port)
+    try:
+        pair.start()
+        environment = {
+            **os.environ,
+            "DATABASE_URL": pair.primary.url,
+            "REPLICA_URLS": pair.replica.url,
+            "PG_PAIR_FOLDER": str(folder),
+            "PG_PAIR_PORT": str(port),
+        }
+        return subprocess.run(command, env=environment).returncode
+    finally:
+        pair.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("action", choices=["run"])
+    parser.add_argument("--port", type=int, default=55432)
+    parser.add_argument("command", nargs=argparse.REMAINDER)
+    arguments = parser.parse_args()
+    command = arguments.command[1:] if arguments.command[:1] == ["--"] else arguments.command
+    sys.exit(run(arguments.port, command))

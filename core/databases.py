@@ -1,0 +1,38 @@
+"""The databases the settings name: the primary (DATABASE_URL) and its read replicas
+(REPLICA_URLS, comma-separated: `replica_0`, `replica_1`...), which core/replicas.py routes to.
+
+On PostgreSQL a statement that runs longer than STATEMENT_TIMEOUT_SECONDS is cancelled (the
+request answers 503 in the envelope, nothing changed): added to any options a URL gives (a
+pooler in transaction mode, which refuses startup options, wants the timeout set on its
+database or role instead). SQLite's writers take the lock up front (no deadlocking lock
+upgrades) and wait for each other; WAL lets the chronograph and the web server read while the
+other writes. In tests a replica is a mirror of the primary: it reads the primary's test
+database, on its own server, as streaming replication copies it there."""
+
+import dj_database_url
+
+REPLICA_PREFIX = "replica_"
+
+
+def databases(primary_url: str, replica_urls: list[str], statement_timeout: float) -> dict:
+    found = {"default": _database(primary_url, statement_timeout)}
+    for number, url in enumerate(replica_urls):
+        replica = _database(url, statement_timeout)
+        replica["TEST"] = {"MIRROR": "default"}
+        found[f"{REPLICA_PREFIX}{number}"] = replica
+    return found
+
+
+def _database(url: str, statement_timeout: float) -> dict:
+    database = dj_database_url.parse(url, conn_max_age=600, conn_health_checks=True)
+    if database["ENGINE"] == "django.db.backends.postgresql" and statement_timeout:
+        options = database.setdefault("OPTIONS", {})
+        timeout = f"-c statement_timeout={int(statement_timeout * 1000)}"
+        options["options"] = f"{options.get('options', '')} {timeout}".strip()
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database["OPTIONS"] = {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    return database

@@ -1,0 +1,152 @@
+"""Reads that may be stale go to a real streaming replica (core/replicas.py); a caller's reads
+after its own write, a lagging replica and one that does not answer are the primary's; and the
+feed read from a replica never skips or repeats a change."""
+
+import time
+
+import pytest
+from django.db import connections
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from tests.helpers import Api, HeldOpen, create_tender
+from tests.replication.conftest import REPLICA
+
+pytestmark = pytest.mark.django_db(transaction=True, databases=["default", REPLICA])
+
+
+def replica_reads(call) -> int:
+    """How many statements `call()` sent to the replica (its lag asked aside)."""
+    with CaptureQueriesContext(connections[REPLICA]) as captured:
+        call()
+    return len([q for q in captured.captured_queries if "pg_last_wal_replay" not in q["sql"]])
+
+
+def until_replayed(tender_id: str) -> None:
+    for _ in range(100):
+        with connections[REPLICA].cursor() as cursor:
+            cursor.execute("SELECT 1 FROM tenders_tender WHERE id = %s", [tender_id])
+            if cursor.fetchone():
+                return
+        time.sleep(0.05)
+    raise AssertionError("the replica never replayed the tender")
+
+
+def test_the_public_reads_a_replica_and_a_writer_reads_its_own_writes(api, client):
+    tender = create_tender(api)  # (a write: its broker now reads the primary)
+    until_replayed(tender.id)
+
+    assert replica_reads(lambda: client.get(f"/api/2.3/tenders/{tender.id}")) > 0
+    assert replica_reads(lambda: client.get("/api/2.3/tenders")) > 0
+    assert replica_reads(lambda: api.get(tender.path)) == 0  # its own write, read back
+    assert replica_reads(lambda: client.post("/api/2.3/tenders", {})) == 0  # a write
+
+
+def test_a_tender_just_written_is_read_by_its_writer_even_when_the_replica_lags(
+    api, replica_server
+):
+    replica_server.sql("SELECT pg_wal_replay_pause()")
+    tender = create_tender(api)
+
+    response = api.get(tender.path)  # (the replica has not replayed it)
+
+    assert response.status_code == 200
+
+
+def test_a_lagging_replica_is_skipped(api, client, replica_server, settings):
+    settings.REPLICA_MAX_LAG_SECONDS = 0.5
+    replica_server.sql("SELECT pg_wal_replay_pause()")
+    tender = create_tender(api)
+    time.sleep(1.2)  # (behind by more than the bound, and past a check of its lag)
+
+    read = {}
+    reads = replica_reads(lambda: read.update(response=client.get(f"/api/2.3/tenders/{tender.id}")))
+
+    assert read["response"].status_code == 200 and reads == 0
+    replica_server.sql("SELECT pg_wal_replay_resume()")
+    until_replayed(tender.id)
+    time.sleep(1.1)
+    assert replica_reads(lambda: client.get(f"/api/2.3/tenders/{tender.id}")) > 0
+
+
+def test_a_replica_that_does_not_answer_is_skipped(api, client, replica_server):
+    tender = create_tender(api)
+    until_replayed(tender.id)
+    connections[REPLICA].close()
+    replica_server.stop("immediate")
+
+    response = client.get(f"/api/2.3/tenders/{tender.id}")
+
+    assert response.status_code == 200
+    assert client.get("/api/2.3/tenders").status_code == 200
+
+
+def test_the_feed_read_from_a_lagging_replica_hands_out_no_offset_past_what_it_lacks(
+    api, client, replica_server, settings
+):
+    """Two changes commit out of the order of their stamps; the replica has replayed the later
+    stamped one, not the earlier: a page read from it must not show the later one yet (its
+    offset would pass the earlier one, which would then never be shown)."""
+    settings.FEED_WATERMARK_SECONDS = 1
+    settings.REPLICA_MAX_LAG_SECONDS = 30  # (the replica is read while it lags)
+    first, second = create_tender(api), create_tender(api)
+    until_replayed(second.id)
+    time.sleep(settings.FEED_WATERMARK_SECONDS + 0.5)
+    path = "/api/2.3/tenders?limit=10"
+    seen, path = crawl(client, path)
+    assert sorted(seen) == sorted([first.id, second.id])
+
+    slow = HeldOpen(
+        lambda: Api(Client(), key="broker").patch(
+            first.path, {"title": "повільно"}, token=first.token
+        )
+    )
+    time.sleep(0.05)
+    assert second.patch({"title": "швидко"}).status_code == 200  # stamped later, committed first
+    until_stamp_replayed(second.id, second.read()["dateModified"])
+    replica_server.sql("SELECT pg_wal_replay_pause()")
+    slow.commit()  # the earlier stamped change commits, and the replica does not replay it
+    time.sleep(settings.FEED_WATERMARK_SECONDS + 0.5)
+
+    more, path = crawl(client, path)
+    assert more == []  # the later one is not shown before the earlier one can be
+
+    replica_server.sql("SELECT pg_wal_replay_resume()")
+    time.sleep(settings.FEED_WATERMARK_SECONDS + 0.5)
+    more, path = crawl(client, path)
+    assert more == [first.id, second.id]  # each once, in stamp order
+
+
+def crawl(client, path: str) -> tuple[list[str], str]:
+    seen = []
+    while True:
+        body = client.get(path).json()
+        if not body["data"]:
+            return seen, path
+        seen += [item["id"] for item in body["data"]]
+        path = body["next_page"]["path"]
+
+
+def until_stamp_replayed(tender_id: str, stamp: str) -> None:
+    from core.schema import parse_iso
+
+    for _ in range(100):
+        with connections[REPLICA].cursor() as cursor:
+            cursor.execute("SELECT date_modified FROM tenders_tender WHERE id = %s", [tender_id])
+            if cursor.fetchone()[0] >= parse_iso(stamp):
+                return
+        time.sleep(0.05)
+    raise AssertionError("the replica never replayed the change")
+
+
+def test_the_portal_s_search_reads_a_replica_and_a_session_the_primary(api, client):
+    tender = create_tender(api)
+    until_replayed(tender.id)
+
+    assert replica_reads(lambda: client.get("/", {"q": "футляри"})) > 0
+    assert replica_reads(lambda: client.get(f"/tenders/{tender.id}/")) > 0
+    from django.contrib.sessions.models import Session
+
+    from core.replicas import ReplicaRouter
+
+    assert ReplicaRouter().db_for_read(Session) == "default"
