@@ -3,7 +3,8 @@ primary.
 
 What may be stale is said by the view (`may_read_a_replica`: public pages, search, the feeds,
 open data, exports). Even there a read goes to the primary when
-- it is inside a transaction (a write, and the reads inside it);
+- it is inside a transaction (a write, and the reads inside it), or after a write or a lock
+  in the same request (a read that brought a tender up to date reads the result);
 - its caller wrote within the last PINNED_SECONDS (a broker's key, a portal session: `Pins`,
   kept in the shared cache), so that a broker always reads what it has just written;
 - no replica is within REPLICA_MAX_LAG_SECONDS of the primary, or none answers.
@@ -66,6 +67,9 @@ class ReplicaRouter:
         return chosen_alias()
 
     def db_for_write(self, model, **hints):
+        # (the rest of a request that writes, or locks, reads what it wrote: the primary)
+        if _may_be_stale.get():
+            _chosen.set("default")
         return "default"
 
     def allow_relation(self, obj1, obj2, **hints):

@@ -150,3 +150,18 @@ def test_the_portal_s_search_reads_a_replica_and_a_session_the_primary(api, clie
     from core.replicas import ReplicaRouter
 
     assert ReplicaRouter().db_for_read(Session) == "default"
+
+
+def test_a_read_that_brings_a_tender_up_to_date_shows_the_result(api, client, time_machine):
+    from datetime import timedelta
+
+    from core.schema import parse_iso
+
+    tender = create_tender(api)
+    until_replayed(tender.id)
+    start = parse_iso(tender.read()["tenderPeriod"]["startDate"])
+    time_machine.move_to(start + timedelta(minutes=1), tick=False)
+
+    read = client.get(f"/api/2.3/tenders/{tender.id}").json()["data"]  # (it catches up: a write)
+
+    assert read["status"] == "active.tendering"
