@@ -33,7 +33,7 @@ from functools import wraps
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import DatabaseError, connections
+from django.db import DatabaseError, connections, transaction
 from django.utils import timezone
 
 from core.databases import REPLICA_PREFIX
@@ -82,7 +82,7 @@ class ReplicaRouter:
 def chosen_alias() -> str:
     """The database this read goes to: the request's replica, once picked, while reading it
     may be stale; else the primary."""
-    if not _may_be_stale.get() or connections["default"].in_atomic_block:
+    if not _may_be_stale.get() or not transaction.get_autocommit("default"):
         return "default"
     alias = _chosen.get()
     if alias is None:

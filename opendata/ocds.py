@@ -11,8 +11,6 @@ from core.schema import iso
 from tenders.api import stored
 from tenders.models.contract_change import ContractChange
 
-from .schema import VERSION, merger  # noqa: F401  (the packages' frame)
-
 PUBLISHER = "Public procurement registry"
 UNDISCLOSED = "not disclosed yet"
 # A bid's standing (the bids extension's bidStatus) by the decision on it.

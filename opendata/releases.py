@@ -29,7 +29,7 @@ from tenders.models import Tender
 
 from . import ocds
 from .models import Release
-from .schema import declared_extensions
+from .schema import VERSION, declared_extensions, merger
 
 PLACEHOLDER = "\x01"
 # What a release shows besides what changed: two releases equal but for these told nothing new
@@ -162,7 +162,7 @@ def record_package(request, tender_id: str) -> dict:
     record = {
         "ocid": releases[-1]["ocid"],
         "releases": releases,
-        "compiledRelease": ocds.merger().create_compiled_release(releases),
+        "compiledRelease": merger().create_compiled_release(releases),
     }
     frame = package(request, [], published=releases[-1]["date"])
     del frame["releases"]
@@ -175,7 +175,7 @@ def package(request, releases: list[dict], *, published: str) -> dict:
         "uri": request.build_absolute_uri(request.path)
         + (f"?{urlencode({'opt_schema': request.query_params['opt_schema']})}"
            if request.query_params.get("opt_schema") else ""),
-        "version": ocds.VERSION,
+        "version": VERSION,
         "extensions": declared_extensions(),
         "publishedDate": published,
         "publisher": {"name": ocds.PUBLISHER, "uri": settings.SITE_URL},

@@ -7,6 +7,8 @@ import json
 from functools import cache
 from pathlib import Path
 
+from django.conf import settings
+
 DATA = Path(__file__).parent / "data" / "ocds"
 VERSION = "1.1"
 # Where the standard's files say they live (the packages' schemas name the release schema so).
@@ -37,8 +39,6 @@ OWN_EXTENSIONS = {"features"}
 
 def declared_extensions() -> list[str]:
     """The URLs a package declares: ours on this registry's address (SITE_URL)."""
-    from django.conf import settings
-
     return [url if url.startswith("http") else f"{settings.SITE_URL}{url}"
             for url in EXTENSIONS.values()]  # fmt: skip
 

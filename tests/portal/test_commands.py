@@ -73,20 +73,23 @@ def test_add_broker_refuses_bad_input(name, key):
     assert not Broker.objects.exists()
 
 
+# Every stage the demo's tenders reach.
+DEMO_STAGES = {
+    TenderStatus.ENQUIRIES,
+    TenderStatus.TENDERING,
+    TenderStatus.QUALIFICATION,
+    TenderStatus.AWARDED,
+    TenderStatus.COMPLETE,
+    TenderStatus.UNSUCCESSFUL,
+}
+
+
 @pytest.mark.django_db
 def test_load_demo_reaches_every_stage_and_runs_twice(capsys, settings):
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
     call_command("load_demo")
     assert not DBTaskResult.objects.exists()  # the demo's past e-mails nobody
-    statuses = set(Tender.objects.values_list("status", flat=True))
-    assert statuses == {
-        TenderStatus.ENQUIRIES,
-        TenderStatus.TENDERING,
-        TenderStatus.QUALIFICATION,
-        TenderStatus.AWARDED,
-        TenderStatus.COMPLETE,
-        TenderStatus.UNSUCCESSFUL,
-    }
+    assert set(Tender.objects.values_list("status", flat=True)) == DEMO_STAGES
     assert sorted(Complaint.objects.values_list("status", flat=True)) == ["claim", "resolved"]
     # A contract the buyer may sign now, and one in contracting with a signed change.
     buyer = User.objects.get(username="buyer")
@@ -128,14 +131,7 @@ def test_the_demo_reaches_every_stage_whatever_the_day_and_hour(moment, time_mac
 
     call_command("load_demo", stdout=io.StringIO())
 
-    assert set(Tender.objects.values_list("status", flat=True)) == {
-        TenderStatus.ENQUIRIES,
-        TenderStatus.TENDERING,
-        TenderStatus.QUALIFICATION,
-        TenderStatus.AWARDED,
-        TenderStatus.COMPLETE,
-        TenderStatus.UNSUCCESSFUL,
-    }
+    assert set(Tender.objects.values_list("status", flat=True)) == DEMO_STAGES
     assert sorted(Complaint.objects.values_list("status", flat=True)) == ["claim", "resolved"]
     assert Contract.objects.filter(changes__status="active").count() == 1
 
