@@ -37,3 +37,22 @@ def test_unreachable_document_service_is_a_clear_error(api, settings):
         single_error(response, 422)["description"] == "Can't upload document to document service."
     )
     assert "documents" not in tender.read()
+
+
+def test_the_document_service_apart_makes_its_schema(settings):
+    """gunicorn.conf.py refuses to start on a check's error, and one check makes the OpenAPI
+    schema: the document service's own paths make it without the registry's."""
+    from django.core.checks import run_checks
+    from django.urls import clear_url_caches
+
+    settings.ROOT_URLCONF = "docservice.standalone_urls"
+    clear_url_caches()
+    try:
+        found = [
+            message.id
+            for message in run_checks(include_deployment_checks=True)
+            if message.id.startswith("drf_spectacular")
+        ]
+    finally:
+        clear_url_caches()
+    assert found == []
