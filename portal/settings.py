@@ -181,22 +181,24 @@ STATIC_URL = "static/"
 STATIC_ROOT = Path(env("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_ROOT = BASE_DIR / "media"
+# The document service's files in S3 (DOCUMENTS_S3_BUCKET names the bucket): reached only
+# through URLs signed for a minute, with version 4 signatures (AWS refuses version 2 for buckets
+# made since 2020, and so do other S3 servers).
+DOCUMENTS_S3_OPTIONS = {
+    "bucket_name": env("DOCUMENTS_S3_BUCKET"),
+    "endpoint_url": env("DOCUMENTS_S3_ENDPOINT_URL") or None,
+    "region_name": env("DOCUMENTS_S3_REGION") or None,
+    "default_acl": None,
+    "file_overwrite": False,
+    "querystring_auth": True,
+    "querystring_expire": 60,
+    "signature_version": "s3v4",
+}
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # File content of the document service; never served directly (only through signed URLs).
     "documents": (
-        {
-            "BACKEND": "storages.backends.s3.S3Storage",
-            "OPTIONS": {
-                "bucket_name": env("DOCUMENTS_S3_BUCKET"),
-                "endpoint_url": env("DOCUMENTS_S3_ENDPOINT_URL") or None,
-                "region_name": env("DOCUMENTS_S3_REGION") or None,
-                "default_acl": None,
-                "file_overwrite": False,
-                "querystring_auth": True,
-                "querystring_expire": 60,
-            },
-        }
+        {"BACKEND": "storages.backends.s3.S3Storage", "OPTIONS": DOCUMENTS_S3_OPTIONS}
         if env("DOCUMENTS_S3_BUCKET")
         else {
             "BACKEND": "docservice.storage.AtomicFileSystemStorage",

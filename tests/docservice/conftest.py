@@ -1,50 +1,65 @@
 import socket
+from datetime import UTC, datetime
 
 import pytest
 
 
 @pytest.fixture(scope="session")
-def s3_server():
-    """A real S3-compatible server (moto's) on loopback, for the object-storage runs."""
-    import boto3
-    from moto.server import ThreadedMotoServer
+def s3_server(tmp_path_factory):
+    """A real S3-compatible server (SeaweedFS, as `make cluster` runs it) on loopback, for the
+    object-storage runs."""
+    from cluster import processes
 
+    port = free_ports(8) + 3  # (SeaweedFS listens on the three ports before it, four after)
+    server = processes.seaweedfs(tmp_path_factory.mktemp("s3"), port).start()
+    try:
+        processes.make_bucket(port, "documents")
+        yield {
+            "endpoint": f"http://127.0.0.1:{port}",
+            "aws_access_key_id": processes.S3_ACCESS_KEY,
+            "aws_secret_access_key": processes.S3_SECRET_KEY,
+        }
+    finally:
+        server.stop()
+
+
+def free_ports(count: int) -> int:
+    """The first of `count` consecutive ports nothing listens on."""
+    while True:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            first = probe.getsockname()[1]
+        if first + count < 55000 and all(_free(first + n) for n in range(count)):
+            return first
+
+
+def _free(port: int) -> bool:
     with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    endpoint = f"http://127.0.0.1:{port}"
-    credentials = {
-        "aws_access_key_id": "registry-test",
-        "aws_secret_access_key": "registry-test-secret",
-    }
-    boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1", **credentials).create_bucket(
-        Bucket="documents"
-    )
-    yield {"endpoint": endpoint, **credentials}
-    server.stop()
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 @pytest.fixture(params=["filesystem", "s3"])
-def store(request, settings):
+def store(request, settings, monkeypatch):
     """Run the test against the filesystem store, then against S3 on loopback."""
     if request.param == "s3":
         server = request.getfixturevalue("s3_server")
+        signed_at_the_real_time(monkeypatch)
         settings.STORAGES = {
             **settings.STORAGES,
             "documents": {
                 "BACKEND": "storages.backends.s3.S3Storage",
                 "OPTIONS": {
+                    **settings.DOCUMENTS_S3_OPTIONS,
                     "bucket_name": "documents",
                     "endpoint_url": server["endpoint"],
                     "region_name": "us-east-1",
                     "access_key": server["aws_access_key_id"],
                     "secret_key": server["aws_secret_access_key"],
                     "location": request.node.name.replace("[", "-").replace("]", ""),
-                    "file_overwrite": False,
-                    "querystring_auth": True,
-                    "querystring_expire": 60,
                 },
             },
         }
@@ -57,3 +72,18 @@ def ds(client, brokers):
     from tests.docservice.helpers import DocService
 
     return DocService(client)
+
+
+def signed_at_the_real_time(monkeypatch):
+    """S3 refuses a request signed at a moment far from its own clock: a test that moves the
+    clock still signs its requests to the real server at the real time."""
+    import botocore
+    import time_machine
+
+    def real_now(remove_tzinfo=True):
+        travelling = time_machine.escape_hatch.is_travelling()
+        now = (time_machine.escape_hatch.datetime.datetime if travelling else datetime).now(UTC)
+        return now.replace(tzinfo=None) if remove_tzinfo else now
+
+    for module in ("compat", "auth", "endpoint", "signers", "utils"):
+        monkeypatch.setattr(getattr(botocore, module), "get_current_datetime", real_now)

@@ -99,7 +99,7 @@ def fetched(ds, url) -> tuple[bytes, str]:
     assert f"{location.scheme}://{location.netloc}" == s3["endpoint_url"]
     # (each upload is stored under the document's id and a suffix of its own)
     assert location.path.startswith(f"/{s3['bucket_name']}/{s3['location']}/{doc_id}.")
-    assert {"Signature", "Expires"} <= set(parse_qs(location.query))
+    assert {"X-Amz-Signature", "X-Amz-Expires"} <= set(parse_qs(location.query))
     with urlopen(response["Location"], timeout=10) as stored:
         return stored.read(), stored.headers.get("Content-Disposition", "")
 
