@@ -60,9 +60,12 @@ class Server:
 
 
 class Pair:
-    """A primary and its streaming replica, in `folder` (made here), on `port` and the next."""
+    """A primary and its streaming replica, in `folder` (made here), on `port` and the next;
+    `durable`, each commit is flushed to disk before it is acknowledged (else, for a test's
+    database, which is thrown away, it is not)."""
 
-    def __init__(self, folder: Path, port: int):
+    def __init__(self, folder: Path, port: int, durable: bool = False):
+        self.durable = durable
         self.primary = Server(folder / "primary", port)
         self.replica = Server(folder / "replica", port + 1)
 
@@ -72,8 +75,9 @@ class Pair:
         with open(primary / "pg_hba.conf", "a") as hba:
             hba.write("host replication all 127.0.0.1/32 trust\n")
         with open(primary / "postgresql.conf", "a") as conf:
-            # (a test's database is thrown away: not worth an fsync)
-            conf.write("fsync = off\nsynchronous_commit = off\nwal_level = replica\n")
+            conf.write("wal_level = replica\nmax_connections = 200\n")
+            if not self.durable:
+                conf.write("fsync = off\nsynchronous_commit = off\n")
         self.primary.start()
         as_postgres(
             [binaries() / "pg_basebackup", "-h", "127.0.0.1", "-p", str(self.primary.port),
