@@ -93,7 +93,22 @@ def chosen_alias() -> str:
 
 def _pick() -> str:
     fresh = [alias for alias in replica_aliases() if _is_fresh(alias)]
-    return random.choice(fresh) if fresh else "default"
+    random.shuffle(fresh)
+    return next((alias for alias in fresh if _answers(alias)), "default")
+
+
+def _answers(alias: str) -> bool:
+    """Whether the replica takes a connection now (its lag was asked up to a second ago: it
+    may have died since); one that does not is skipped until its lag is asked again."""
+    connection = connections[alias]
+    try:
+        connection.close_if_health_check_failed()
+        connection.ensure_connection()
+    except DatabaseError:
+        logger.warning("replica %s does not answer; reads go elsewhere", alias)
+        _lags[alias] = (time.monotonic(), None)
+        return False
+    return True
 
 
 def _is_fresh(alias: str) -> bool:
