@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from http.client import HTTPConnection
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 API = "/api/2.3"
 # A tender's enquiries and tendering, in seconds from its creation (sandbox: a day is a minute).
@@ -177,8 +177,11 @@ class Load:
         data = body["data"]
         with self.lock:
             self.written.tenders[tender_id] = {"broker": name, "token": token, "description": ""}
-            period = data["tenderPeriod"]
-            self.open_for_bids.append((tender_id, period["startDate"], period["endDate"], name))
+            period = [
+                datetime.fromisoformat(data["tenderPeriod"][end])
+                for end in ("startDate", "endDate")
+            ]
+            self.open_for_bids.append((tender_id, *period, name))
         description = f"Партія {number}: {uuid.uuid4().hex[:8]}"
         changed = self.http.call(
             "PATCH", f"{API}/tenders/{tender_id}?acc_token={token}",
@@ -210,16 +213,15 @@ class Load:
                     self.written.stale_own_reads += 1
 
     def bid_on_others(self, name: str, key: str) -> None:
-        moment = stamp(now())
+        moment = now()
         with self.lock:
-            # (ISO stamps of one offset compare as moments)
             open_now = [
                 entry for entry in self.open_for_bids
                 if entry[3] != name and entry[1] <= moment < entry[2]
             ]  # fmt: skip
             bid_on = {tender for tender, _, _, broker in self.written.bids if broker == name}
         for tender_id, _start, end, _owner in open_now:
-            if tender_id in bid_on or stamp(now() + timedelta(seconds=2)) >= end:
+            if tender_id in bid_on or now() + timedelta(seconds=2) >= end:
                 continue
             placed = self.http.call(
                 "POST", f"{API}/tenders/{tender_id}/bids", bid_body(name, next(self.numbers)), key
@@ -259,8 +261,8 @@ class Load:
     def visitor(self) -> None:
         pages = [
             lambda tender: "/",
-            lambda tender: "/?q=папір",
-            lambda tender: "/search.atom?q=папір",
+            lambda tender: f"/?q={quote('папір')}",
+            lambda tender: f"/search.atom?q={quote('папір')}",
             lambda tender: f"/tenders/{tender}/",
             lambda tender: f"{API}/tenders/{tender}",
             lambda tender: f"{API}/tenders/{tender}?opt_schema=ocds",
@@ -278,6 +280,10 @@ class Load:
                 time.sleep(0.2)
 
     def start(self, brokers: list[str], visitors: int) -> list[threading.Thread]:
+        self.actors = (
+            f"{len(brokers)} brokers writing and reading back, a crawler of the tenders' feed, "
+            f"{visitors} visitors reading and searching the portal, the API and open data"
+        )
         jobs = [(self.broker, (name,)) for name in brokers]
         jobs += [(self.crawl, ())] + [(self.visitor, ())] * visitors
         threads = [threading.Thread(target=job, args=args, daemon=True) for job, args in jobs]

@@ -79,6 +79,7 @@ class Cluster:
             "STATIC_ROOT": str(self.folder / "static"),
             "EMAIL_HOST": "127.0.0.1",
             "EMAIL_PORT": str(self.port["mailbox"]),
+            "EMAIL_USE_TLS": "0",  # (the mailbox is on loopback)
             "DEFAULT_FROM_EMAIL": "registry@cluster.localhost",
             "REGISTRY_SIGNING_KEYS": self.registry_key[0],
             "DOCSERVICE_TRUSTED_KEYS": self.docservice_key[1],

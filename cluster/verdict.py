@@ -143,6 +143,8 @@ class Verdict:
             "SELECT count(*), count(*) - count(DISTINCT (tender_id, tender_modified))"
             " FROM opendata_release"
         )
+        ((auctions,),) = self.sql("SELECT count(*) FROM tenders_auction WHERE ended IS NOT NULL")
+        self.found.done["auctions held"] = auctions
         self.found.done["status changes"] = changes
         self.found.twice["status changes"] = changed_twice
         self.found.done["open data releases"] = releases
@@ -190,10 +192,10 @@ def report(cluster, load: Load, found: Found, events, lag, seconds) -> str:
     lines = [
         f"## `make cluster-test`: {'passed' if found.passed else 'FAILED'}",
         "",
-        f"{seconds:.0f} s of load through the balancer: 3 brokers, a feed crawler, "
-        f"{len([t for t in load.tally])} kinds of answer; two application nodes of 2 gunicorn "
-        "workers each, the document service apart on SeaweedFS, two chronographs, two mail "
-        "workers, two alert runners, PostgreSQL primary and streaming replica, Redis.",
+        f"{seconds:.0f} s of load through the balancer ({load.actors}) on two application "
+        "nodes of 2 gunicorn workers each, the document service apart on SeaweedFS, two "
+        "chronographs, two mail workers, two alert runners, a PostgreSQL primary and its "
+        "streaming replica, Redis.",
         "",
         "What happened:",
         "",
