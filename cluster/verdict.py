@@ -18,6 +18,8 @@ from cluster.load import API, Load, Refused
 # How long the cluster may take to settle after the load (auctions end, mail goes out).
 SETTLE_SECONDS = 120
 TENDER_LINK = re.compile(r"/tenders/([0-9a-f]{32})/")
+# Tenders one alert lists (portal/alerts.py's LISTED; read here without loading Django).
+LISTED = 20
 
 
 @dataclass
@@ -161,25 +163,50 @@ class Verdict:
         self.count_mail()
 
     def count_mail(self) -> None:
-        messages, told = Counter(), Counter()
+        messages, told, listings = Counter(), Counter(), {}
         for path in sorted((self.cluster.folder / "mail").glob("*.eml")):
             message = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
             text = message.get_body(preferencelist=("plain",)).get_content()
             recipient = message["X-Envelope-To"]
             messages[(recipient, message["Subject"], text)] += 1
-            for tender_id in set(TENDER_LINK.findall(text)):
+            listed = set(TENDER_LINK.findall(text))
+            listings.setdefault(recipient, []).append(listed)
+            for tender_id in listed:
                 told[(recipient, tender_id)] += 1
         self.found.done["mails sent"] = sum(messages.values())
         self.found.twice["mails"] = sum(times - 1 for times in messages.values())
         self.found.done["tenders told to searchers"] = len(told)
         self.found.twice["tenders told to a searcher"] = sum(t - 1 for t in told.values())
-        searchers = {recipient for recipient, _ in told} | {
-            f"searcher{n}@cluster.localhost" for n in range(1, 4)
-        }
-        published = {tender for tender in self.load.written.tenders}
+        published = dict(self.sql("SELECT id, published FROM tenders_tender"))
         self.found.undone["tenders not told to a searcher"] = sum(
-            1 for searcher in searchers for tender in published if (searcher, tender) not in told
+            1
+            for searcher in {f"searcher{n}@cluster.localhost" for n in range(1, 4)}
+            for tender in self.load.written.tenders
+            if (searcher, tender) not in told
+            and not linked_for_the_rest(published[tender], listings.get(searcher, []), published)
         )
+
+
+def linked_for_the_rest(moment, listings: list[set], published: dict) -> bool:
+    """Whether a tender published at `moment` was among those a mail did not list: a mail lists
+    the LISTED newest of the tenders published since the search's previous mail, and links the
+    search for the rest (portal/alerts.py). Its window: after the previous mail's newest,
+    before its own oldest."""
+    spans = sorted(
+        (min(published[t] for t in listed), max(published[t] for t in listed), len(listed))
+        for listed in listings
+        if listed
+    )
+    previous_newest = None
+    for oldest, newest, count in spans:
+        if (
+            count >= LISTED
+            and (previous_newest is None or previous_newest < moment)
+            and (moment < oldest)
+        ):
+            return True
+        previous_newest = newest
+    return False
 
 
 def report(cluster, load: Load, found: Found, events, lag, seconds) -> str:

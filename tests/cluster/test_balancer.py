@@ -1,0 +1,106 @@
+"""The balancer of `make cluster` (cluster/balancer.py): a node that refuses connections is
+passed over; a node that takes a request and closes without answering has it sent on only when
+it changes nothing."""
+
+import asyncio
+import socket
+import threading
+from http.client import HTTPConnection
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from cluster.balancer import serve
+
+
+class Answering(BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.answer()
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.answer()
+
+    def answer(self):
+        body = f"{self.command} from {self.headers['X-Forwarded-For']}".encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def answering_node() -> int:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Answering)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server.server_address[1]
+
+
+def silent_node() -> int:
+    """A node that takes each request and closes the connection without a word."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+
+    def hang_up():
+        while True:
+            connection, _ = listener.accept()
+            connection.recv(65536)
+            connection.close()
+
+    threading.Thread(target=hang_up, daemon=True).start()
+    return listener.getsockname()[1]
+
+
+def balancer(nodes: list[int]) -> int:
+    port = free_port()
+    threading.Thread(target=asyncio.run, args=(serve(port, nodes),), daemon=True).start()
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return port
+        except OSError:
+            threading.Event().wait(0.05)
+    raise AssertionError("the balancer did not start")
+
+
+def call(port: int, method: str) -> tuple[int, bytes]:
+    connection = HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request(method, "/", body=b"{}" if method == "POST" else None)
+    response = connection.getresponse()
+    return response.status, response.read()
+
+
+@pytest.mark.parametrize("method", ["GET", "POST"])
+def test_a_node_that_refuses_connections_is_passed_over(method):
+    port = balancer([free_port(), answering_node()])
+
+    answers = [call(port, method) for _ in range(4)]
+
+    assert answers == [(200, f"{method} from 127.0.0.1".encode())] * 4
+
+
+@pytest.mark.parametrize(
+    ("method", "answer"), [("GET", (200, b"GET from 127.0.0.1")), ("POST", (502, None))]
+)
+def test_a_request_a_node_took_without_answering_goes_on_only_when_it_changes_nothing(
+    method, answer
+):
+    port = balancer([silent_node(), answering_node()])  # (the first request goes to the first)
+
+    status, body = call(port, method)
+
+    assert status == answer[0]
+    if status == 200:
+        assert body == answer[1]
+    else:  # (the write may have been done: the caller looks before trying again)
+        assert b'"name": "node"' in body
+    assert call(port, method)[0] == 200  # (the silent node is left out a while)
