@@ -21,6 +21,7 @@ HEAD_LIMIT = 64 * 1024
 BODY_LIMIT = 256 * 1024 * 1024
 LEFT_OUT_SECONDS = 3.0
 CONNECT_SECONDS = 2.0
+HEAD_SECONDS = 30.0
 ANSWER_SECONDS = 60.0
 SAFE = {"GET", "HEAD", "OPTIONS"}
 
@@ -94,9 +95,11 @@ class Balancer:
 async def read_request(reader, writer) -> tuple[str, bytes]:
     """The request's method, and the request as the node gets it."""
     try:
-        head = await reader.readuntil(b"\r\n\r\n")
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), HEAD_SECONDS)
     except asyncio.LimitOverrunError:
         raise Refused(431, "Request Header Fields Too Large") from None
+    except TimeoutError:  # (a caller that opens a connection and sends nothing holds no node)
+        raise Refused(408, "Request Timeout") from None
     request_line, *lines = head.decode("latin-1").split("\r\n")[:-2]
     method = request_line.split(" ", 1)[0]
     headers, length, forwarded = [], 0, []
@@ -117,7 +120,10 @@ async def read_request(reader, writer) -> tuple[str, bytes]:
     peer = writer.get_extra_info("peername")
     forwarded.append(peer[0] if peer else "unknown")
     headers += [f"X-Forwarded-For: {', '.join(forwarded)}", "Connection: close"]
-    body = await reader.readexactly(length) if length else b""
+    try:
+        body = await asyncio.wait_for(reader.readexactly(length), HEAD_SECONDS) if length else b""
+    except TimeoutError:
+        raise Refused(408, "Request Timeout") from None
     head = "\r\n".join([request_line, *headers, "", ""]).encode("latin-1")
     return method, head + body
 

@@ -90,7 +90,7 @@ class LagWatch:
         )
 
 
-def kills(cluster: Cluster, started: float, events: list) -> list:
+def kills(cluster: Cluster, started: float) -> list:
     """What is killed (and brought back) when, as fractions of the load's length."""
 
     def at(fraction, what, action):
@@ -123,7 +123,7 @@ def run() -> int:
         threading.Thread(target=lag.run, daemon=True).start()
         started = time.monotonic()
         threads = load.start(BROKERS, VISITORS)
-        for moment, what, action in kills(cluster, started, events):
+        for moment, what, action in kills(cluster, started):
             time.sleep(max(0.0, moment - time.monotonic()))
             action()
             events.append(f"{time.monotonic() - started:5.1f} s: {what}")
@@ -133,7 +133,7 @@ def run() -> int:
         for thread in threads:
             thread.join(90)
         events.append(f"{time.monotonic() - started:5.1f} s: the load stopped")
-        found = verdict.Verdict(cluster, load).reach()
+        found = verdict.Verdict(cluster, load, SEARCHERS).reach()
         lag.stopping.set()
         report = verdict.report(cluster, load, found, events, lag, SECONDS)
     finally:

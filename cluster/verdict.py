@@ -44,8 +44,8 @@ class Found:
 
 
 class Verdict:
-    def __init__(self, cluster, load: Load):
-        self.cluster, self.load = cluster, load
+    def __init__(self, cluster, load: Load, searchers: int):
+        self.cluster, self.load, self.searchers = cluster, load, searchers
         self.found = Found()
 
     def sql(self, statement: str, *parameters):
@@ -180,7 +180,7 @@ class Verdict:
         published = dict(self.sql("SELECT id, published FROM tenders_tender"))
         self.found.undone["tenders not told to a searcher"] = sum(
             1
-            for searcher in {f"searcher{n}@cluster.localhost" for n in range(1, 4)}
+            for searcher in (f"searcher{n}@cluster.localhost" for n in range(1, self.searchers + 1))
             for tender in self.load.written.tenders
             if (searcher, tender) not in told
             and not linked_for_the_rest(published[tender], listings.get(searcher, []), published)

@@ -104,3 +104,13 @@ def test_a_request_a_node_took_without_answering_goes_on_only_when_it_changes_no
     else:  # (the write may have been done: the caller looks before trying again)
         assert b'"name": "node"' in body
     assert call(port, method)[0] == 200  # (the silent node is left out a while)
+
+
+def test_a_caller_that_sends_nothing_is_let_go(monkeypatch):
+    monkeypatch.setattr("cluster.balancer.HEAD_SECONDS", 0.2)
+    port = balancer([answering_node()])
+
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as idle:
+        answer = idle.recv(65536)
+
+    assert answer.startswith(b"HTTP/1.1 408 ")
