@@ -26,14 +26,14 @@ import hashlib
 import logging
 import random
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
 from datetime import timedelta
 from functools import wraps
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import DatabaseError, connections, transaction
+from django.db import DatabaseError, InterfaceError, OperationalError, connections, transaction
 from django.utils import timezone
 
 from core.databases import REPLICA_PREFIX
@@ -174,14 +174,53 @@ def reading_a_replica(allowed: bool = True):
 
 
 def may_read_a_replica(view):
-    """A view whose reads may be a little stale (unless its caller has just written)."""
+    """A view whose reads may be a little stale (unless its caller has just written). When the
+    replica it reads dies under it, it reads again from the primary (a GET changes nothing it
+    would not change again), and the replica is skipped until its lag is asked again."""
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
-        with reading_a_replica(request.method in ("GET", "HEAD") and not Pins.holds(request)):
+        allowed = request.method in ("GET", "HEAD") and not Pins.holds(request)
+        if not allowed or not replica_aliases():
+            with reading_a_replica(False):
+                return view(request, *args, **kwargs)
+        with reading_a_replica(), failures_of_replicas() as failed:
+            try:
+                response = view(request, *args, **kwargs)
+            except DatabaseError:
+                if not failed:
+                    raise
+        if not failed:
+            return response
+        logger.warning(
+            "replica %s stopped answering during a read; read again from the primary", failed[0]
+        )
+        _lags[failed[0]] = (time.monotonic(), None)
+        with reading_a_replica(False):
             return view(request, *args, **kwargs)
 
     return wrapper
+
+
+@contextmanager
+def failures_of_replicas():
+    """The replicas whose connection failed inside (a list, filled as they fail)."""
+    failed: list[str] = []
+
+    def noticing(alias):
+        def execute(run, sql, params, many, context):
+            try:
+                return run(sql, params, many, context)
+            except (OperationalError, InterfaceError):
+                failed.append(alias)
+                raise
+
+        return execute
+
+    with ExitStack() as stack:
+        for alias in replica_aliases():
+            stack.enter_context(connections[alias].execute_wrapper(noticing(alias)))
+        yield failed
 
 
 class Pins:

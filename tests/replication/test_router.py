@@ -94,6 +94,36 @@ def test_a_replica_that_dies_after_its_lag_was_asked_is_skipped(api, client, rep
         assert client.get(path).status_code == 200
 
 
+@pytest.mark.parametrize(
+    ("path", "shown"),
+    [
+        ("/api/2.3/tenders/{id}", "{id}"),
+        ("/api/2.3/tenders", '"next_page"'),  # (the tender is within the watermark yet)
+        ("/tenders/{id}/", "{id}"),
+        ("/tenders/{id}/history/", "{id}"),
+    ],
+)
+def test_a_read_whose_replica_dies_under_it_is_read_again_from_the_primary(
+    api, client, replica_server, path, shown
+):
+    tender = create_tender(api)
+    until_replayed(tender.id)
+    time.sleep(1.1)  # (past the writer's own lag check: the replica is read)
+
+    def die_at_the_first_statement(run, sql, params, many, context):
+        if "pg_last_wal_replay" not in sql:
+            replica_server.stop("immediate")
+        return run(sql, params, many, context)
+
+    with connections[REPLICA].execute_wrapper(die_at_the_first_statement):
+        response = client.get(path.format(id=tender.id))
+
+    assert response.status_code == 200
+    assert shown.format(id=tender.id) in response.content.decode()
+    close_old_connections()  # (what a served request starts with: the dead connection goes)
+    assert client.get(path.format(id=tender.id)).status_code == 200  # (skipped now)
+
+
 def test_the_feed_read_from_a_lagging_replica_hands_out_no_offset_past_what_it_lacks(
     api, client, replica_server, settings
 ):
