@@ -12,6 +12,9 @@ database, on its own server, as streaming replication copies it there."""
 import dj_database_url
 
 REPLICA_PREFIX = "replica_"
+# A replica that has not let a connection in within this long is skipped (the primary is read):
+# one whose machine is gone rather than refusing would hold the request until the system gives up.
+REPLICA_CONNECT_SECONDS = 2
 
 
 def databases(primary_url: str, replica_urls: list[str], statement_timeout: float) -> dict:
@@ -19,6 +22,8 @@ def databases(primary_url: str, replica_urls: list[str], statement_timeout: floa
     for number, url in enumerate(replica_urls):
         replica = _database(url, statement_timeout)
         replica["TEST"] = {"MIRROR": "default"}
+        if replica["ENGINE"] == "django.db.backends.postgresql":
+            replica.setdefault("OPTIONS", {})["connect_timeout"] = REPLICA_CONNECT_SECONDS
         found[f"{REPLICA_PREFIX}{number}"] = replica
     return found
 
