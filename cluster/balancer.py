@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import itertools
 import json
+import re
 import time
 
 HEAD_LIMIT = 64 * 1024
@@ -24,6 +25,7 @@ CONNECT_SECONDS = 2.0
 HEAD_SECONDS = 30.0
 ANSWER_SECONDS = 60.0
 SAFE = {"GET", "HEAD", "OPTIONS"}
+LENGTH = re.compile(r"[0-9]{1,12}", re.ASCII)
 
 
 class Refused(Exception):
@@ -50,7 +52,7 @@ class Balancer:
             await self.forward(method, request, writer)
         except Refused as refusal:
             writer.write(envelope(refusal.status, refusal.reason))
-        except (ConnectionError, asyncio.IncompleteReadError):
+        except (ConnectionError, asyncio.IncompleteReadError, TimeoutError):
             pass
         finally:
             try:
@@ -83,11 +85,13 @@ class Balancer:
                 if method in SAFE:
                     continue
                 raise Refused(502, "Bad Gateway")
-            writer.write(first)
-            while chunk := await node_reader.read(65536):
-                writer.write(chunk)
-                await writer.drain()
-            node_writer.close()
+            try:
+                writer.write(first)
+                while chunk := await asyncio.wait_for(node_reader.read(65536), ANSWER_SECONDS):
+                    writer.write(chunk)
+                    await writer.drain()
+            finally:  # (the caller gone, or the node stalled: the node's connection goes too)
+                node_writer.close()
             return
         raise Refused(502, "Bad Gateway")
 
@@ -102,16 +106,20 @@ async def read_request(reader, writer) -> tuple[str, bytes]:
         raise Refused(408, "Request Timeout") from None
     request_line, *lines = head.decode("latin-1").split("\r\n")[:-2]
     method = request_line.split(" ", 1)[0]
-    headers, length, forwarded = [], 0, []
+    headers, length, seen_length, forwarded = [], 0, False, []
     for line in lines:
         name, _, value = line.partition(":")
         lowered = name.strip().lower()
         if lowered == "transfer-encoding":
             raise Refused(411, "Length Required")
         if lowered == "content-length":
-            if not value.strip().isdigit() or int(value) > BODY_LIMIT:
+            # (one length, in ASCII digits: two that disagree would split the body differently
+            # here and on the node)
+            if seen_length or not LENGTH.fullmatch(value.strip()):
                 raise Refused(400, "Bad Request")
-            length = int(value)
+            seen_length, length = True, int(value)
+            if length > BODY_LIMIT:
+                raise Refused(413, "Content Too Large")
         if lowered == "x-forwarded-for":
             forwarded.append(value.strip())
             continue
