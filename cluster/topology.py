@@ -50,6 +50,8 @@ class Cluster:
         self.folder = folder
         self.settings = settings  # (more environment for every node and worker)
         self.keys = {name: f"{name}-key-{secrets.token_hex(16)}" for name in [*BROKERS, "upload"]}
+        self.secret_key = secrets.token_urlsafe(48)
+        self.registry_key, self.docservice_key = keypair(), keypair()
         self.pair: Pair | None = None
         self.processes: dict[str, Process] = {}
 
@@ -91,10 +93,11 @@ class Cluster:
         }
 
     def docservice_environment(self) -> dict:
-        """The document service's: its own secret and signing key, the registry's verify key,
-        and the only keys to the S3 store."""
+        """The document service's: its own secret and signing key, the registry's verify key
+        (never its seed), and the only keys to the S3 store."""
+        registry_only = ("REGISTRY_SIGNING_KEYS", "REPLICA_URLS", "DOCSERVICE_UPLOAD_KEY")
         return {
-            **self.shared(),
+            **{name: value for name, value in self.shared().items() if name not in registry_only},
             "SECRET_KEY": secrets.token_urlsafe(48),
             "ROOT_URLCONF": "docservice.standalone_urls",
             "DOCSERVICE_SIGNING_KEYS": self.docservice_key[0],
@@ -112,8 +115,6 @@ class Cluster:
     def start(self) -> "Cluster":
         shutil.rmtree(self.folder, ignore_errors=True)
         self.folder.mkdir(parents=True)
-        self.secret_key = secrets.token_urlsafe(48)
-        self.registry_key, self.docservice_key = keypair(), keypair()
         try:
             self._start()
         except BaseException:
