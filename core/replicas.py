@@ -48,6 +48,9 @@ STALE_APPS = {"tenders", "complaints", "contracting", "auctions", "opendata"}
 # After a write, its caller reads the primary this long (longer than a replica may lag).
 PINNED_SECONDS = 10
 
+# admin_shutdown, crash_shutdown, cannot_connect_now
+SHUTDOWN_STATES = {"57P01", "57P02", "57P03"}
+
 _may_be_stale: ContextVar[bool] = ContextVar("may_read_a_replica", default=False)
 _chosen: ContextVar[str | None] = ContextVar("replica_chosen", default=None)
 # alias -> (when asked, (the replica's lag in seconds or None when it did not answer))
@@ -202,6 +205,13 @@ def may_read_a_replica(view):
     return wrapper
 
 
+def connection_lost(error: DatabaseError) -> bool:
+    """Whether the error is the server gone (no SQLSTATE, a connection exception, or a
+    shutdown), not a statement that failed (cancelled past its timeout, say)."""
+    state = getattr(error.__cause__, "sqlstate", None)
+    return state is None or state.startswith("08") or state in SHUTDOWN_STATES
+
+
 @contextmanager
 def failures_of_replicas():
     """The replicas whose connection failed inside (a list, filled as they fail)."""
@@ -211,8 +221,9 @@ def failures_of_replicas():
         def execute(run, sql, params, many, context):
             try:
                 return run(sql, params, many, context)
-            except (OperationalError, InterfaceError):
-                failed.append(alias)
+            except (OperationalError, InterfaceError) as error:
+                if connection_lost(error):
+                    failed.append(alias)
                 raise
 
         return execute

@@ -124,6 +124,33 @@ def test_a_read_whose_replica_dies_under_it_is_read_again_from_the_primary(
     assert client.get(path.format(id=tender.id)).status_code == 200  # (skipped now)
 
 
+def test_a_read_cancelled_on_a_replica_is_not_taken_for_its_death(api, client):
+    """A statement past its timeout is the read's own failure (503, as on the primary): it is
+    not run again on the primary, and the replica is read on."""
+    tender = create_tender(api)
+    until_replayed(tender.id)
+    time.sleep(1.1)  # (past the writer's own lag check: the replica is read)
+    cancelled = []
+
+    def cancel_the_first_statement(run, sql, params, many, context):
+        if cancelled or "pg_last_wal_replay" in sql:
+            return run(sql, params, many, context)
+        cancelled.append(sql)
+        with connections[REPLICA].cursor() as cursor:
+            cursor.execute("SET statement_timeout = 1")
+        try:
+            return run("SELECT pg_sleep(1)", None, many, context)
+        finally:
+            with connections[REPLICA].cursor() as cursor:
+                cursor.execute("SET statement_timeout = 0")
+
+    with connections[REPLICA].execute_wrapper(cancel_the_first_statement):
+        response = client.get(f"/api/2.3/tenders/{tender.id}")
+
+    assert response.status_code == 503
+    assert replica_reads(lambda: client.get(f"/api/2.3/tenders/{tender.id}")) > 0
+
+
 def test_the_feed_read_from_a_lagging_replica_hands_out_no_offset_past_what_it_lacks(
     api, client, replica_server, settings
 ):
