@@ -46,7 +46,8 @@ class Server:
         )  # fmt: skip
 
     def stop(self, mode: str = "fast") -> None:
-        if self.folder.exists():
+        """Stop it (a server already stopped is left so)."""
+        if (self.folder / "postmaster.pid").exists():
             as_postgres([binaries() / "pg_ctl", "-D", self.folder, "-m", mode, "-w", "stop"])
 
     def sql(self, statement: str) -> str:
@@ -86,8 +87,10 @@ class Pair:
         self.replica.start()
 
     def stop(self) -> None:
-        self.replica.stop()
-        self.primary.stop()
+        try:
+            self.replica.stop()
+        finally:
+            self.primary.stop()
 
 
 def as_postgres(command: list) -> None:

@@ -14,6 +14,7 @@ import dj_database_url
 REPLICA_PREFIX = "replica_"
 # A replica that has not let a connection in within this long is skipped (the primary is read):
 # one whose machine is gone rather than refusing would hold the request until the system gives up.
+# On a connection already open, what is sent and not acknowledged for as long fails it too.
 REPLICA_CONNECT_SECONDS = 2
 
 
@@ -23,7 +24,10 @@ def databases(primary_url: str, replica_urls: list[str], statement_timeout: floa
         replica = _database(url, statement_timeout)
         replica["TEST"] = {"MIRROR": "default"}
         if replica["ENGINE"] == "django.db.backends.postgresql":
-            replica.setdefault("OPTIONS", {})["connect_timeout"] = REPLICA_CONNECT_SECONDS
+            replica.setdefault("OPTIONS", {}).update(
+                connect_timeout=REPLICA_CONNECT_SECONDS,
+                tcp_user_timeout=REPLICA_CONNECT_SECONDS * 1000,
+            )
         found[f"{REPLICA_PREFIX}{number}"] = replica
     return found
 
