@@ -42,6 +42,7 @@ class Http:
         parts = urlsplit(base)
         self.host, self.port = parts.hostname, parts.port
         self.tally, self.lock = tally, lock
+        self.failures: list[tuple[float, str]] = []  # (when, kind): 5xx, and no answer
 
     def call(self, method, path, body=None, key=None, content_type="application/json") -> Answer:
         headers = {}
@@ -73,6 +74,8 @@ class Http:
     def count(self, kind: str) -> None:
         with self.lock:
             self.tally[kind] += 1
+            if not kind.isdigit() or kind.startswith("5"):
+                self.failures.append((time.monotonic(), kind))
 
 
 def now() -> datetime:
@@ -151,7 +154,7 @@ class Load:
         self.http = Http(cluster.url, self.tally, self.lock)
         self.written = Written()
         self.open_for_bids: list = []  # (tender id, tendering from, tendering until, broker)
-        self.seen = Counter()  # (id, dateModified) -> times the crawler saw it
+        self.seen = Counter()  # (id, dateModified as a moment) -> times the crawler saw it
         self.crawler_head = f"{API}/tenders"
         self.stopping = threading.Event()
         self.numbers = itertools.count(1)
@@ -206,11 +209,10 @@ class Load:
     def read_own_write(self, key: str, tender_id: str, description: str) -> None:
         """A broker reads what it has just written: the router sends it to the primary."""
         read = self.http.call("GET", f"{API}/tenders/{tender_id}", key=key)
-        if read.status == 200:
-            with self.lock:
-                self.written.own_reads += 1
-                if read.json()["data"].get("description") != description:
-                    self.written.stale_own_reads += 1
+        with self.lock:
+            self.written.own_reads += 1
+            if read.status != 200 or read.json()["data"].get("description") != description:
+                self.written.stale_own_reads += 1
 
     def bid_on_others(self, name: str, key: str) -> None:
         moment = now()
@@ -255,7 +257,7 @@ class Load:
                 continue
             with self.lock:
                 for item in body["data"]:
-                    self.seen[(item["id"], item["dateModified"])] += 1
+                    self.seen[(item["id"], datetime.fromisoformat(item["dateModified"]))] += 1
             self.crawler_head = body["next_page"]["path"]
 
     def visitor(self) -> None:

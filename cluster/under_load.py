@@ -18,6 +18,7 @@ import statistics
 import sys
 import threading
 import time
+from collections import Counter
 
 import psycopg
 
@@ -57,7 +58,7 @@ class LagWatch:
             row = primary.execute(
                 "SELECT COALESCE(EXTRACT(EPOCH FROM replay_lag), 0)::float, "
                 "pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn)::bigint "
-                "FROM pg_stat_replication"
+                "FROM pg_stat_replication WHERE replay_lsn IS NOT NULL"
             ).fetchone()
         if row is None:
             self.down_samples += 1
@@ -93,17 +94,17 @@ class LagWatch:
 def kills(cluster: Cluster, started: float) -> list:
     """What is killed (and brought back) when, as fractions of the load's length."""
 
-    def at(fraction, what, action):
-        return (started + fraction * SECONDS, what, action)
+    def at(fraction, what, action, cuts_requests=False):
+        return (started + fraction * SECONDS, what, action, cuts_requests)
 
     app, chronograph = cluster.processes["app1"], cluster.processes["chronograph1"]
     replica = cluster.pair.replica
     return [
-        at(0.20, "application node app1 killed (SIGKILL, with its workers)", app.kill),
+        at(0.20, "application node app1 killed (SIGKILL, with its workers)", app.kill, True),
         at(0.35, "chronograph1 killed (SIGKILL); chronograph2 goes on alone", chronograph.kill),
         at(0.45, "app1 started again", app.start),
         at(0.55, "the replica stopped (immediate: as if its machine died)",
-           lambda: replica.stop("immediate")),
+           lambda: replica.stop("immediate"), True),
         at(0.80, "the replica started again (it catches up from the primary)", replica.start),
     ]  # fmt: skip
 
@@ -123,8 +124,11 @@ def run() -> int:
         threading.Thread(target=lag.run, daemon=True).start()
         started = time.monotonic()
         threads = load.start(BROKERS, VISITORS)
-        for moment, what, action in kills(cluster, started):
+        cuts = []  # (when a kill may have cut the requests in flight)
+        for moment, what, action, cuts_requests in kills(cluster, started):
             time.sleep(max(0.0, moment - time.monotonic()))
+            if cuts_requests:
+                cuts.append(time.monotonic())
             action()
             events.append(f"{time.monotonic() - started:5.1f} s: {what}")
             print(events[-1], flush=True)
@@ -133,9 +137,11 @@ def run() -> int:
         for thread in threads:
             thread.join(90)
         events.append(f"{time.monotonic() - started:5.1f} s: the load stopped")
-        found = verdict.Verdict(cluster, load, SEARCHERS).reach()
+        # (what the load was answered; the verdict's own reads after it are not counted)
+        answers, failures = Counter(load.tally), list(load.http.failures)
+        found = verdict.Verdict(cluster, load, SEARCHERS).reach(failures, cuts)
         lag.stopping.set()
-        report = verdict.report(cluster, load, found, events, lag, SECONDS)
+        report = verdict.report(answers, load, found, events, lag, SECONDS)
     finally:
         cluster.stop()
     REPORT.parent.mkdir(exist_ok=True)

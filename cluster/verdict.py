@@ -18,6 +18,8 @@ from cluster.load import API, Load, Refused
 # How long the cluster may take to settle after the load (auctions end, mail goes out).
 SETTLE_SECONDS = 120
 TENDER_LINK = re.compile(r"/tenders/([0-9a-f]{32})/")
+# A request failing this long after a node or the replica was killed was in flight then.
+CUT_SECONDS = 5
 # Tenders one alert lists (portal/alerts.py's LISTED; read here without loading Django).
 LISTED = 20
 
@@ -32,6 +34,7 @@ class Found:
     done: Counter = field(default_factory=Counter)
     statuses: Counter = field(default_factory=Counter)
     server_errors: int = 0
+    unexplained_failures: Counter = field(default_factory=Counter)
     stale_own_reads: int = 0
 
     @property
@@ -40,6 +43,7 @@ class Found:
             sum(self.lost.values()) or self.feed_missed or self.feed_twice
             or sum(self.twice.values()) or sum(self.undone.values())
             or self.server_errors or self.stale_own_reads
+            or sum(self.unexplained_failures.values())
         )  # fmt: skip
 
 
@@ -52,7 +56,13 @@ class Verdict:
         with psycopg.connect(self.cluster.pair.primary.url) as primary:
             return primary.execute(statement, parameters).fetchall()
 
-    def reach(self) -> Found:
+    def reach(self, failures: list, cuts: list) -> Found:
+        """`failures`: the load's answers 5xx and requests unanswered, (when, kind); `cuts`:
+        when a node or the replica was killed. Only a failure within CUT_SECONDS after a kill
+        is explained (the requests in flight then), and never a 500."""
+        for moment, kind in failures:
+            if kind == "500" or not any(0 <= moment - cut <= CUT_SECONDS for cut in cuts):
+                self.found.unexplained_failures[kind] += 1
         self.settle()
         self.look_for_writes()
         self.crawl_to_the_end()
@@ -113,18 +123,24 @@ class Verdict:
         shown = self.get(f"{API}/tenders/{tender_id}/documents/{document_id}")
         if shown is None:
             return None
-        with urllib.request.urlopen(shown["data"]["url"], timeout=30) as got:
-            return got.read()
+        try:
+            with urllib.request.urlopen(shown["data"]["url"], timeout=30) as got:
+                return got.read()
+        except OSError:  # (urllib's HTTPError and URLError among them: counted as lost)
+            return None
 
     def crawl_to_the_end(self) -> None:
         """The crawler goes on to the feed's head; every tender's last change must be among
         what it saw (looked for again for a while: a change waits for the watermark)."""
-        final: dict = {}
-        for tender_id in self.load.written.tenders:
-            shown = self.get(f"{API}/tenders/{tender_id}")
-            if shown is not None:
-                final[tender_id] = shown["data"]["dateModified"]
-                self.found.statuses[shown["data"]["status"]] += 1
+        final = dict(
+            self.sql(
+                "SELECT id, date_modified FROM tenders_tender WHERE id = ANY(%s)",
+                list(self.load.written.tenders),
+            )
+        )
+        self.found.statuses.update(
+            dict(self.sql("SELECT status, count(*) FROM tenders_tender GROUP BY status"))
+        )
         deadline = time.monotonic() + 30
         while True:
             self.load.crawl(until_empty=True)
@@ -209,12 +225,12 @@ def linked_for_the_rest(moment, listings: list[set], published: dict) -> bool:
     return False
 
 
-def report(cluster, load: Load, found: Found, events, lag, seconds) -> str:
-    answered = sum(count for kind, count in load.tally.items() if kind.isdigit())
+def report(answers: Counter, load: Load, found: Found, events, lag, seconds) -> str:
+    answered = sum(count for kind, count in answers.items() if kind.isdigit())
     written = load.written
     kinds = "\n".join(
         f"| {kind} | {count:,} |"
-        for kind, count in sorted(load.tally.items(), key=lambda item: (-item[1], item[0]))
+        for kind, count in sorted(answers.items(), key=lambda item: (-item[1], item[0]))
     )
     lines = [
         f"## `make cluster-test`: {'passed' if found.passed else 'FAILED'}",
@@ -228,7 +244,7 @@ def report(cluster, load: Load, found: Found, events, lag, seconds) -> str:
         "",
         *[f"- {event}" for event in events],
         "",
-        f"Requests answered: {answered:,} (of {sum(load.tally.values()):,} sent)",
+        f"Requests answered: {answered:,} (of {sum(answers.values()):,} sent)",
         "",
         "| answer | requests |",
         "|---|---|",
@@ -249,6 +265,9 @@ def report(cluster, load: Load, found: Found, events, lag, seconds) -> str:
         f"({', '.join(f'{n}: {found.done[n]:,}' for n in found.done)}){_detail(found.twice)} |",
         f"| jobs left undone | {sum(found.undone.values())}{_detail(found.undone)} |",
         f"| answers 500 | {found.server_errors} |",
+        f"| other answers 5xx, and requests unanswered, but those in flight when a node or the "
+        f"replica was killed (within {CUT_SECONDS} s) | "
+        f"{sum(found.unexplained_failures.values())}{_detail(found.unexplained_failures)} |",
         "",
         f"The replica's lag: {lag.summary()}; it served {lag.replica_transactions:,} "
         "transactions (reads).",
