@@ -15,11 +15,12 @@ far the replica has replayed (caught up: no lag; else the age of the last change
 
 The feeds page by a watermark (core/api/feed.py): a page shows what was stamped up to
 `visible_until() - FEED_WATERMARK_SECONDS`, where visible_until is now on the primary, and on a
-replica the moment up to which it has certainly replayed every commit (now, when it had caught
-up with the primary's position read just before; else the commit time of the last transaction
-it replayed). A change committed within the watermark of its stamp is then visible wherever a
-page that could show it is read, so a page read from a replica hands out no offset past a change
-the replica has not replayed.
+replica the moment up to which it has certainly replayed every commit, as its last lag check
+found (the primary's clock then, when it had caught up with the primary's position; else the
+commit time of the last transaction it replayed): a page sends the primary nothing. A change
+committed within the watermark of its stamp is then visible wherever a page that could show it
+is read, so a page read from a replica hands out no offset past a change the replica has not
+replayed.
 """
 
 import hashlib
@@ -53,8 +54,9 @@ SHUTDOWN_STATES = {"57P01", "57P02", "57P03"}
 
 _may_be_stale: ContextVar[bool] = ContextVar("may_read_a_replica", default=False)
 _chosen: ContextVar[str | None] = ContextVar("replica_chosen", default=None)
-# alias -> (when asked, (the replica's lag in seconds or None when it did not answer))
-_lags: dict[str, tuple[float, float | None]] = {}
+# alias -> (when asked, what _measure found: the replica's lag in seconds and the moment up to
+# which it had replayed every commit, or (None, None) when it did not answer)
+_lags: dict[str, tuple[float, tuple]] = {}
 
 
 def replica_aliases() -> list[str]:
@@ -109,7 +111,7 @@ def _answers(alias: str) -> bool:
         connection.ensure_connection()
     except DatabaseError:
         logger.warning("replica %s does not answer; reads go elsewhere", alias)
-        _lags[alias] = (time.monotonic(), None)
+        _lags[alias] = (time.monotonic(), (None, None))
         return False
     return True
 
@@ -120,14 +122,21 @@ def _is_fresh(alias: str) -> bool:
 
 
 def lag_of(alias: str) -> float | None:
-    """How far the replica is behind the primary, in seconds (asked at most once a
-    LAG_CHECK_SECONDS); None when either did not answer."""
-    asked, lag = _lags.get(alias, (0.0, None))
+    """How far the replica is behind the primary, in seconds; None when either did not
+    answer."""
+    return _measured(alias)[0]
+
+
+def _measured(alias: str) -> tuple:
+    """_measure's answer, asked at most once a LAG_CHECK_SECONDS. (A moment up to which the
+    replica had replayed every commit stays one: an answer a second old is only more
+    cautious.)"""
+    asked, found = _lags.get(alias, (0.0, (None, None)))
     if time.monotonic() - asked < LAG_CHECK_SECONDS:
-        return lag
-    lag = _measure(alias)[0]
-    _lags[alias] = (time.monotonic(), lag)
-    return lag
+        return found
+    found = _measure(alias)
+    _lags[alias] = (time.monotonic(), found)
+    return found
 
 
 def _measure(alias: str):
@@ -159,7 +168,7 @@ def visible_until():
     alias = chosen_alias()
     if alias == "default":
         return timezone.now()
-    replayed_until = _measure(alias)[1]
+    replayed_until = _measured(alias)[1]
     if replayed_until is None:  # (it stopped answering: nothing is shown as settled)
         return timezone.now() - timedelta(days=3650)
     return min(timezone.now(), replayed_until)
@@ -198,7 +207,7 @@ def may_read_a_replica(view):
         logger.warning(
             "replica %s stopped answering during a read; read again from the primary", failed[0]
         )
-        _lags[failed[0]] = (time.monotonic(), None)
+        _lags[failed[0]] = (time.monotonic(), (None, None))
         with reading_a_replica(False):
             return view(request, *args, **kwargs)
 

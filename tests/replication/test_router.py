@@ -187,6 +187,20 @@ def test_the_feed_read_from_a_lagging_replica_hands_out_no_offset_past_what_it_l
     assert more == [first.id, second.id]  # each once, in stamp order
 
 
+def test_a_feed_page_read_from_a_replica_asks_the_primary_nothing(api, client):
+    """Where its watermark counts back from is what the replica's last lag check found (at
+    most a second old): the primary is not asked on every page."""
+    tender = create_tender(api)
+    until_replayed(tender.id)
+    time.sleep(1.1)  # (past the writer's own lag check)
+    client.get("/api/2.3/tenders")  # (the replica's lag asked)
+
+    with CaptureQueriesContext(connections["default"]) as primary:
+        reads = replica_reads(lambda: client.get("/api/2.3/tenders"))
+
+    assert reads > 0 and len(primary.captured_queries) == 0
+
+
 def crawl(client, path: str) -> tuple[list[str], str]:
     seen = []
     while True:
