@@ -24,6 +24,7 @@ from tests.helpers import (
     lot,
     offer,
     organization,
+    tell_every_change,
     tender_data,
 )
 
@@ -253,8 +254,7 @@ def write_statements(query_count, send) -> list[str]:
     """The statements of the write `send()` makes, open data told of the changes before it (as
     the background tells them soon after each: test_a_change_to_a_tender_open_data_was_not_
     told_of_tells_it_first counts a write that tells)."""
-    while Tender.objects.tell_untold():
-        pass
+    tell_every_change()
     with query_count() as captured:
         response = send()
     assert response.status_code in (200, 201), response.content

@@ -5,7 +5,7 @@ import pytest
 from django.db import connection, connections, transaction
 from django.test import Client
 
-from tests.helpers import Api, HeldOpen
+from tests.helpers import Api, Crawler, HeldOpen
 
 
 @pytest.fixture(autouse=True)
@@ -102,24 +102,6 @@ def fresh_api(brokers):
         return Api(Client(), key=key)
 
     return make
-
-
-class Crawler:
-    """A feed's crawler: each poll follows next_page from where the last stopped to the empty
-    page at the head. `listed`: the page's list (a release package's is "releases")."""
-
-    def __init__(self, api, path: str, listed: str = "data"):
-        self.api, self.head, self.listed = api, path, listed
-
-    def poll(self) -> list[str]:
-        """The ids seen on the way to the head."""
-        seen = []
-        while True:
-            body = self.api.get(self.head).json()
-            if not body[self.listed]:
-                return seen
-            seen += [item["id"] for item in body[self.listed]]
-            self.head = body["next_page"]["path"]
 
 
 def committed_out_of_stamp_order(clock, slow_change, fast_change, crawler: Crawler) -> list:

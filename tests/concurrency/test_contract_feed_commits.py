@@ -4,9 +4,9 @@ watermark, core/api/feed.py; each contract is stamped under its tender's lock)."
 
 import pytest
 
-from tests.concurrency.conftest import Crawler, committed_out_of_stamp_order
+from tests.concurrency.conftest import committed_out_of_stamp_order
 from tests.contracting.helpers import InContracting
-from tests.helpers import Clock
+from tests.helpers import Clock, Crawler
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

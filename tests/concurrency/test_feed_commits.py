@@ -3,8 +3,8 @@ at the head misses no change and sees none twice."""
 
 import pytest
 
-from tests.concurrency.conftest import Crawler, committed_out_of_stamp_order
-from tests.helpers import Clock, create_tender
+from tests.concurrency.conftest import committed_out_of_stamp_order
+from tests.helpers import Clock, Crawler, create_tender
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -10,8 +10,8 @@ from django.db import connection
 
 from opendata.models import Release
 from tenders.models import Tender
-from tests.concurrency.conftest import Crawler, committed_out_of_stamp_order
-from tests.helpers import Clock, create_tender
+from tests.concurrency.conftest import committed_out_of_stamp_order
+from tests.helpers import Clock, Crawler, create_tender, tell_every_change
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -23,12 +23,6 @@ def kept_release_ids() -> list[str]:
         f"{release.tender.tender_id}-{iso(release.tender_modified)}"
         for release in Release.objects.select_related("tender")
     ]
-
-
-def tell_every_change() -> None:
-    """The background's step, until nothing is left untold."""
-    while Tender.objects.tell_untold():
-        pass
 
 
 def test_a_release_committing_after_a_later_stamped_one_is_not_skipped(
@@ -83,6 +77,8 @@ def test_a_crawler_paging_while_tenders_change_sees_every_release_once(fresh_api
             while not done.is_set():
                 Tender.objects.tell_untold()
                 time.sleep(0.01)
+        except BaseException as error:  # reported to the test, never swallowed
+            failures.append(error)
         finally:
             connection.close()
 

@@ -65,6 +65,7 @@ def test_two_chronographs_and_two_alert_runners_do_each_job_once(clock):
     for thread in runners:
         thread.join(timeout=60)
 
+    assert not any(thread.is_alive() for thread in chronographs + runners)  # (none hung)
     assert failures == []
     for tender in tenders:  # each due change applied once
         started = AuditEvent.objects.filter(tender_id=tender.pk, action="start_tendering")

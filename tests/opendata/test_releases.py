@@ -23,18 +23,13 @@ from tests.helpers import (
     offer,
     open_two_lots,
     place_bid,
+    tell_every_change,
 )
 
 pytestmark = pytest.mark.django_db
 
 FEATURE = {"code": "years", "featureOf": "tenderer", "title": "Досвід",
            "enum": [{"value": 0, "title": "0"}, {"value": 0.1, "title": "10%"}]}  # fmt: skip
-
-
-def tell_every_change() -> None:
-    """The background's step, until nothing is left untold."""
-    while Tender.objects.tell_untold():
-        pass
 
 
 def told(tender_id: str) -> list[dict]:
@@ -117,7 +112,10 @@ def test_the_next_change_tells_the_last_before_it_changes_anything(api):
     for title in ("Папір А4", "Папір А3"):
         assert tender.patch({"title": title}).status_code == 200
 
-    # Nobody told of them meanwhile (no background here): each change told the one before it.
+    # Nobody told of them meanwhile (no background here): each change told the one before it,
+    # and the last is left for the background.
+    assert Release.objects.filter(tender_id=tender.id).count() == 2
+    assert Tender.objects.get(pk=tender.id).untold
     titles = [release["tender"]["title"] for release in told(tender.id)]
 
     assert titles == ["футляри до державних нагород", "Папір А4", "Папір А3"]

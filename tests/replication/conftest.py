@@ -10,8 +10,6 @@ import pytest
 from cluster.postgres import Server
 from core import replicas
 
-REPLICA = "replica_0"
-
 
 def pytest_collection_modifyitems(config, items):
     if os.environ.get("REPLICA_URLS"):

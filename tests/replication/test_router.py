@@ -9,8 +9,8 @@ from django.db import close_old_connections, connections
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tests.helpers import Api, HeldOpen, create_tender
-from tests.replication.conftest import REPLICA
+from tests.helpers import Api, Crawler, HeldOpen, create_tender, organization
+from tests.replication.helpers import REPLICA
 
 pytestmark = pytest.mark.django_db(transaction=True, databases=["default", REPLICA])
 
@@ -32,14 +32,18 @@ def until_replayed(tender_id: str) -> None:
     raise AssertionError("the replica never replayed the tender")
 
 
-def test_the_public_reads_a_replica_and_a_writer_reads_its_own_writes(api, client):
+def test_the_public_reads_a_replica_and_a_writer_reads_its_own_writes(api, api2, client):
     tender = create_tender(api)  # (a write: its broker now reads the primary)
     until_replayed(tender.id)
 
     assert replica_reads(lambda: client.get(f"/api/2.3/tenders/{tender.id}")) > 0
     assert replica_reads(lambda: client.get("/api/2.3/tenders")) > 0
     assert replica_reads(lambda: api.get(tender.path)) == 0  # its own write, read back
-    assert replica_reads(lambda: client.post("/api/2.3/tenders", {})) == 0  # a write
+    asked = {}
+    question = {"title": "Питання", "author": organization()}
+    write = lambda: asked.update(response=api2.post(f"{tender.path}/questions", question))  # noqa: E731
+    assert replica_reads(write) == 0  # a write by a broker that had not written
+    assert asked["response"].status_code == 201
 
 
 def test_a_tender_just_written_is_read_by_its_writer_even_when_the_replica_lags(
@@ -162,8 +166,8 @@ def test_the_feed_read_from_a_lagging_replica_hands_out_no_offset_past_what_it_l
     first, second = create_tender(api), create_tender(api)
     until_replayed(second.id)
     time.sleep(settings.FEED_WATERMARK_SECONDS + 0.5)
-    path = "/api/2.3/tenders?limit=10"
-    seen, path = crawl(client, path)
+    crawler = Crawler(client, "/api/2.3/tenders?limit=10")
+    seen = crawler.poll()
     assert sorted(seen) == sorted([first.id, second.id])
 
     slow = HeldOpen(
@@ -178,12 +182,12 @@ def test_the_feed_read_from_a_lagging_replica_hands_out_no_offset_past_what_it_l
     slow.commit()  # the earlier stamped change commits, and the replica does not replay it
     time.sleep(settings.FEED_WATERMARK_SECONDS + 0.5)
 
-    more, path = crawl(client, path)
+    more = crawler.poll()
     assert more == []  # the later one is not shown before the earlier one can be
 
     replica_server.sql("SELECT pg_wal_replay_resume()")
     time.sleep(settings.FEED_WATERMARK_SECONDS + 0.5)
-    more, path = crawl(client, path)
+    more = crawler.poll()
     assert more == [first.id, second.id]  # each once, in stamp order
 
 
@@ -199,16 +203,6 @@ def test_a_feed_page_read_from_a_replica_asks_the_primary_nothing(api, client):
         reads = replica_reads(lambda: client.get("/api/2.3/tenders"))
 
     assert reads > 0 and len(primary.captured_queries) == 0
-
-
-def crawl(client, path: str) -> tuple[list[str], str]:
-    seen = []
-    while True:
-        body = client.get(path).json()
-        if not body["data"]:
-            return seen, path
-        seen += [item["id"] for item in body["data"]]
-        path = body["next_page"]["path"]
 
 
 def until_stamp_replayed(tender_id: str, stamp: str) -> None:
