@@ -26,7 +26,7 @@ from .room import check_room
 from .statuses import LotStatus, TenderStatus
 
 # While the tender is in these statuses, who asked is not shown (2.3's question roles).
-ASKER_HIDDEN_IN = frozenset({TenderStatus.ENQUIRIES, TenderStatus.TENDERING})
+ASKER_HIDDEN_IN = TenderStatus.bidders_unnamed()
 
 
 class QuestionOf(models.TextChoices):

@@ -23,6 +23,13 @@ class TenderStatus(models.TextChoices):
         return frozenset({cls.DRAFT, cls.ENQUIRIES, cls.TENDERING, cls.AUCTION})
 
     @classmethod
+    def bidders_unnamed(cls) -> frozenset["TenderStatus"]:
+        """Who asked a question or filed a claim against the conditions is not shown while
+        bidders are not named (2.3: enquiries, tendering and the auction): a name beside either
+        would say who is bidding."""
+        return frozenset({cls.ENQUIRIES, cls.TENDERING, cls.AUCTION})
+
+    @classmethod
     def deciding(cls) -> frozenset["TenderStatus"]:
         """Awards are decided, and contested, in these statuses."""
         return frozenset({cls.QUALIFICATION, cls.AWARDED})

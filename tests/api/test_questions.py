@@ -6,12 +6,14 @@ import pytest
 
 from core.schema import iso, parse_iso
 from tests.helpers import (
+    CLAIM,
     FIRST,
     SECOND,
     create_tender,
     error,
     item,
     organization,
+    place_bid,
     single_error,
     two_lots,
 )
@@ -256,3 +258,26 @@ def test_what_was_sent_is_refused_before_the_time(api, api2, clock):
     # ...after who is asking: a stranger's answer is a 403 whatever it carries.
     response = api2.patch(f"{tender.path}/questions/{question['id']}", {"answr": "x"})
     assert single_error(response, 403)["name"] == "permission"
+
+
+def test_who_asked_and_who_claimed_stay_hidden_through_the_auction(api, api2, anonymous, clock):
+    # While the auction runs the bidders are still known by number only: a name beside a
+    # question or a claim would say who is bidding (2.3 hides both in active.auction).
+    tender = create_tender(api)
+    question = asked(api2, tender)
+    claim = api2.post(f"{tender.path}/complaints", {**CLAIM, "status": "claim"}).json()["data"]
+    clock.move_to(parse_iso(tender.read()["tenderPeriod"]["startDate"]) + timedelta(hours=1))
+    place_bid(api2, tender, 450, identifier="00000001")
+    place_bid(api2, tender, 400, identifier="00000002")
+    clock.move_to(parse_iso(tender.read()["tenderPeriod"]["endDate"]) + timedelta(minutes=1))
+    read = tender.read()
+    assert read["status"] == "active.auction"
+    assert "author" not in read["questions"][0]
+    assert "author" not in read["complaints"][0]
+    for path in (f"questions/{question['id']}", f"complaints/{claim['id']}"):
+        assert "author" not in anonymous.get(f"{tender.path}/{path}").json()["data"]
+
+    read = tender.through_the_auction(clock)
+    assert read["status"] == "active.qualification"
+    assert read["questions"][0]["author"] == ASKER
+    assert read["complaints"][0]["author"] == CLAIM["author"]
