@@ -8,9 +8,13 @@ queryset) costs a few hundred microseconds of Python, more than running such a r
 measures what this is worth against the plain queryset."""
 
 from collections import namedtuple
+from datetime import datetime
 
 from django.apps import apps
-from django.db import connection, connections, router
+from django.conf import settings
+from django.db import connection, connections, models, router
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 
 def _quoted(column: str) -> str:
@@ -159,16 +163,36 @@ class FeedRows:
             )
             if kind != "ties":
                 sql += " LIMIT %s"
-            self._sql[key] = (sql, values, namedtuple("Row", names))
+            moments = [isinstance(meta.get_field(name), models.DateTimeField) for name in names]
+            self._sql[key] = (sql, values, namedtuple("Row", names), moments)
         return self._sql[key]
 
     def _rows(self, kind: str, descending: bool, *values) -> list:
-        sql, fixed, row = self._statement(kind, descending)
+        sql, fixed, row, moments = self._statement(kind, descending)
         # (the database Django's router picks for reading this model: a replica, core/replicas.py)
-        alias = router.db_for_read(apps.get_model(self.label))
-        with connections[alias].cursor() as cursor:
+        model = apps.get_model(self.label)
+        alias = router.db_for_read(model)
+        database = connections[alias]
+        stamp = model._meta.get_field("date_modified")
+        # A moment goes in as the field would write it (SQLite keeps the connection's time zone's
+        # wall time as text: an aware moment's own text would compare as a string, not a moment)
+        # and comes out aware, as the field would read it.
+        values = [
+            stamp.get_db_prep_value(value, database) if isinstance(value, datetime) else value
+            for value in values
+        ]
+        with database.cursor() as cursor:
             cursor.execute(sql, [*fixed, *values])
-            return [row._make(found) for found in cursor.fetchall()]
+            found = cursor.fetchall()
+        if not any(moments):
+            return [row._make(columns) for columns in found]
+        return [
+            row._make(
+                _moment(value, database) if moment else value
+                for value, moment in zip(columns, moments, strict=True)
+            )
+            for columns in found
+        ]
 
     def page(self, *, settled, offset, descending: bool, limit: int) -> list:
         if offset is None:
@@ -182,3 +206,15 @@ class FeedRows:
             if beyond.date_modified == last.date_modified:
                 rows += self._rows("ties", descending, settled, last.date_modified, last.id)
         return rows
+
+
+def _moment(value, database):
+    """A moment read from `database` as the DateTimeField reads it: aware, whatever the
+    backend gives (SQLite: its connection's time zone's wall time, naive, or the text of it)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    if settings.USE_TZ and timezone.is_naive(value):
+        value = timezone.make_aware(value, database.timezone)
+    return value

@@ -64,6 +64,22 @@ def test_items_are_id_and_date_modified_in_order(api, anonymous, clock):
     assert data == sorted(data, key=lambda item: parse_iso(item["dateModified"]))
 
 
+def test_the_feed_tells_the_moments_each_tender_tells(api, anonymous, clock):
+    # (SQLite keeps moments as UTC text: read back naive, they were shown as Kyiv time, two
+    # hours off, and offsets compared as text missed every change)
+    ids = spaced_tenders(api, clock, 3)
+    own = {i: anonymous.get(f"/tenders/{i}").json()["data"] for i in ids}
+    listed = anonymous.get("/tenders", {"opt_fields": "date,tenderPeriod"}).json()["data"]
+    assert listed == [
+        {key: own[i][key] for key in ("id", "dateModified", "date", "tenderPeriod")} for i in ids
+    ]
+    assert anonymous.get("/tenders").json()["data"] == [
+        {"id": i, "dateModified": own[i]["dateModified"]} for i in ids
+    ]
+    after_first = anonymous.get("/tenders", {"offset": own[ids[0]]["dateModified"]}).json()
+    assert [item["id"] for item in after_first["data"]] == ids[1:]
+
+
 def test_drafts_and_test_tenders_are_left_out_unless_asked(api, anonymous, clock):
     real = create_tender(api).id
     test = create_tender(api, mode="test").id
