@@ -137,6 +137,20 @@ def test_the_demo_reaches_every_stage_whatever_the_day_and_hour(moment, time_mac
 
 
 @pytest.mark.django_db
+def test_the_demo_loads_where_an_external_module_holds_the_auctions(settings, time_machine):
+    # (its past auctions reported as the module would have: the sealed prices standing)
+    settings.AUCTION_MODULE = "external"
+    time_machine.move_to(parse_iso("2026-11-30T10:30:00+02:00"), tick=False)
+
+    call_command("load_demo", stdout=io.StringIO())
+
+    assert set(Tender.objects.values_list("status", flat=True)) == DEMO_STAGES
+    assert Contract.objects.filter(changes__status="active").count() == 1
+    # The key they were reported with opens nothing.
+    assert not Broker.objects.get(role="auction").is_active
+
+
+@pytest.mark.django_db
 def test_demo_brokers_have_short_keys_only_with_debug(capsys, settings):
     settings.DEBUG = False
     call_command("load_demo")
