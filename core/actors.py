@@ -5,7 +5,7 @@ user's organization. The role is always relative to one object (`subject`): a te
 is the owner of *that* tender, and a model method checks both.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from core import tokens
@@ -43,6 +43,9 @@ class Actor:
     broker: object = None
     user: object = None
     subject: object = None
+    # The access token the role was granted for (the API's), where the subject's token can be
+    # replaced: its model checks it again on the row its change locks.
+    token: str | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def anonymous(cls) -> "Actor":

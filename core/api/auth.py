@@ -93,7 +93,7 @@ def actor_for(request, *candidates) -> Actor:
     if token:
         for role, subject in candidates:
             if subject.is_owned_by(broker=broker, token=token):
-                return Actor(role, broker=broker, subject=subject)
+                return Actor(role, broker=broker, subject=subject, token=token)
     return Actor(Role.AUTHENTICATED, broker=broker)
 
 

@@ -148,7 +148,7 @@ class Contract(InContracting, PartOfTender, PartDocuments):
     # --- the frame's questions ------------------------------------------------------------
 
     def role_of(self, by: Actor) -> Role | None:
-        if by.acts_as(Role.CONTRACT_OWNER, self):
+        if by.acts_as(Role.CONTRACT_OWNER, self) and self.still_held_by(by):
             return Role.CONTRACT_OWNER
         return Role.TENDER_OWNER if by.acts_as(Role.TENDER_OWNER, self.tender) else None
 

@@ -82,7 +82,8 @@ class ContractChange(ChangedUnderItsTendersLock, models.Model):
         return now
 
     def role_of(self, by: Actor) -> Role | None:
-        return Role.CONTRACT_OWNER if by.acts_as(Role.CONTRACT_OWNER, self.contract) else None
+        held = by.acts_as(Role.CONTRACT_OWNER, self.contract) and self.contract.still_held_by(by)
+        return Role.CONTRACT_OWNER if held else None
 
     def status_refusal(self, action: str) -> NotAllowed:
         return in_own_status("update contract change", self)

@@ -36,6 +36,11 @@ class InContracting:
             and tokens.matches(token, self.token_digest)
         )
 
+    def still_held_by(self, by: Actor) -> bool:
+        """The token `by` acts with (if any) is still the contract's: credentials replace it,
+        so a change checks it again on the row it holds, not only as its request arrived."""
+        return by.token is None or tokens.matches(by.token, self.token_digest)
+
     def is_owned_by_organization(self, organization) -> bool:
         return self.tender.is_owned_by_organization(organization)
 
