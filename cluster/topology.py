@@ -3,7 +3,7 @@
     balancer :46400 ──► app node 1 :46401 (gunicorn) ─┐        PostgreSQL primary :46432
                     └─► app node 2 :46402 (gunicorn) ─┼──────► └─► streaming replica :46433
     document service :46410 (gunicorn) ──► SeaweedFS S3 :46493     Redis :46479
-    chronograph ×2, mail worker (db_worker) ×2, alerts ×2 ─────► mailbox (SMTP) :46425
+    chronograph ×2, mail worker (worker) ×2, alerts ×2 ─────► mailbox (SMTP) :46425
 
 Every port counts from CLUSTER_PORT (46400). The primary and its replica are made with initdb
 and pg_basebackup (cluster/postgres.py) in a temporary folder; the logs, the S3 store's data and
@@ -152,7 +152,7 @@ class Cluster:
         ))  # fmt: skip
         workers = (
             [("chronograph", ["chronograph", "--interval", "1"])] * CHRONOGRAPHS
-            + [("mail", ["db_worker", "--interval", "1", "--no-reload"])] * MAIL_WORKERS
+            + [("mail", ["worker", "--interval", "1"])] * MAIL_WORKERS
             + [("alerts", ["alerts", "--interval", "2"])] * ALERT_RUNNERS
         )
         counts: dict[str, int] = {}

@@ -1,5 +1,6 @@
 """`make cluster-test`: the cluster of `make cluster` under a bounded mixed load (cluster/load.py)
-while an application node, a chronograph and the replica are killed, then the verdict:
+while an application node, a chronograph, a mail worker and the replica are killed, then the
+verdict:
 
 - requests answered, and every answer and failure by its kind;
 - acknowledged writes lost (tenders, their changes, documents, bids): must be 0;
@@ -98,10 +99,13 @@ def kills(cluster: Cluster, started: float) -> list:
         return (started + fraction * SECONDS, what, action, cuts_requests)
 
     app, chronograph = cluster.processes["app1"], cluster.processes["chronograph1"]
+    mailer = cluster.processes["mail1"]
     replica = cluster.pair.replica
     return [
         at(0.20, "application node app1 killed (SIGKILL, with its workers)", app.kill, True),
         at(0.35, "chronograph1 killed (SIGKILL); chronograph2 goes on alone", chronograph.kill),
+        at(0.40, "mail worker mail1 killed (SIGKILL); mail2 queues again what it held, a "
+                 "minute later", mailer.kill),
         at(0.45, "app1 started again", app.start),
         at(0.55, "the replica stopped (immediate: as if its machine died)",
            lambda: replica.stop("immediate"), True),

@@ -184,7 +184,8 @@ class Verdict:
             message = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
             text = message.get_body(preferencelist=("plain",)).get_content()
             recipient = message["X-Envelope-To"]
-            messages[(recipient, message["Subject"], text)] += 1
+            # (a mail sent again carries the Message-ID it was queued with: core.notices)
+            messages[(recipient, message["Message-ID"] or text)] += 1
             listed = set(TENDER_LINK.findall(text))
             listings.setdefault(recipient, []).append(listed)
             for tender_id in listed:

@@ -77,3 +77,14 @@ class FormSubmission(models.Model):
 
     def __str__(self) -> str:
         return self.token
+
+
+class WorkerBeat(models.Model):
+    """When a background worker (manage.py worker) last said it was alive: a task claimed by
+    one that has been silent too long is ready again for the others (core.jobs)."""
+
+    worker_id = models.CharField(primary_key=True, max_length=64)
+    at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.worker_id} at {self.at.isoformat()}"

@@ -1,28 +1,32 @@
 """E-mail from the registry. Each notice is rendered from a template whose first line is the
 subject and queued in the database in the transaction of the change that caused it: the change
 commits with its mail queued, or neither happens (a crash just after the commit loses no mail).
-A worker (`manage.py db_worker`) sends it outside the request, so a slow mail server never
-slows a page, and a mail the server refused is tried again later, a few times."""
+A worker (`manage.py worker`, core.jobs) sends it outside the request, so a slow mail server never
+slows a page, and a mail the server refused is tried again later, a few times. A mail carries the
+Message-ID it was given as it was queued, however many times it is sent: the one copy a worker
+killed after the server took it and before it said so sends again is the same message to the
+recipient's mail system."""
 
 import logging
 import smtplib
 import textwrap
 from datetime import timedelta
 from email.header import decode_header, make_header
-from functools import partial
+from email.utils import make_msgid
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.core.mail.backends import console
-from django.db import transaction
 from django.tasks import task
 from django.template import Context
 from django.template.defaultfilters import linebreaks_filter, urlize
 from django.template.loader import get_template
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.html import escape
-from django_tasks_db.backend import DatabaseBackend
+
+from core import jobs
 
 log = logging.getLogger(__name__)
 
@@ -97,23 +101,22 @@ def rendered(template: str, context: dict, language: str = "") -> tuple[str, str
 
 def send(template: str, context: dict, to: list[str], *, language: str = "") -> None:
     """Render the notice as the change stands now (in `language`, else the site's) and queue
-    it in the change's transaction.
-    (A queue that keeps no rows in this database, as the tests' immediate one, is handed the
-    notice once the change commits instead, so that a change rolled back sends nothing.)"""
+    it in the change's transaction (core.jobs)."""
     to = [address for address in to if address]
     if not to:
         return
     subject, text, html = rendered(template, context, language)
-    if isinstance(deliver.get_backend(), DatabaseBackend):
-        deliver.enqueue(subject, text, html, to)
-    else:
-        transaction.on_commit(partial(deliver.enqueue, subject, text, html, to), robust=True)
+    message_id = make_msgid(domain=urlsplit(settings.SITE_URL).hostname or "localhost")
+    jobs.after_the_change(deliver, subject, text, html, to, message_id=message_id)
 
 
 @task()
-def deliver(subject: str, text: str, html: str, to: list[str], attempt: int = 1) -> None:
+def deliver(
+    subject: str, text: str, html: str, to: list[str], attempt: int = 1, message_id: str = ""
+) -> None:
     """Send one notice; a refusal or an unreachable server is tried again later."""
-    mail = ReadableMail(subject, text, None, to)
+    headers = {"Message-ID": message_id} if message_id else None
+    mail = ReadableMail(subject, text, None, to, headers=headers)
     mail.attach_alternative(html, "text/html")
     try:
         mail.send()
@@ -122,7 +125,7 @@ def deliver(subject: str, text: str, html: str, to: list[str], attempt: int = 1)
             log.exception("Gave up sending %r to %d recipients", subject, len(to))
             return
         log.warning("Could not send %r (attempt %d); trying again later", subject, attempt)
-        again = deliver
-        if deliver.get_backend().supports_defer:
-            again = deliver.using(run_after=timezone.now() + RETRY_AFTER[attempt - 1])
-        again.enqueue(subject, text, html, to, attempt + 1)
+        jobs.again_later(
+            deliver, RETRY_AFTER[attempt - 1], subject, text, html, to, attempt + 1,
+            message_id=message_id,
+        )  # fmt: skip

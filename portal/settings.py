@@ -27,7 +27,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 
 def env(name: str, default: str = "") -> str:
-    return os.environ.get(name, default).strip()
+    """The variable's value; its default when unset or empty (`DATABASE_URL= make test`)."""
+    return os.environ.get(name, "").strip() or default
 
 
 def env_bool(name: str, default: bool = False) -> bool:
@@ -415,6 +416,9 @@ MAILERS = {
                 "username": env("EMAIL_HOST_USER"),
                 "password": env("EMAIL_HOST_PASSWORD"),
                 "use_tls": env_bool("EMAIL_USE_TLS", True),
+                # (a server that stops answering fails the mail, which is tried again later,
+                # rather than holding its worker for good)
+                "timeout": float(env("EMAIL_TIMEOUT", "30")),
             },
         }
         if env("EMAIL_HOST") or not DEBUG
@@ -422,7 +426,8 @@ MAILERS = {
     )
 }
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "registry@localhost")
-# Background work (sending e-mail): queued in the database and done by `manage.py db_worker`.
+# Background work (e-mail, the auction's protocol): queued in the database and done by
+# `manage.py worker` (core.jobs).
 TASKS = {"default": {"BACKEND": env("TASKS_BACKEND", "django_tasks_db.DatabaseBackend")}}
 
 LOGGING = {

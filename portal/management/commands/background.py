@@ -17,8 +17,9 @@ RESTART_AFTER = 5.0
 class Command(BaseCommand):
     help = (
         "The background work of `make run` in one process: the chronograph and the alerts each "
-        "in a thread, the mail worker (db_worker) in the main one. A production deployment runs "
-        "the three commands as processes of their own, as many of each as it needs."
+        "in a thread, the worker (e-mail, the auctions' protocols: manage.py worker) in the main "
+        "one. A production deployment runs the three commands as processes of their own, as "
+        "many of each as it needs."
     )
 
     def add_arguments(self, parser):
@@ -30,7 +31,7 @@ class Command(BaseCommand):
         if once:
             for command, _interval in LOOPS:
                 call_command(command, once=True, stdout=self.stdout)
-            call_command("db_worker", batch=True, reload=False, stdout=self.stdout)
+            call_command("worker", batch=True, stdout=self.stdout)
             return
         for command, interval in LOOPS:
             threading.Thread(
@@ -38,7 +39,7 @@ class Command(BaseCommand):
             ).start()
         # (the worker stops on SIGINT or SIGTERM, which only the main thread receives; the
         # loops' threads end with the process)
-        call_command("db_worker", interval=1, reload=False, stdout=self.stdout)
+        call_command("worker", interval=1, stdout=self.stdout)
 
 
 def _keep_running(command: str, interval: float) -> None:
