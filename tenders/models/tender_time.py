@@ -135,7 +135,7 @@ class TimeDrivenChanges:
                 self.record_event(
                     self, "auction_ended", Actor.system(), ends, lot_id=auction.lot_id
                 )
-                self.publish_protocol(auction, ends, protocol)
+                self.publish_protocol(auction, protocol)
             else:
                 auction.plan(self, now)
             changed = True
