@@ -31,7 +31,7 @@ run: $(INSTALLED)
 		$(RUN_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 # Then the replication tests, against a PostgreSQL primary and streaming replica of their own
-# (cluster/postgres.py: initdb and pg_basebackup on ports 55432 and 55433, removed after).
+# (cluster/postgres.py: initdb and pg_basebackup on two free ports below the ephemeral range, removed after).
 test: $(INSTALLED)
 	$(TEST_ENV) $(BIN)/python -m pytest $(PYTEST_ARGS)
 	$(TEST_ENV) $(BIN)/python -m cluster.postgres run -- $(BIN)/python -m pytest tests/replication $(PYTEST_ARGS)
@@ -64,7 +64,7 @@ load: $(INSTALLED)
 
 # The registry as several machines run it, on this one (README "Running on several machines"):
 # a PostgreSQL primary and streaming replica, Redis, SeaweedFS (S3), the document service apart,
-# two application nodes behind a balancer on http://127.0.0.1:46400, two chronographs, two mail
+# two application nodes behind a balancer on http://127.0.0.1:26400, two chronographs, two mail
 # workers, two alert runners. Ctrl-C stops everything.
 cluster: $(INSTALLED)
 	$(BIN)/python -m cluster.topology

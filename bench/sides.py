@@ -6,7 +6,6 @@ import hashlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -15,6 +14,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import psycopg
+
+from cluster import ports
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
@@ -147,34 +148,31 @@ def registry_keys(database: str) -> dict:
 # --- the server --------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 class Server:
     """gunicorn serving `application` from `root`: one sync worker on CPU 0 (the benchmark), or
     `workers` of them on every CPU (make load)."""
 
     def __init__(self, root: Path, application: str, env: dict, workers: int = 1, config=()):
-        self.port = free_port()
-        command = [
-            PYTHON, "-m", "gunicorn", application, "--workers", str(workers),
-            "--worker-class", "sync", "--bind", f"127.0.0.1:{self.port}", "--log-level", "warning",
-            *config,
-        ]  # fmt: skip
-        if workers == 1:
-            command = ["taskset", "-c", "0", *command]
-        self.process = subprocess.Popen(command, cwd=root, env=env)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
+        def start(port: int):
+            command = [
+                PYTHON, "-m", "gunicorn", application, "--workers", str(workers),
+                "--worker-class", "sync", "--bind", f"127.0.0.1:{port}", "--log-level",
+                "warning", *config,
+            ]  # fmt: skip
+            if workers == 1:
+                command = ["taskset", "-c", "0", *command]  # (taskset execs it: the same pid)
+            process = subprocess.Popen(command, cwd=root, env=env)
             try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError("gunicorn did not start")
+                ports.wait_until_ours(
+                    port, lambda: process.pid, 60, alive=lambda: process.poll() is None
+                )
+            except RuntimeError:
+                process.kill()
+                process.wait(30)
+                raise
+            return port, process
+
+        self.port, self.process = ports.start_on_free_ports(start)
 
     @classmethod
     def floor(cls, database: str) -> "Server":

@@ -2,13 +2,14 @@
 (initdb, pg_basebackup, pg_ctl) on loopback, in their own folders and on their own ports: what
 the replication tests and `make cluster` run against.
 
-    python -m cluster.postgres run [--port 55432] -- COMMAND...
+    python -m cluster.postgres run [--port PORT] -- COMMAND...
 
-starts the pair in a temporary folder, runs COMMAND with DATABASE_URL naming the primary and
-REPLICA_URLS the replica, stops the pair and removes the folder, and exits with COMMAND's
-status. Run as root (as on CI's machine), the servers run as the `postgres` user, since
-PostgreSQL refuses to run as root. The binaries are the newest under /usr/lib/postgresql (or
-PG_BIN)."""
+starts the pair in a temporary folder (on PORT and the next; by default two free ports below
+the kernel's ephemeral range, others tried if a server finds its port taken: cluster/ports.py),
+runs COMMAND with DATABASE_URL naming the primary and REPLICA_URLS the replica, stops the pair
+and removes the folder, and exits with COMMAND's status. Run as root (as on CI's machine), the
+servers run as the `postgres` user, since PostgreSQL refuses to run as root. The binaries are
+the newest under /usr/lib/postgresql (or PG_BIN)."""
 
 import argparse
 import os
@@ -17,6 +18,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from cluster import ports
 
 
 def binaries() -> Path:
@@ -38,12 +41,34 @@ class Server:
     def url(self) -> str:
         return f"postgres://postgres@127.0.0.1:{self.port}/postgres"
 
+    @property
+    def log(self) -> Path:
+        return Path(f"{self.folder}.log")
+
     def start(self) -> None:
+        """Start it and wait until it listens on its port itself (another process answering
+        there is PortTaken; a server that could not start, RuntimeError with its log)."""
         options = f"-p {self.port} -k {self.folder.parent} -c listen_addresses=127.0.0.1"
-        as_postgres(
-            [binaries() / "pg_ctl", "-D", self.folder, "-o", options, "-l",
-             f"{self.folder}.log", "-w", "start"]
-        )  # fmt: skip
+        try:
+            as_postgres(
+                [binaries() / "pg_ctl", "-D", self.folder, "-o", options, "-l", self.log, "-w",
+                 "start"]
+            )  # fmt: skip
+        except subprocess.CalledProcessError:
+            raise RuntimeError(f"PostgreSQL did not start on {self.port}:\n{self._log()}") from None
+        ports.wait_until_ours(
+            self.port, self.pid, 30, alive=lambda: self.pid() is not None, log=self._log
+        )
+
+    def pid(self) -> int | None:
+        """The postmaster's pid (its postmaster.pid's first line), while it runs."""
+        try:
+            return int((self.folder / "postmaster.pid").read_text().split()[0])
+        except (OSError, IndexError, ValueError):
+            return None
+
+    def _log(self) -> str:
+        return self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
 
     def stop(self, mode: str = "fast") -> None:
         """Stop it (a server already stopped is left so)."""
@@ -100,13 +125,28 @@ def as_postgres(command: list) -> None:
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
 
 
-def run(port: int, command: list[str]) -> int:
+def started_pair(port: int) -> tuple[Pair, Path]:
+    """A pair started in a new temporary folder on `port` and the next (removed if it fails)."""
     folder = Path(tempfile.mkdtemp(prefix="registry-pg-"))
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres")
     pair = Pair(folder, port)
     try:
         pair.start()
+    except BaseException:
+        pair.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return pair, folder
+
+
+def run(port: int | None, command: list[str]) -> int:
+    if port:
+        pair, folder = started_pair(port)
+    else:
+        pair, folder = ports.start_on_free_ports(started_pair, count=2)
+        port = pair.primary.port
+    try:
         environment = {
             **os.environ,
             "DATABASE_URL": pair.primary.url,
@@ -123,7 +163,7 @@ def run(port: int, command: list[str]) -> int:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("action", choices=["run"])
-    parser.add_argument("--port", type=int, default=55432)
+    parser.add_argument("--port", type=int, default=0, help="default: two free ports")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     arguments = parser.parse_args()
     command = arguments.command[1:] if arguments.command[:1] == ["--"] else arguments.command

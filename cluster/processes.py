@@ -1,5 +1,6 @@
 """The processes of `make cluster`: each started with its own environment and log file, waited
-for until it answers on its port, killed or stopped, and the servers it stands on (Redis, a
+for until it listens on its port (itself, not another process: cluster/ports.py), killed or
+stopped, and the servers it stands on (Redis, a
 SeaweedFS S3 store, an SMTP sink) started the same way."""
 
 import contextlib
@@ -7,11 +8,12 @@ import json
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from cluster import ports
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
@@ -40,7 +42,14 @@ class Process:
                 stdin=subprocess.DEVNULL, start_new_session=True,
             )  # fmt: skip
         if self.port is not None:
-            wait_for_port(self.port, wait, self)
+            try:
+                ports.wait_until_ours(
+                    self.port, lambda: self.popen.pid, wait, alive=lambda: self.running,
+                    log=lambda: self.log.read_text(errors="replace"),
+                )  # fmt: skip
+            except RuntimeError:
+                self.stop()
+                raise
         return self
 
     @property
@@ -64,20 +73,6 @@ class Process:
     def signal(self, number: int) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.popen.pid, number)
-
-
-def wait_for_port(port: int, seconds: float, process: Process | None = None) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process is not None and not process.running:
-            tail = process.log.read_text(errors="replace")[-3000:]
-            raise RuntimeError(f"{process.name} exited at start:\n{tail}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"nothing answers on port {port} after {seconds} s")
 
 
 def redis(folder: Path, port: int) -> Process:

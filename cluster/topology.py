@@ -1,11 +1,11 @@
 """`make cluster`: the registry as several machines run it, on this one, on loopback.
 
-    balancer :46400 ──► app node 1 :46401 (gunicorn) ─┐        PostgreSQL primary :46432
-                    └─► app node 2 :46402 (gunicorn) ─┼──────► └─► streaming replica :46433
-    document service :46410 (gunicorn) ──► SeaweedFS S3 :46493     Redis :46479
-    chronograph ×2, mail worker (worker) ×2, alerts ×2 ─────► mailbox (SMTP) :46425
+    balancer :26400 ──► app node 1 :26401 (gunicorn) ─┐        PostgreSQL primary :26432
+                    └─► app node 2 :26402 (gunicorn) ─┼──────► └─► streaming replica :26433
+    document service :26410 (gunicorn) ──► SeaweedFS S3 :26493     Redis :26479
+    chronograph ×2, mail worker (worker) ×2, alerts ×2 ─────► mailbox (SMTP) :26425
 
-Every port counts from CLUSTER_PORT (46400). The primary and its replica are made with initdb
+Every port counts from CLUSTER_PORT (26400). The primary and its replica are made with initdb
 and pg_basebackup (cluster/postgres.py) in a temporary folder; the logs, the S3 store's data and
 the mail are kept under build/cluster/ (cleared at each start). Ctrl-C stops everything.
 
@@ -27,7 +27,7 @@ from cluster import processes
 from cluster.postgres import Pair
 from cluster.processes import BIN, PYTHON, ROOT, Process
 
-BASE_PORT = int(os.environ.get("CLUSTER_PORT", "46400"))
+BASE_PORT = int(os.environ.get("CLUSTER_PORT", "26400"))
 FOLDER = ROOT / "build" / "cluster"
 APP_NODES, CHRONOGRAPHS, MAIL_WORKERS, ALERT_RUNNERS = 2, 2, 2, 2
 GUNICORN_WORKERS = 2

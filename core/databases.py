@@ -45,3 +45,13 @@ def _database(url: str, statement_timeout: float) -> dict:
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     return database
+
+
+def plan_prepared_statements_generically(sender, connection, **kwargs) -> None:
+    """(PostgreSQL, as each connection opens) A statement prepared once per connection
+    (core.reads.Prepared: one of many subqueries, whose planning costs more than its running)
+    is planned once, not again on each run: PostgreSQL otherwise plans each run again when it
+    guesses that pays. Only statements prepared so are concerned (Django prepares none)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET plan_cache_mode = force_generic_plan")

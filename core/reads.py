@@ -7,6 +7,7 @@ converters), and only the SQL is not built again on every call. Building it (com
 queryset) costs a few hundred microseconds of Python, more than running such a read; `make bench`
 measures what this is worth against the plain queryset."""
 
+import weakref
 from collections import namedtuple
 from datetime import datetime
 
@@ -218,3 +219,30 @@ def _moment(value, database):
     if settings.USE_TZ and timezone.is_naive(value):
         value = timezone.make_aware(value, database.timezone)
     return value
+
+
+class Prepared:
+    """A statement written once and, on PostgreSQL, prepared once per connection (`PREPARE`,
+    then `EXECUTE`): one whose planning costs more than its running (many subqueries) is
+    planned once, not on every call. Its `sql` takes `%s` parameters, as any other; elsewhere it
+    is run as it is."""
+
+    def __init__(self, name: str, sql: str):
+        self.name, self.sql = name, sql
+        self._prepared_on: weakref.WeakSet = weakref.WeakSet()
+
+    def execute(self, cursor, params: list) -> None:
+        database = cursor.db
+        if database.vendor != "postgresql":
+            cursor.execute(self.sql, params)
+            return
+        raw = database.connection
+        if raw not in self._prepared_on:
+            numbered, count = self.sql, 0
+            while "%s" in numbered:
+                count += 1
+                numbered = numbered.replace("%s", f"${count}", 1)
+            cursor.execute(f"PREPARE {self.name} AS {numbered}")
+            self._prepared_on.add(raw)
+        marks = ", ".join(["%s"] * len(params))
+        cursor.execute(f"EXECUTE {self.name}({marks})", params)

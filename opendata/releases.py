@@ -45,18 +45,20 @@ class _Canonical:
         return f"{settings.SITE_URL}{location}"
 
 
-def keep_releases(sender, tender_ids: list[str], **kwargs) -> list[Release]:
-    """The release of the change just made to each tender named, kept (unless it shows the
-    public nothing new, or the tender is not public: a draft, a test tender). However many
-    tenders the change made (a chronograph's pass), the same few statements: the tenders read
-    with their parts, their latest releases, the contracts' signed changes, the new releases."""
+def keep_releases(sender, tender_ids: list[str], **kwargs):
+    """The release of the state each tender named is in, to be kept (unless it shows the public
+    nothing new, or the tender is not public: a draft, a test tender): rendered now, written by
+    the function returned (tenders/models/untold.py calls it at once, or, for a state it put back
+    to be read, once that is rolled back). However many tenders (a chronograph's pass), the same
+    few statements: the tenders read with their parts, their latest releases, the contracts'
+    signed changes, then the new releases."""
     tenders = list(
         Tender.objects.with_related()
         .filter(pk__in=tender_ids, published__isnull=False)
         .exclude(mode="test")
     )
     if not tenders:
-        return []
+        return None
     request = _Canonical()
     base = links.base_url(request)
     public = {
@@ -84,10 +86,16 @@ def keep_releases(sender, tender_ids: list[str], **kwargs) -> list[Release]:
                 digest=digest,
             )
         )
+    return lambda: _written(kept)
+
+
+def _written(releases: list[Release]) -> list[Release]:
+    if not releases:
+        return []
     stamped = timezone.now()  # (after the rendering: as close to the commit as it can be)
-    for release in kept:
+    for release in releases:
         release.date_modified = stamped
-    return Release.objects.bulk_create(kept)
+    return Release.objects.bulk_create(releases)
 
 
 def latest_releases(tender_ids) -> models.QuerySet:

@@ -3,7 +3,6 @@ loopback over the test's own PostgreSQL database (a test using it is marked
 `django_db(transaction=True)`, so that what it writes is committed and the workers see it)."""
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -17,14 +16,10 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from cluster import ports
+
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "a-test-secret-key-long-enough-to-be-a-real-one-0123456789"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def database_url() -> str:
@@ -38,8 +33,8 @@ def database_url() -> str:
 @contextmanager
 def gunicorn(folder: Path, *, workers: int, redis: str | None = None, **environment):
     """gunicorn serving this test's database with `workers` processes (and the settings in
-    `environment`); yields its base URL. Its logs are `folder`/access.log and error.log."""
-    port = free_port()
+    `environment`), on a free port below the ephemeral range, checked to be the one answering
+    (cluster/ports.py); yields its base URL. Its logs are `folder`/access.log and error.log."""
     env = {
         **os.environ,
         "DATABASE_URL": database_url(),
@@ -50,32 +45,43 @@ def gunicorn(folder: Path, *, workers: int, redis: str | None = None, **environm
     }
     env.pop("DEBUG", None)
     error_log = folder / "error.log"
-    server = subprocess.Popen(
-        [
-            sys.executable, "-m", "gunicorn", "portal.wsgi",
-            "--workers", str(workers), "--bind", f"127.0.0.1:{port}",
-            "--access-logfile", str(folder / "access.log"), "--error-logfile", str(error_log),
-        ],
-        cwd=ROOT, env=env,
-    )  # fmt: skip
+
+    def start(port: int):
+        server = subprocess.Popen(
+            [
+                sys.executable, "-m", "gunicorn", "portal.wsgi",
+                "--workers", str(workers), "--bind", f"127.0.0.1:{port}",
+                "--access-logfile", str(folder / "access.log"), "--error-logfile", str(error_log),
+            ],
+            cwd=ROOT, env=env,
+        )  # fmt: skip
+        try:
+            ports.wait_until_ours(
+                port, lambda: server.pid, 30, alive=lambda: server.poll() is None,
+                log=lambda: error_log.read_text() if error_log.exists() else "",
+            )  # fmt: skip
+        except RuntimeError:
+            stop(server)
+            raise
+        return port, server
+
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                if server.poll() is not None:
-                    break
-                time.sleep(0.2)
-        else:
-            pytest.fail("gunicorn did not start: " + error_log.read_text())
-        if server.poll() is not None:
-            pytest.fail("gunicorn stopped: " + error_log.read_text())
+        port, server = ports.start_on_free_ports(start)
+    except RuntimeError as failed:
+        pytest.fail(f"gunicorn did not start: {failed}")
+    try:
         yield f"http://127.0.0.1:{port}"
     finally:
-        server.terminate()
+        stop(server)
+
+
+def stop(server: subprocess.Popen) -> None:
+    server.terminate()
+    try:
         server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait(timeout=10)
 
 
 def call(url: str, *, method: str = "GET", body: bytes | None = None, **headers):

@@ -24,6 +24,7 @@ from .statuses import (
 )
 from .tender import Tender
 from .tender_search import TenderSearch
+from .untold import UntoldState
 
 __all__ = [
     "Auction",
@@ -51,6 +52,7 @@ __all__ = [
     "TenderDocument",
     "TenderSearch",
     "TenderStatus",
+    "UntoldState",
     "auction_fields",
     "new_id",
     "participation_url",

@@ -33,7 +33,7 @@ from .tender_search import TenderSearch
 from .tender_table import LIFECYCLE, TRANSITIONS
 from .tender_time import TimeDrivenChanges
 from .tender_wire import EDITABLE_FIELDS, TENDER_FIELDS, TenderWire, keeping_lot_ids
-from .untold import tell_untold
+from .untold import keep_untold_states
 
 
 class Tender(
@@ -202,9 +202,10 @@ class Tender(
     def locked_as_loaded(self, *, claims: list | None = None) -> None:
         """This instance was just loaded with its row locked (FOR UPDATE), and its `claims`
         with it if given: changes made before the transaction ends need not lock or reload it
-        again, and save only the columns they change. A change it holds untold is told first
-        (tell_untold): the row is as that change left it, until this one changes it."""
-        tell_untold([self], or_log=True)
+        again, and save only the columns they change. The state it is in, if open data was
+        not told of it, is kept first (keep_untold_states): the rows are as the last change
+        left them, until this one changes them."""
+        keep_untold_states([self])
         self.mark_locked()
         self.track_changes()
         self._claims = claims

@@ -27,7 +27,7 @@ from .legal_periods import check_portal_periods, periods_of
 from .statuses import TenderStatus
 from .tender_errors import MethodNotImplemented, NotProcuringEntity
 from .tender_search import TenderSearch
-from .untold import UntoldChanges, tell_untold
+from .untold import UntoldChanges, keep_untold_states
 
 logger = logging.getLogger(__name__)
 
@@ -332,7 +332,7 @@ class TenderQuerySet(UntoldChanges, models.QuerySet):
                 *(self._read_by_time(name) for name in ("complaints", "awards")),
                 "auctions",
             )
-            tell_untold(tenders, or_log=True)  # (together, before any of them changes again)
+            keep_untold_states(tenders)  # (together, before any of them changes again)
             changed = 0
             for tender in tenders:
                 changed += tender.catch_up_as_locked(claims=list(tender.complaints.all()))

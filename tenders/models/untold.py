@@ -1,14 +1,60 @@
-"""Telling open data of the tenders' committed changes (tenders.signals.tender_changed): a change
-leaves its tender `untold`; it is told by the background, by the tender's next change before it
-changes anything (Tender.locked_as_loaded, the chronograph's pass), or by a read that must show
-it."""
+"""Telling open data of the tenders' committed changes (tenders.signals.tender_changed).
+
+A change leaves its tender `untold`. The background tells of it soon after (the chronograph's
+loop: Tender.objects.tell_untold), or a read that must show it (tell_untold_of). A change made
+to a tender still untold does not tell of the last state itself, which would cost it a whole
+rendering of the tender: it keeps that state's rows, as they stand, in one statement, before it
+changes anything (an UntoldState, core.snapshots), and the background tells of the kept states
+in order, each read as it was (its rows put back inside a savepoint rolled back after), then of
+the tender as it is. So every state the public could see is told once, in order, and a write
+pays one statement for it at most."""
 
 import logging
+from functools import cache
 
+from django.db import connection, models, transaction
+
+from core.reads import Prepared
+from core.snapshots import Rows
 from core.transactions import all_or_nothing, recoverable
 from tenders.signals import tender_changed
 
 logger = logging.getLogger(__name__)
+
+
+class UntoldState(models.Model):
+    """A state of a tender open data was not told of before the tender changed again: its
+    rows as they stood then, kept by the change that came next, before it changed anything;
+    the background tells of it, then forgets it."""
+
+    tender = models.ForeignKey("tenders.Tender", on_delete=models.CASCADE, related_name="+")
+    # The tender's dateModified in that state.
+    date_modified = models.DateTimeField()
+    rows = models.TextField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tender", "date_modified"], name="one_state_a_stamp")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tender_id} at {self.date_modified.isoformat()}"
+
+
+# What a tender's rendering reads of it besides its row: what a state keeps. (Every claim names
+# its tender, the claims against its awards too: "complaints" holds them all.)
+KEPT_PATHS = (
+    "bids", "bids__documents", "awards", "awards__documents", "complaints",
+    "complaints__documents", "contracts", "contracts__documents", "contracts__changes",
+    "cancellations", "cancellations__documents", "documents", "questions", "auctions",
+)  # fmt: skip
+
+
+@cache
+def _rows() -> Rows:
+    from .tender_queries import TenderQuerySet
+
+    return Rows("tenders.Tender", KEPT_PATHS, blank=TenderQuerySet.UNLISTED)
 
 
 class UntoldChanges:
@@ -16,8 +62,8 @@ class UntoldChanges:
 
     def tell_untold(self, *, limit: int = 200) -> int:
         """Tell open data of up to `limit` tenders' changes it has not been told of (the
-        background's step; a tender a change holds is skipped: that change tells it), in one
-        transaction; how many. Should that fail, they are told one by one, so that one that
+        background's step; a tender a change holds is skipped: that change keeps its state), in
+        one transaction; how many. Should that fail, they are told one by one, so that one that
         cannot be told holds up no other (it is logged, and tried again on the next pass)."""
         untold = self.filter(untold=True).only("id", "untold")
         try:
@@ -38,29 +84,101 @@ class UntoldChanges:
         return told
 
     def tell_untold_of(self, pk: str) -> None:
-        """Tell open data of this tender's change now, if it has not been told of it (a read
-        of its open data that must show it)."""
+        """Tell open data of this tender's changes now, if it has not been told of them (a
+        read of its open data that must show them)."""
         with all_or_nothing():
             tell_untold(list(self.select_for_update().filter(pk=pk, untold=True).only("id")))
 
 
-def tell_untold(tenders: list, *, or_log: bool = False) -> None:
-    """`tenders`, their rows just locked: those holding a change open data was not told of are
-    told now (tenders.signals.tender_changed, once for them all), and no longer hold it.
-    `or_log`: a failure to tell is logged and leaves them untold, rather than failing the
-    change about to be made (which would then be told in their place)."""
+def tell_untold(tenders: list) -> None:
+    """`tenders`, their rows just locked: those holding changes open data was not told of are
+    told now (tenders.signals.tender_changed: each state kept, oldest first, then the tenders
+    as they are, together), and no longer hold them."""
     untold = [tender for tender in tenders if tender.untold]
     if not untold:
         return
     model, ids = type(untold[0]), [tender.pk for tender in untold]
-    try:
-        with recoverable():
-            tender_changed.send(model, tender_ids=ids)
-            model.objects.filter(pk__in=ids).update(untold=False)
-    except Exception:
-        if not or_log:
-            raise
-        logger.exception("open data: tenders %s could not be told", ids)
-        return
+    with recoverable():
+        kept = UntoldState.objects.filter(tender_id__in=ids).order_by("tender_id", "date_modified")
+        for state in kept:
+            _keep(_seen_as_it_was(model, state))
+        _keep(tender_changed.send(model, tender_ids=ids))
+        UntoldState.objects.filter(tender_id__in=ids).delete()
+        model.objects.filter(pk__in=ids).update(untold=False)
     for tender in untold:
         tender.untold = False
+
+
+def _seen_as_it_was(model, state: UntoldState) -> list:
+    """What the receivers make of the tender as it was in `state`: its rows put back inside a
+    savepoint, read, and the savepoint rolled back. A state that cannot be put back (kept
+    before a migration changed its tables, say) is logged and passed over."""
+    made = []
+    try:
+        with transaction.atomic():
+            _rows().put_back(state.tender_id, state.rows)
+            made = tender_changed.send(model, tender_ids=[state.tender_id])
+            transaction.set_rollback(True)
+    except Exception:
+        logger.exception("open data: %s could not be told; it is passed over", state)
+        return []
+    return made
+
+
+def _keep(made: list) -> None:
+    for _receiver, keep in made:
+        if keep is not None:
+            keep()
+
+
+def keep_untold_states(tenders: list) -> None:
+    """`tenders`, their rows just locked, about to be changed: the state of each that open data
+    was not told of is kept (its rows, in one statement), to be told later. A failure is
+    logged, and holds up no change (that state then goes untold)."""
+    kept = [
+        tender
+        for tender in tenders
+        if tender.untold
+        and getattr(tender, "state_kept_at", None) != tender.date_modified
+        and tender.published is not None
+        and tender.mode != "test"
+    ]
+    if not kept:
+        return
+    try:
+        with recoverable():
+            _keep_states(kept)
+    except Exception:
+        logger.exception("open data: the states of tenders %s were not kept", [t.pk for t in kept])
+        return
+    for tender in kept:
+        tender.state_kept_at = tender.date_modified
+
+
+@cache
+def _keeping() -> Prepared:
+    """(PostgreSQL) The states of the tenders named, kept: one statement, prepared once."""
+    from .tender import Tender
+
+    table, tenders = UntoldState._meta.db_table, Tender._meta.db_table
+    return Prepared(
+        "keep_untold_states",
+        f'INSERT INTO "{table}" (tender_id, date_modified, rows) '
+        f"SELECT t.id, t.date_modified, {_rows().json_sql('t.id')} "
+        f'FROM "{tenders}" t WHERE t.id = ANY(%s::varchar[]) AND NOT EXISTS '
+        f'(SELECT 1 FROM "{table}" s WHERE s.tender_id = t.id '
+        "AND s.date_modified = t.date_modified)",
+    )
+
+
+def _keep_states(tenders: list) -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            _keeping().execute(cursor, [[tender.pk for tender in tenders]])
+        return
+    for tender in tenders:
+        UntoldState.objects.get_or_create(
+            tender_id=tender.pk,
+            date_modified=tender.date_modified,
+            defaults={"rows": _rows().read(tender.pk)},
+        )

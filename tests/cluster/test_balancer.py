@@ -3,6 +3,7 @@ passed over; a node that takes a request and closes without answering has it sen
 it changes nothing."""
 
 import asyncio
+import os
 import socket
 import threading
 from http.client import HTTPConnection
@@ -10,6 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from cluster import ports
 from cluster.balancer import BODY_LIMIT, serve
 
 
@@ -30,12 +32,6 @@ class Answering(BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def answering_node() -> int:
@@ -61,15 +57,16 @@ def silent_node() -> int:
 
 
 def balancer(nodes: list[int]) -> int:
-    port = free_port()
-    threading.Thread(target=asyncio.run, args=(serve(port, nodes),), daemon=True).start()
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return port
-        except OSError:
-            threading.Event().wait(0.05)
-    raise AssertionError("the balancer did not start")
+    """The balancer in a thread of this process, on a free port below the ephemeral range,
+    checked to be the one answering there."""
+
+    def start(port: int) -> int:
+        serving = threading.Thread(target=asyncio.run, args=(serve(port, nodes),), daemon=True)
+        serving.start()
+        ports.wait_until_ours(port, os.getpid, 10, alive=serving.is_alive)
+        return port
+
+    return ports.start_on_free_ports(start)
 
 
 def call(port: int, method: str) -> tuple[int, bytes]:
@@ -81,7 +78,7 @@ def call(port: int, method: str) -> tuple[int, bytes]:
 
 @pytest.mark.parametrize("method", ["GET", "POST"])
 def test_a_node_that_refuses_connections_is_passed_over(method):
-    port = balancer([free_port(), answering_node()])
+    port = balancer([ports.free_ports(), answering_node()])
 
     answers = [call(port, method) for _ in range(4)]
 

@@ -10,7 +10,7 @@ from cluster.topology import Cluster
 
 def environments():
     cluster = Cluster(folder=Path("/nonexistent"))
-    cluster.pair = Pair(Path("/nonexistent"), 46432)  # (never started: its URLs are enough)
+    cluster.pair = Pair(Path("/nonexistent"), 26432)  # (never started: its URLs are enough)
     return cluster, cluster.shared(), cluster.docservice_environment()
 
 

@@ -1,4 +1,3 @@
-import socket
 from datetime import UTC, datetime
 
 import pytest
@@ -7,11 +6,15 @@ import pytest
 @pytest.fixture(scope="session")
 def s3_server(tmp_path_factory):
     """A real S3-compatible server (SeaweedFS, as `make cluster` runs it) on loopback, for the
-    object-storage runs."""
-    from cluster import processes
+    object-storage runs: on free ports below the ephemeral range, checked to be the one
+    answering (cluster/ports.py)."""
+    from cluster import ports, processes
 
-    port = free_ports(8) + 3  # (SeaweedFS listens on the three ports before it, four after)
-    server = processes.seaweedfs(tmp_path_factory.mktemp("s3"), port).start()
+    def start(first: int):
+        port = first + 3  # (SeaweedFS listens on the three ports before it, four after)
+        return port, processes.seaweedfs(tmp_path_factory.mktemp("s3"), port).start()
+
+    port, server = ports.start_on_free_ports(start, count=8)
     try:
         processes.make_bucket(port, "documents")
         yield {
@@ -21,25 +24,6 @@ def s3_server(tmp_path_factory):
         }
     finally:
         server.stop()
-
-
-def free_ports(count: int) -> int:
-    """The first of `count` consecutive ports nothing listens on."""
-    while True:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            first = probe.getsockname()[1]
-        if first + count < 55000 and all(_free(first + n) for n in range(count)):
-            return first
-
-
-def _free(port: int) -> bool:
-    with socket.socket() as probe:
-        try:
-            probe.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
 
 
 @pytest.fixture(params=["filesystem", "s3"])

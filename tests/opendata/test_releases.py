@@ -1,20 +1,23 @@
 """One OCDS release per published change of a tender (opendata/releases.py), written when open
-data is told of the change: by the background, by the tender's next change before it changes
-anything, or by a read of its OCDS; tagged by what changed; a tender's record compiled from all
+data is told of the change: by the background, or by a read of its OCDS, a state the tender's
+next change kept first included; tagged by what changed; a tender's record compiled from all
 of them; and the bulk feed of release packages (GET /releases), paged by the feed's rules."""
 
 import importlib
+import json
+import re
 from datetime import timedelta
 
 import pytest
 from django.apps import apps as django_apps
 from django.core.management import call_command
 
-from core.schema import iso
+from core.schema import iso, parse_iso
 from opendata.models import Release
 from opendata.releases import keep_releases
-from tenders.models import Tender
+from tenders.models import Tender, UntoldState
 from tests.helpers import (
+    CLAIM,
     FIRST,
     SECOND,
     bid_on,
@@ -34,8 +37,6 @@ FEATURE = {"code": "years", "featureOf": "tenderer", "title": "Досвід",
 
 def told(tender_id: str) -> list[dict]:
     """The tender's releases, once open data is told of every change."""
-    import json
-
     tell_every_change()
     kept = Release.objects.filter(tender_id=tender_id).order_by("tender_modified")
     return [json.loads(release.text.replace("\x01", "x")) for release in kept]
@@ -107,20 +108,22 @@ def test_a_decision_a_contract_and_a_cancellation_are_tagged_as_ocds_tags_them(a
     assert kept["compiledRelease"]["tender"]["status"] == "cancelled"
 
 
-def test_the_next_change_tells_the_last_before_it_changes_anything(api):
+def test_the_next_change_keeps_the_last_state_and_the_background_tells_each_in_order(api):
     tender = create_tender(api)
     for title in ("Папір А4", "Папір А3"):
         assert tender.patch({"title": title}).status_code == 200
 
-    # Nobody told of them meanwhile (no background here): each change told the one before it,
-    # and the last is left for the background.
-    assert Release.objects.filter(tender_id=tender.id).count() == 2
+    # Nobody told of them meanwhile (no background here): each change kept the state before it
+    # (its rows), and told nothing itself.
+    assert not Release.objects.filter(tender_id=tender.id).exists()
+    assert UntoldState.objects.filter(tender_id=tender.id).count() == 2
     assert Tender.objects.get(pk=tender.id).untold
     titles = [release["tender"]["title"] for release in told(tender.id)]
 
     assert titles == ["футляри до державних нагород", "Папір А4", "Папір А3"]
     assert Release.objects.filter(tender_id=tender.id).count() == 3
     assert not Tender.objects.filter(untold=True).exists()
+    assert not UntoldState.objects.exists()
 
 
 def test_a_refused_change_tells_nothing_and_leaves_the_last_untold(api):
@@ -229,4 +232,45 @@ def test_a_tender_published_before_releases_were_kept_gets_one(api, client):
 
     assert Tender.objects.get(pk=tender.id).untold
     assert tags_of(tender.id) == [["tender"]]  # the tender as it stands
-    assert keep_releases(Tender, tender_ids=[tender.id]) == []  # nothing new to tell
+    assert keep_releases(Tender, tender_ids=[tender.id])() == []  # nothing new to tell
+
+
+def test_states_kept_by_the_next_change_are_told_as_if_told_at_once(api, api2, clock):
+    """Two tenders live the same story at the same moments: open data is told of the first's
+    state after each step, of the second's only at the end (each of its changes kept the state
+    before it). Their releases tell the same, state by state (ids aside)."""
+    told_at_once, kept = create_tender(api), create_tender(api)
+
+    def step(act):
+        for tender in (told_at_once, kept):
+            act(tender)
+        Tender.objects.tell_untold_of(told_at_once.id)
+        clock.advance(minutes=3)
+
+    step(lambda t: t.patch({"title": "Папір А4, 500 аркушів"}))
+    step(lambda t: t.patch({"description": "Уточнено щільність"}))
+    clock.move_to(parse_iso(kept.read()["tenderPeriod"]["startDate"]) + timedelta(hours=1))
+    step(lambda t: t.read())  # (tendering begins: a change time makes)
+    for number, amount in enumerate((450, 400)):
+        step(lambda t, n=number, a=amount: place_bid(api2, t, a, identifier=f"{n + 1:08d}"))
+    clock.move_to(parse_iso(kept.read()["tenderPeriod"]["endDate"]) + timedelta(minutes=1))
+    step(lambda t: t.read())  # (to the auction)
+    clock.move_to(max(parse_iso(t.read()["next_check"]) for t in (told_at_once, kept)))
+    step(lambda t: t.read())  # (the auction over: the best bid's award)
+    step(lambda t: t.decide("active"))
+    step(lambda t: api2.post(
+        f"{t.path}/awards/{t.award()['id']}/complaints",
+        {**CLAIM, "status": "claim"}, token=t.bids[0][1],
+    ))  # fmt: skip
+
+    def releases(tender) -> list[str]:
+        text = json.dumps(told(tender.id), ensure_ascii=False, sort_keys=True)
+        tender_id = Tender.objects.get(pk=tender.id).tender_id
+        ids = list(dict.fromkeys(re.findall(r"[0-9a-f]{32}", text)))
+        for number, found in enumerate(ids):
+            text = text.replace(found, f"<id {number}>")
+        return json.loads(text.replace(tender_id, "<tenderID>"))
+
+    expected = releases(told_at_once)
+    assert len(expected) >= 8
+    assert releases(kept) == expected

@@ -2,7 +2,6 @@
 worker (`manage.py db_worker`) sends it, a server that cannot be reached is tried again later;
 what is sent is readable UTF-8 text with an HTML part."""
 
-import socket
 from datetime import timedelta
 
 import pytest
@@ -10,6 +9,7 @@ from django.core import mail
 from django.core.management import call_command
 from django_tasks_db.models import DBTaskResult
 
+from cluster import ports
 from core import notices
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,9 +24,8 @@ def queued(settings):
 
 
 def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A port nothing listens on (below the ephemeral range: no connection takes it meanwhile)."""
+    return ports.free_ports()
 
 
 def work() -> None:
