@@ -18,23 +18,34 @@ from bench.run import Registry, endpoints  # noqa: E402
 
 
 def send(client: Client, request):
-    method, path, headers, body = request
+    """Send `request` (method, path, headers, body, and the request to send first, if any)."""
+    method, path, headers, body, *first = request
+    if first:
+        send(client, first[0])
     extra = {f"HTTP_{name.upper().replace('-', '_')}": value for name, value in headers.items()}
     content_type = extra.pop("HTTP_CONTENT_TYPE", "application/json")
     return client.generic(method, path, body or "", content_type=content_type, **extra)
 
 
 def is_transaction_control(sql: str) -> bool:
-    return sql.lstrip('"').upper().startswith(("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE"))
+    """BEGIN, COMMIT and savepoints; and PREPARE, once per connection (core.reads.Prepared: its
+    EXECUTE is counted)."""
+    return (
+        sql.lstrip('"').upper().startswith(("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "PREPARE"))
+    )
 
 
 def count(client: Client, make_request, *, warmed: bool = True) -> int:
     """The statements of a request as the benchmark sends it (BEGIN, COMMIT and savepoints
     not counted): a read is sent once before (the benchmark reads its sample before the
-    rounds) unless it is one nobody asked before, a write is a new one."""
+    rounds) unless it is one nobody asked before, a write is a new one; what a request needs
+    sent first is sent first, not counted."""
     for _attempt in range(20):
-        request = make_request()
-        if request[0] == "GET" and warmed:
+        method, path, headers, body, *first = make_request()
+        request = (method, path, headers, body)
+        if first:
+            send(client, first[0])
+        if method == "GET" and warmed:
             send(client, request)
         with CaptureQueriesContext(connection) as queries:
             response = send(client, request)

@@ -15,10 +15,13 @@ from tenders.models import Tender
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
 
-def test_copies_read_like_their_originals_and_take_the_originals_tokens(client, time_machine):
+def test_copies_read_like_their_originals_and_take_the_originals_tokens(
+    client, time_machine, django_capture_on_commit_callbacks
+):
     real_now = timezone.now().replace(microsecond=0)
     brokers = (broker("bench", BROKER_KEY), broker("bench-bidder", BIDDER_BROKER_KEY))
-    built = [build_one(n, brokers, real_now, time_machine) for n in range(2)]
+    with django_capture_on_commit_callbacks(execute=True):  # (the auctions' protocols)
+        built = [build_one(n, brokers, real_now, time_machine) for n in range(2)]
     time_machine.move_to(real_now)
     multiply.copy_all(3)
     assert Tender.objects.count() == 6
