@@ -72,6 +72,17 @@ util.write_error = write_envelope
 access_log_format = '%(h)s %(l)s - %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(L)s %(p)s'
 
 
+# The application is loaded once, in the master, with what every worker reads once
+# (portal/wsgi.py `load_shared`): the workers forked from it share those pages.
+preload_app = True
+
+
+def when_ready(server):
+    from portal.wsgi import load_shared
+
+    load_shared()
+
+
 def on_starting(server):
     """Refuse to start on settings that the system checks call errors (portal/checks.py): a
     misconfiguration is found here, not by the first user it fails."""

@@ -311,7 +311,8 @@ def bench_size(size: int, sides: list[Side]) -> dict:
                 raise RuntimeError(f"{side}: {request[1]} answered {status}")
         results = measure_all(plan, ports)
         for side in sides:
-            measured[side.name]["rss"] = measured[side.name].pop("server").worker_rss_mb()
+            server = measured[side.name].pop("server")
+            measured[side.name]["rss"], measured[side.name]["own"] = server.worker_memory_mb()
     finally:
         for server in servers:
             server.stop()
@@ -376,7 +377,8 @@ def table(measured: dict, sides: list[Side]) -> str:
         for name in names:
             side = measured[size]["sides"][name]
             lines.append(
-                f"\n{name}, {size:,} tenders: worker memory {side.get('rss', 0):.0f} MB; "
+                f"\n{name}, {size:,} tenders: worker memory {side.get('rss', 0):.0f} MB "
+                f"({side.get('own', 0):.0f} MB its own, the rest shared with the master); "
                 f"chronograph {side['chronograph']}."
             )
     return "\n".join(lines)

@@ -183,13 +183,17 @@ class Server:
         }  # fmt: skip
         return cls(ROOT, "bench.floor.wsgi", env, config=["--config", "python:bench.floor.served"])
 
-    def worker_rss_mb(self) -> float:
+    def worker_memory_mb(self) -> tuple[float, float]:
+        """The worker's resident memory, and the part of it the worker alone holds (the rest it
+        shares with the master it was forked from, and with the other workers)."""
         children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
         worker = children.read_text().split()[0]
-        for line in Path(f"/proc/{worker}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-        return 0.0
+        found = {}
+        for line in Path(f"/proc/{worker}/smaps_rollup").read_text().splitlines():
+            name, _, value = line.partition(":")
+            if name in ("Rss", "Private_Clean", "Private_Dirty"):
+                found[name] = int(value.split()[0]) / 1024
+        return found["Rss"], found["Private_Clean"] + found["Private_Dirty"]
 
     def stop(self) -> None:
         self.process.send_signal(signal.SIGTERM)
