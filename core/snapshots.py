@@ -7,15 +7,12 @@ many rows), and the background renders them later by putting them back where the
 a savepoint, reading the tender as usual, and rolling the savepoint back. Nobody else sees rows
 put back: they are never committed, and the rows they replace are locked meanwhile.
 
-On PostgreSQL the rows are taken as JSON by the database in the statement that stores them, and
-put back by `jsonb_populate_recordset` (each column's own type); elsewhere (SQLite, embedded:
-one process, statements cost little) they are read through a cursor, one table at a time, and
-put back as read."""
+The database takes the rows as JSON in the statement that stores them (PostgreSQL's `to_jsonb`,
+SQLite's `json_object`) and puts them back from it (PostgreSQL's `jsonb_populate_recordset`: each
+column's own type; SQLite's `json_each`: each value as it was stored)."""
 
 import json
 from dataclasses import dataclass
-from datetime import date, datetime, time
-from decimal import Decimal
 
 from django.apps import apps
 from django.db import connection
@@ -77,41 +74,35 @@ class Rows:
 
     # --- taking them ----------------------------------------------------------------------
 
-    def json_sql(self, root: str) -> str:
-        """(PostgreSQL) An SQL expression of the rows hanging on the root `root` (an SQL
-        expression), as one JSON object: table name -> its rows."""
+    def json_sql(self, root: str, vendor: str) -> str:
+        """An SQL expression of the rows hanging on the root `root` (an SQL expression), as one
+        JSON object's text: table name -> its rows."""
         parts = []
         for table in self.tables:
-            blank = "".join(
-                f" || jsonb_build_object('{column}', '')"
-                for column in table.columns
-                if column in self.blank
-            )
-            parts.append(
-                f"'{table.name}', (SELECT coalesce(jsonb_agg(to_jsonb(x){blank}), '[]') FROM "
-                f"{_quoted(table.name)} x WHERE {table.where.format(root=root)})"
-            )
-        return f"jsonb_build_object({', '.join(parts)})::text"
-
-    def read(self, root_id) -> str:
-        """(not PostgreSQL) The rows hanging on `root_id`, read table by table, as JSON text."""
-        taken = {}
-        with connection.cursor() as cursor:
-            for table in self.tables:
-                columns = ", ".join(_quoted(column) for column in table.columns)
-                cursor.execute(
-                    f"SELECT {columns} FROM {_quoted(table.name)} "
-                    f"WHERE {table.where.format(root='%s')}",
-                    [root_id] * table.where.count("{root}"),
+            where = table.where.format(root=root)
+            if vendor == "postgresql":
+                blank = "".join(
+                    f" || jsonb_build_object('{column}', '')"
+                    for column in table.columns
+                    if column in self.blank
                 )
-                taken[table.name] = [
-                    {
-                        column: "" if column in self.blank else value
-                        for column, value in zip(table.columns, row, strict=True)
-                    }
-                    for row in cursor.fetchall()
-                ]
-        return json.dumps(taken, default=_tagged)
+                rows = (
+                    f"(SELECT coalesce(jsonb_agg(to_jsonb(x){blank}), '[]') FROM "
+                    f"{_quoted(table.name)} x WHERE {where})"
+                )
+            else:
+                fields = ", ".join(
+                    f"'{column}', " + ("''" if column in self.blank else f"x.{_quoted(column)}")
+                    for column in table.columns
+                )
+                rows = (
+                    f"json((SELECT json_group_array(json_object({fields})) FROM "
+                    f"{_quoted(table.name)} x WHERE {where}))"
+                )
+            parts.append(f"'{table.name}', {rows}")
+        if vendor == "postgresql":
+            return f"jsonb_build_object({', '.join(parts)})::text"
+        return f"json_object({', '.join(parts)})"
 
     # --- putting them back ----------------------------------------------------------------
 
@@ -119,13 +110,12 @@ class Rows:
         """The rows hanging on `root_id` replaced by those taken (`text`), in the transaction
         now open (a savepoint the caller rolls back; the foreign keys are checked at commit,
         which never comes)."""
+        taken = json.loads(text)
         postgres = connection.vendor == "postgresql"
-        taken = json.loads(text) if postgres else json.loads(text, object_hook=_untagged)
         with connection.cursor() as cursor:
             for table in self.tables:
-                name = _quoted(table.name)
                 cursor.execute(
-                    f"DELETE FROM {name} WHERE {table.where.format(root='%s')}",
+                    f"DELETE FROM {_quoted(table.name)} WHERE {table.where.format(root='%s')}",
                     [root_id] * table.where.count("{root}"),
                 )
             for table in self.tables:
@@ -134,32 +124,15 @@ class Rows:
                     continue
                 columns = ", ".join(_quoted(column) for column in table.columns)
                 if postgres:
-                    cursor.execute(
-                        f"INSERT INTO {_quoted(table.name)} ({columns}) SELECT {columns} FROM "
-                        f"jsonb_populate_recordset(NULL::{_quoted(table.name)}, %s::jsonb)",
-                        [json.dumps(rows)],
+                    source = (
+                        f"SELECT {columns} FROM "
+                        f"jsonb_populate_recordset(NULL::{_quoted(table.name)}, %s::jsonb)"
                     )
                 else:
-                    marks = ", ".join(["%s"] * len(table.columns))
-                    cursor.executemany(
-                        f"INSERT INTO {_quoted(table.name)} ({columns}) VALUES ({marks})",
-                        [[row[column] for column in table.columns] for row in rows],
+                    values = ", ".join(
+                        f"json_extract(value, '$.\"{column}\"')" for column in table.columns
                     )
-
-
-# (not PostgreSQL) What a cursor gives besides JSON's own types, tagged to be given back as read.
-_TYPES = {"datetime": datetime, "date": date, "time": time, "decimal": Decimal}
-
-
-def _tagged(value) -> dict:
-    for tag, kind in _TYPES.items():
-        if isinstance(value, kind):
-            return {"$": tag, "v": str(value) if kind is Decimal else value.isoformat()}
-    raise TypeError(f"a column's value of type {type(value).__name__} is not kept")
-
-
-def _untagged(found: dict):
-    kind = _TYPES.get(found.get("$")) if set(found) == {"$", "v"} else None
-    if kind is None:
-        return found
-    return Decimal(found["v"]) if kind is Decimal else kind.fromisoformat(found["v"])
+                    source = f"SELECT {values} FROM json_each(%s)"
+                cursor.execute(
+                    f"INSERT INTO {_quoted(table.name)} ({columns}) {source}", [json.dumps(rows)]
+                )

@@ -10,6 +10,7 @@ the tender as it is. So every state the public could see is told once, in order,
 pays one statement for it at most."""
 
 import logging
+from collections import Counter
 from functools import cache
 
 from django.db import connection, models, transaction
@@ -61,20 +62,32 @@ class UntoldChanges:
     """Mixed into the tenders' queryset."""
 
     def tell_untold(self, *, limit: int = 200) -> int:
-        """Tell open data of up to `limit` tenders' changes it has not been told of (the
-        background's step; a tender a change holds is skipped: that change keeps its state), in
-        one transaction; how many. Should that fail, they are told one by one, so that one that
-        cannot be told holds up no other (it is logged, and tried again on the next pass)."""
+        """Tell open data of the changes of untold tenders, up to `limit` states in all (each
+        tender's kept states and the state it is in: a transaction holds their locks no longer
+        than that many renderings), in one transaction (the background's step; a tender a
+        change holds is skipped: that change keeps its state); how many tenders. Should that
+        fail, they are told one by one, so that one that cannot be told holds up no other (it
+        is logged, and tried again on the next pass)."""
         untold = self.filter(untold=True).only("id", "untold")
+        candidates = list(untold.values_list("pk", flat=True)[:limit])
+        kept = Counter(
+            UntoldState.objects.filter(tender_id__in=candidates).values_list("tender_id", flat=True)
+        )
+        chosen, budget = [], limit
+        for pk in candidates:
+            if chosen and 1 + kept[pk] > budget:
+                break
+            chosen.append(pk)
+            budget -= 1 + kept[pk]
         try:
             with all_or_nothing():
-                tenders = list(untold.select_for_update(skip_locked=True)[:limit])
+                tenders = list(untold.select_for_update(skip_locked=True).filter(pk__in=chosen))
                 tell_untold(tenders)
             return len(tenders)
         except Exception:
             logger.exception("open data: a batch failed; its tenders are told one by one")
         told = 0
-        for pk in untold.values_list("pk", flat=True)[:limit]:
+        for pk in chosen:
             try:
                 with all_or_nothing():
                     tell_untold(list(untold.select_for_update(skip_locked=True).filter(pk=pk)))
@@ -155,30 +168,31 @@ def keep_untold_states(tenders: list) -> None:
         tender.state_kept_at = tender.date_modified
 
 
-@cache
-def _keeping() -> Prepared:
-    """(PostgreSQL) The states of the tenders named, kept: one statement, prepared once."""
+def _keeping_sql(vendor: str, condition: str) -> str:
     from .tender import Tender
 
     table, tenders = UntoldState._meta.db_table, Tender._meta.db_table
-    return Prepared(
-        "keep_untold_states",
+    return (
         f'INSERT INTO "{table}" (tender_id, date_modified, rows) '
-        f"SELECT t.id, t.date_modified, {_rows().json_sql('t.id')} "
-        f'FROM "{tenders}" t WHERE t.id = ANY(%s::varchar[]) AND NOT EXISTS '
+        f"SELECT t.id, t.date_modified, {_rows().json_sql('t.id', vendor)} "
+        f'FROM "{tenders}" t WHERE {condition} AND NOT EXISTS '
         f'(SELECT 1 FROM "{table}" s WHERE s.tender_id = t.id '
-        "AND s.date_modified = t.date_modified)",
+        "AND s.date_modified = t.date_modified)"
     )
 
 
+@cache
+def _keeping() -> Prepared:
+    """(PostgreSQL) The states of the tenders named, kept: one statement, prepared once."""
+    return Prepared("keep_untold_states", _keeping_sql("postgresql", "t.id = ANY(%s::varchar[])"))
+
+
 def _keep_states(tenders: list) -> None:
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            _keeping().execute(cursor, [[tender.pk for tender in tenders]])
-        return
-    for tender in tenders:
-        UntoldState.objects.get_or_create(
-            tender_id=tender.pk,
-            date_modified=tender.date_modified,
-            defaults={"rows": _rows().read(tender.pk)},
-        )
+    """The states of `tenders`, kept in one statement (each once)."""
+    ids = [tender.pk for tender in tenders]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            _keeping().execute(cursor, [ids])
+        else:
+            marks = ", ".join(["%s"] * len(ids))
+            cursor.execute(_keeping_sql(connection.vendor, f"t.id IN ({marks})"), ids)
