@@ -9,6 +9,8 @@ upgrades) and wait for each other; WAL lets the chronograph and the web server r
 other writes. In tests a replica is a mirror of the primary: it reads the primary's test
 database, on its own server, as streaming replication copies it there."""
 
+from pathlib import Path
+
 import dj_database_url
 
 REPLICA_PREFIX = "replica_"
@@ -44,6 +46,11 @@ def _database(url: str, statement_timeout: float) -> dict:
             "timeout": 20,
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
+        # The tests' database is a file beside it, not Django's shared in-memory one: the
+        # live server's threads (the browser tests) then wait for each other's writes as
+        # `make run`'s do, where the in-memory one refuses them ("database table is locked").
+        name = Path(database["NAME"])
+        database["TEST"] = {"NAME": str(name.with_name(f"test_{name.name}"))}
     return database
 
 

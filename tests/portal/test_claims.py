@@ -346,8 +346,8 @@ def test_refused_filing_keeps_no_attachment(world, as_user, clock):
     assert "Claims against this decision are taken only from" in response.content.decode()
     assert not Complaint.objects.exists()
     assert not ComplaintDocument.objects.exists()
-    # (the only file kept is the auction's protocol, published when the auction ended)
-    assert [f.title for f in StoredFile.objects.all()] == ["auction-protocol.json"]
+    # (no file of the filing's is kept: the only one there may be is the auction's protocol)
+    assert not StoredFile.objects.exclude(title="auction-protocol.json").exists()
 
 
 def test_empty_attachment_is_refused_next_to_the_field(world, as_user):
@@ -364,7 +364,7 @@ def test_oversized_attachment_is_refused_and_nothing_kept(world, as_user, settin
 
     assert response.status_code == 422
     assert not Complaint.objects.exists()
-    assert [f.title for f in StoredFile.objects.all()] == ["auction-protocol.json"]
+    assert not StoredFile.objects.exclude(title="auction-protocol.json").exists()
 
 
 def test_the_attachments_say_how_much_they_may_be(world, as_user, settings):
