@@ -29,7 +29,7 @@ def http_server(port: int, log) -> subprocess.Popen:
 
 def test_free_ports_lie_below_the_ephemeral_range_and_are_free():
     first = ports.free_ports(8)
-    assert ports.LOWEST <= first and first + 8 <= ports.ephemeral()[0]
+    assert first >= ports.LOWEST and first + 8 <= ports.ephemeral()[0]
     for port in range(first, first + 8):
         listening(port).close()  # (each could be taken)
 
@@ -52,7 +52,7 @@ def test_a_server_whose_port_another_holds_fails_at_once(tmp_path):
         started = time.monotonic()
         # (another holds the port: PortTaken; or the server stopped, "Address already in use"
         # in the log it fails with)
-        with pytest.raises(RuntimeError, match="held by|Address already in use"):
+        with pytest.raises(RuntimeError, match=r"held by|Address already in use"):
             ports.wait_until_ours(
                 port, lambda: server.pid, 30, alive=lambda: server.poll() is None,
                 log=log.read_text,
