@@ -50,6 +50,7 @@ def test_a_task_claimed_by_a_worker_that_never_beat_waits_as_long(queued, clock)
     assert task.status == TaskResultStatus.READY
 
 
+@pytest.mark.django_db(transaction=True)  # (the worker closes its connection between tasks)
 def test_a_mail_keeps_its_message_id_when_it_is_sent_again(queued, settings):
     from django.core import mail
     from django.core.management import call_command

@@ -115,7 +115,11 @@ class AuditEvent(WrittenWithTheChange, models.Model):
 
     APPEND_ONLY = True  # (a record: never changed once written)
 
-    tender = models.ForeignKey("tenders.Tender", on_delete=models.CASCADE, related_name="events")
+    # (found by the trail's index below, the tender first: no index of its own, which every
+    # event would write too)
+    tender = models.ForeignKey(
+        "tenders.Tender", on_delete=models.CASCADE, related_name="events", db_index=False
+    )
     subject_type = models.CharField(max_length=32)
     subject_id = models.CharField(max_length=32)
     action = models.CharField(max_length=64)

@@ -30,6 +30,12 @@ class TenderStatus(models.TextChoices):
         return frozenset({cls.ENQUIRIES, cls.TENDERING, cls.AUCTION})
 
     @classmethod
+    def auction_time(cls) -> frozenset["TenderStatus"]:
+        """Time plans a tender's auctions (as tendering starts), seals them (as it closes) and
+        holds them, in these statuses."""
+        return frozenset({cls.ENQUIRIES, cls.TENDERING, cls.AUCTION})
+
+    @classmethod
     def deciding(cls) -> frozenset["TenderStatus"]:
         """Awards are decided, and contested, in these statuses."""
         return frozenset({cls.QUALIFICATION, cls.AWARDED})

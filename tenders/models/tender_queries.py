@@ -328,8 +328,12 @@ class TenderQuerySet(UntoldChanges, models.QuerySet):
             # Time creates awards (through the relation, which forgets what was prefetched)
             # but changes none: the awards read with the batch stay current.
             prefetch_related_objects(
-                tenders,
-                *(self._read_by_time(name) for name in ("complaints", "awards")),
+                tenders, *(self._read_by_time(name) for name in ("complaints", "awards"))
+            )
+            # The auctions, of the tenders whose time moves them (planned as tendering starts,
+            # sealed as it closes, held): most due tenders are past them.
+            prefetch_related_objects(
+                [tender for tender in tenders if tender.status in TenderStatus.auction_time()],
                 "auctions",
             )
             keep_untold_states(tenders)  # (together, before any of them changes again)

@@ -28,7 +28,10 @@ class UntoldState(models.Model):
     rows as they stood then, kept by the change that came next, before it changed anything;
     the background tells of it, then forgets it."""
 
-    tender = models.ForeignKey("tenders.Tender", on_delete=models.CASCADE, related_name="+")
+    # (found by the unique constraint's index, the tender first: no index of its own)
+    tender = models.ForeignKey(
+        "tenders.Tender", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     # The tender's dateModified in that state.
     date_modified = models.DateTimeField()
     rows = models.TextField()

@@ -15,7 +15,8 @@ from tenders.models.tender_documents import PROTOCOL_RETRY_AFTER
 from tests.factories import in_auction
 from tests.helpers import bid_data
 
-pytestmark = pytest.mark.django_db
+# (the worker closes its connection between tasks: what the tests write is committed)
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
