@@ -14,15 +14,18 @@ application = get_wsgi_application()
 
 
 def load_shared() -> None:
-    """Read what every worker reads once (the Ukrainian lemmatizer's dictionary, about 24 MB;
-    the ДК 021 catalogue in both languages, about 5 MB), leave no connection open to be
-    inherited, and keep the collector off what is read (it would touch, and so copy, every
-    page of it in every worker)."""
+    """Read what every worker reads once (its views, which Django imports at the first
+    request, about 13 MB; the Ukrainian lemmatizer's dictionary, about 24 MB; the ДК 021
+    catalogue in both languages, about 5 MB), leave no connection open to be inherited, and
+    keep the collector off what is read (it would touch, and so copy, every page of it in
+    every worker)."""
     from django.db import connections
+    from django.urls import get_resolver
 
     from tenders.classifiers import cpv_names
     from tenders.lemmas import analyzer
 
+    get_resolver().url_patterns  # noqa: B018 (the views imported)
     analyzer()
     for language in ("uk", "en"):
         cpv_names(language)
