@@ -172,20 +172,21 @@ class FeedRows:
         sql, fixed, row, moments = self._statement(kind, descending)
         # (the database Django's router picks for reading this model: a replica, core/replicas.py)
         model = apps.get_model(self.label)
-        alias = router.db_for_read(model)
-        database = connections[alias]
-        stamp = model._meta.get_field("date_modified")
-        # A moment goes in as the field would write it (SQLite keeps the connection's time zone's
-        # wall time as text: an aware moment's own text would compare as a string, not a moment)
-        # and comes out aware, as the field would read it.
-        values = [
-            stamp.get_db_prep_value(value, database) if isinstance(value, datetime) else value
-            for value in values
-        ]
+        database = connections[router.db_for_read(model)]
+        # A backend that keeps no time zone (SQLite: the connection's zone's wall time, as
+        # text) takes a moment as the field writes it (an aware moment's own text would compare
+        # as a string, not a moment) and gives one back naive, to be read as the field reads it.
+        converting = not database.features.supports_timezones and any(moments)
+        if converting:
+            stamp = model._meta.get_field("date_modified")
+            values = [
+                stamp.get_db_prep_value(value, database) if isinstance(value, datetime) else value
+                for value in values
+            ]
         with database.cursor() as cursor:
             cursor.execute(sql, [*fixed, *values])
             found = cursor.fetchall()
-        if not any(moments):
+        if not converting:
             return [row._make(columns) for columns in found]
         return [
             row._make(
