@@ -2,12 +2,16 @@
 loopback over the test's own PostgreSQL database (a test using it is marked
 `django_db(transaction=True)`, so that what it writes is committed and the workers see it)."""
 
+import atexit
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from urllib.error import HTTPError
 from urllib.request import Request, urlopen
@@ -30,6 +34,20 @@ def database_url() -> str:
     )
 
 
+@cache
+def collected_static() -> Path:
+    """The static files and their manifest, collected once for the session's servers: served as
+    deployed, a page names its CSS by the manifest, which a fresh checkout does not have."""
+    folder = Path(tempfile.mkdtemp(prefix="static-"))
+    atexit.register(shutil.rmtree, folder, True)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT, env={**os.environ, "SECRET_KEY": SECRET, "STATIC_ROOT": str(folder)},
+        check=True,
+    )  # fmt: skip
+    return folder
+
+
 @contextmanager
 def gunicorn(folder: Path, *, workers: int, redis: str | None = None, **environment):
     """gunicorn serving this test's database with `workers` processes (and the settings in
@@ -40,6 +58,7 @@ def gunicorn(folder: Path, *, workers: int, redis: str | None = None, **environm
         "DATABASE_URL": database_url(),
         "SECRET_KEY": SECRET,
         "ALLOWED_HOSTS": "127.0.0.1",
+        "STATIC_ROOT": str(collected_static()),
         **({"REDIS_URL": redis, "CACHE_KEY_PREFIX": f"test-{uuid.uuid4().hex}"} if redis else {}),
         **environment,
     }
