@@ -237,6 +237,24 @@ class Course:
         position = self.schedule.position_at(moment)
         return None if position is None else self.rounds[position[0] - 1][position[1]]
 
+    def next_round_at(self, moment: datetime) -> tuple[int, datetime] | None:
+        """The number and start of the first round not begun at `moment` (None: all began)."""
+        return next(
+            ((n, turns[0].starts) for n, turns in enumerate(self.rounds, 1)
+             if turns and turns[0].starts > moment),
+            None,
+        )  # fmt: skip
+
+    def price_before(self, turn: Turn) -> Decimal:
+        """Its bidder's price as `turn`'s round began: an offer there is measured against it."""
+        tally = self.tallies[turn.round - 2] if turn.round > 1 else self.sealed_tally
+        return tally.prices[turn.bid_id][0]
+
+    @property
+    def step(self) -> Decimal:
+        """The minimal step down (counted in decimals, as AuctionTally keeps it)."""
+        return Decimal(str(self.tender.expected_step(self.line)))
+
     @property
     def ends(self) -> datetime:
         return self.schedule.ends

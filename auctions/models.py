@@ -13,9 +13,11 @@ from core.actors import Actor, Role
 from core.errors import InvalidData, NotAllowed, PermissionDenied
 from core.reads import Read
 from core.transactions import atomic_change
+from core.words import money
 from core.writes import WrittenWithTheChange
 from tenders.models import Auction, Tender
 from tenders.models.auction import builtin
+from tenders.models.bidding import is_price_in_doubt
 from tenders.models.lots import lot_of
 from tenders.models.statuses import LotStatus, TenderStatus
 
@@ -25,23 +27,52 @@ from .course import Schedule, Tally, course_of, protocol
 TOO_HIGH, TOO_LOW = gettext_noop("Too high value"), gettext_noop("Too low value")
 
 
+class OfferRefused(InvalidData):
+    """An offer's amount refused, in the worker's words, with what the page says beside them
+    (the words of its code, core/refusals.py: the highest price allowed, the price it is far
+    below)."""
+
+    field = "amount"
+
+    def __init__(self, description: str, *, code: str, **params):
+        super().__init__({"amount": [description]})
+        self.code, self.params = code, params
+
+
+def price_too_high(highest: Decimal, step: Decimal) -> OfferRefused:
+    return OfferRefused(
+        TOO_HIGH, code="auction_too_high",
+        highest=money({"amount": highest}), step=money({"amount": step}),
+    )  # fmt: skip
+
+
+def price_in_doubt(amount, current: Decimal) -> OfferRefused:
+    """An offer far below its bidder's own price, not yet confirmed: the same offer, confirmed
+    (`confirmed` its amount), is taken in the same turn."""
+    return OfferRefused(
+        "Offer far below the bidder's price", code="auction_price_in_doubt",
+        amount=money({"amount": amount}), current=money({"amount": current}),
+    )  # fmt: skip
+
+
 class AuctionBidQuerySet(models.QuerySet):
-    def offer(self, *, auction_id: str, by: Actor, amount) -> None:
+    def offer(self, *, auction_id: str, by: Actor, amount, confirmed=None) -> None:
         """A bidder (`by`, owning its bid) offers `amount` in its turn (None: takes back its
-        offer of this turn). The turn is the server's clock's, read with the auction's tally
-        locked: an offer that comes after its turn ended is refused, one accepted is kept (the
-        auction's end closes the tally before it reads the offers). The worker's words when
-        not. Reads the tally (with what it needs of the auction and its tender), and writes
-        the offer and the tally, in one statement."""
+        offer of this turn); an amount far below its price as the round began is taken only
+        when `confirmed` is that amount (price_in_doubt). The turn is the server's clock's,
+        read with the auction's tally locked: an offer that comes after its turn ended is
+        refused, one accepted is kept (the auction's end closes the tally before it reads the
+        offers). The worker's words when not. Reads the tally (with what it needs of the
+        auction and its tender), and writes the offer and the tally, in one statement."""
         try:
-            self._offer(auction_id, by, amount)
+            self._offer(auction_id, by, amount, confirmed)
         except AuctionTally.DoesNotExist:
             # Its first offer: the tally is made in a change of its own (a refused offer does
             # not undo it, and the next is not made to wait for it again).
             AuctionTally.objects.begin(auction_id)
-            self._offer(auction_id, by, amount)
+            self._offer(auction_id, by, amount, confirmed)
 
-    def _offer(self, auction_id: str, by: Actor, amount) -> None:
+    def _offer(self, auction_id: str, by: Actor, amount, confirmed) -> None:
         with atomic_change():
             kept = AuctionTally.objects.locked(auction_id)
             # (never behind the offer before, whose server's clock may have been ahead: the
@@ -65,7 +96,7 @@ class AuctionBidQuerySet(models.QuerySet):
             if made >= settings.AUCTION_OFFERS_PER_TURN:
                 raise NotAllowed("Too many offers in one turn", code="auction_offers")
             if amount is not None:
-                _check_amount(amount, tally.before[bid_id][0], kept.step)
+                _check_amount(amount, tally.before[bid_id][0], kept.step, confirmed)
             # (the offer's row is its record, as the audit trail's are: it names no tender, so
             # that it waits for no change of the tender's, which may be waiting for the tally)
             self.create(
@@ -76,13 +107,18 @@ class AuctionBidQuerySet(models.QuerySet):
             kept.keep(tally, now, turn=turn, turn_offers=made + 1)
 
 
-def _check_amount(amount, current: Decimal, step: Decimal) -> None:
-    """Above zero, and at least the step below the bidder's own price (counted in decimals, as
-    the prices are written: 450.15 - 10.05 is 440.10)."""
+def _check_amount(amount, current: Decimal, step: Decimal, confirmed) -> None:
+    """Above zero, at least the step below the bidder's own price (counted in decimals, as the
+    prices are written: 450.15 - 10.05 is 440.10), and not far below it unless confirmed."""
+    amount = Decimal(str(amount))
     if amount <= 0:
         raise InvalidData.field("amount", TOO_LOW)
-    if Decimal(str(amount)) > current - step:
-        raise InvalidData.field("amount", TOO_HIGH)
+    if amount > current - step:
+        raise price_too_high(current - step, step)
+    if is_price_in_doubt(amount, current) and (
+        confirmed is None or Decimal(str(confirmed)) != amount
+    ):
+        raise price_in_doubt(amount, current)
 
 
 def outcome(auction, tender) -> tuple[dict, tuple[str, bytes]]:

@@ -29,6 +29,11 @@ class OfferForm(forms.Form):
         label=gettext_lazy("Your new price"), max_digits=20, decimal_places=2, required=False
     )
     take_back = forms.BooleanField(required=False)
+    # Sent by the button that confirms an amount far below the bidder's price: that amount.
+    confirmed = forms.DecimalField(max_digits=20, decimal_places=2, required=False)
+
+    # The amount asked about (shown with its button to confirm it): set by _offer.
+    in_doubt = None
 
 
 @require_http_methods(["GET", "POST"])
@@ -59,11 +64,11 @@ def _page(request, tender_id, lot_id, refused=None):
     if request.method == "POST" and not request.htmx and refused is None:
         return _offer_and_return(request, tender_id, lot_id)
     tender = current_tender(tender_id, request.user)
-    auction = next(
-        (a for a in tender.auctions.all() if a.lot_id == lot_id and a.bidders >= 2), None
-    )
-    if auction is None or not builtin():
+    auction = next((a for a in tender.auctions.all() if a.lot_id == lot_id), None)
+    if auction is None or auction.start is None or not builtin():
         raise Http404  # (an external module's auction is held on its own pages)
+    if auction.bidders < 2:
+        return _before_bidders(request, tender, auction, lot_id)
     course = _course(auction, tender)
     entry = request.GET.get("bidder", "")
     bidder = _bidder(request.user, course.bids, auction, entry)
@@ -88,10 +93,27 @@ def _page(request, tender_id, lot_id, refused=None):
         "auction": auction,
         "form": form,
         "entry": entry,
+        "renewal": request.htmx and request.method == "GET",
         **_state(course, tender, auction, bidder, timezone.now()),
     }
     template = "auctions/auction.html#state" if request.htmx else "auctions/auction.html"
     return render(request, template, context, status=status)
+
+
+def _before_bidders(request, tender, auction, lot_id):
+    """The auction planned, its bidders not yet known (tendering goes on): when it starts."""
+    if request.method != "GET":
+        raise Http404
+    context = {
+        "here": request.path,
+        "tender": tender,
+        "lot": tender.lot(lot_id) if lot_id else None,
+        "auction": auction,
+        "planned": True,
+        "bidders_unknown": True,
+    }
+    template = "auctions/auction.html#state" if request.htmx else "auctions/auction.html"
+    return render(request, template, context)
 
 
 def _offer_and_return(request, tender_id, lot_id):
@@ -184,9 +206,14 @@ def _offer(form, auction, bidder: Actor) -> bool:
         form.add_error("amount", _("Bid amount is required"))
         return False
     try:
-        AuctionBid.objects.offer(auction_id=auction.pk, by=bidder, amount=amount)
+        AuctionBid.objects.offer(
+            auction_id=auction.pk, by=bidder, amount=amount,
+            confirmed=form.cleaned_data["confirmed"],
+        )  # fmt: skip
     except DomainError as error:
         add_domain_error(form, error)
+        if error.code == "auction_price_in_doubt":
+            form.in_doubt = amount
         return False
     return True
 
@@ -206,6 +233,8 @@ def _state(course, tender, auction, bidder: Actor | None, now) -> dict:
     }
     mine = bidder.subject.pk if bidder is not None else None
     turn = None if over else course.turn_at(now)
+    my_turn = turn is not None and turn.bid_id == mine
+    next_round = None if over or planned or turn else course.next_round_at(now)
     if planned:
         standing, rounds = [], []
     else:
@@ -227,7 +256,14 @@ def _state(course, tender, auction, bidder: Actor | None, now) -> dict:
         "turn": turn,
         "turn_name": names[turn.bid_id] if turn else "",
         "seconds_left": int((turn.ends - now).total_seconds()) if turn else None,
-        "my_turn": turn is not None and turn.bid_id == mine,
+        "my_turn": my_turn,
+        # The round that starts next, between rounds (and before the first), and in how long.
+        "next_round": next_round[0] if next_round else None,
+        "seconds_to_round": int((next_round[1] - now).total_seconds()) if next_round else None,
+        "step": course.step,
+        # The highest price the bidder may offer in its turn: its price as the round began
+        # less the step (as the offer is checked).
+        "highest": course.price_before(turn) - course.step if my_turn else None,
         "mine": names.get(mine, ""),
         "standing": standing,
         "rounds": rounds,

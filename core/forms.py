@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from core.errors import DomainError, InvalidData
 from core.ids import new_id
 from core.models import FormSubmission
-from core.refusals import in_words, said
+from core.refusals import WORDS, in_words, said
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -111,7 +111,7 @@ class AlreadySent(DomainError):
 def add_domain_error(form, error: DomainError) -> None:
     """Show a refusal of the model next to the field it is about (else above the form), in the
     words the API uses, translated where the portal has a translation."""
-    if isinstance(error, InvalidData):
+    if isinstance(error, InvalidData) and error.code not in WORDS:
         for name, messages in error.errors.items():
             field = getattr(form, "api_fields", {}).get(name) or snake_case(name)
             for message in flat_messages(messages):

@@ -37,6 +37,14 @@ WORDS = {
     "amount_paid_needed": _("State the amount paid before the contract is terminated."),
     "auction_builtin": _("Auctions here are held by the registry's own module."),
     "auction_stage": _("Not now: prices are offered only in a bidder's turn."),
+    "auction_too_high": _(
+        "Too high: you may offer at most %(highest)s UAH now (your price less the step, "
+        "%(step)s UAH)."
+    ),
+    "auction_price_in_doubt": _(
+        "%(amount)s UAH is far below your price of %(current)s UAH: an offer taken binds you "
+        "and stays in the auction's record. If it is right, confirm it."
+    ),
     "auction_turn": _("Not your turn: wait for it."),
     "auction_offers": _(
         "No more offers in this turn: you have made as many as a turn takes; the last counts."

@@ -92,12 +92,16 @@ def in_auction(brokers, clock, amounts=(450, 420, 400), parameters=(), **tender_
     return tender, bidders, auction
 
 
-def portal_auction(brokers, clock):
+def portal_auction(brokers, clock, scale: int = 1):
     """An auction planned, not begun, of three bids: two of portal bidders (450, 420, users
-    "first" and "second") and one through broker2 (400). The tender (current), its auction, the
-    two users, and the broker's bid with its token."""
+    "first" and "second") and one through broker2 (400), the expected value 500 and the step 35
+    (every amount times `scale`). The tender (current), its auction, the two users, and the
+    broker's bid with its token."""
+    money = {"value": {"amount": 500 * scale, "currency": "UAH"},
+             "minimalStep": {"amount": 35 * scale, "currency": "UAH"}}  # fmt: skip
     tender, _ = Tender.objects.register(
-        by=Actor(Role.AUTHENTICATED, broker=brokers["broker"]), data=tender_data(clock.now())
+        by=Actor(Role.AUTHENTICATED, broker=brokers["broker"]),
+        data=tender_data(clock.now(), **money),
     )
     clock.move_to(tender.tender_start + timedelta(hours=1))
     users = []
@@ -105,12 +109,13 @@ def portal_auction(brokers, clock):
         ("first", "ТОВ «Перший»", "30000001", 450), ("second", "ТОВ «Другий»", "30000002", 420),
     ):  # fmt: skip
         user = make_user(username, name, code, Organization.Kind.BIDDER)
-        tender.place_bid(by=Actor(Role.AUTHENTICATED, user=user), data=bid_data(amount, name, code))
+        data = bid_data(amount * scale, name, code)
+        tender.place_bid(by=Actor(Role.AUTHENTICATED, user=user), data=data)
         users.append(user)
         clock.advance(minutes=1)
     bid, token = tender.place_bid(
         by=Actor(Role.AUTHENTICATED, broker=brokers["broker2"]),
-        data=bid_data(400, "ПП «Третій»", "30000003"),
+        data=bid_data(400 * scale, "ПП «Третій»", "30000003"),
     )
     clock.move_to(tender.tender_end + timedelta(minutes=1))
     tender = Tender.objects.current(tender.pk, viewer=None)

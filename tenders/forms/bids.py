@@ -1,16 +1,11 @@
 """Portal forms of bidding (tenders/views/bids.py): a bid and its price; the models decide."""
 
-from decimal import Decimal
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from core.forms import OnceForm
 from core.words import money
-
-# A price under this share of its expected value is asked about before it is sent: 2.3 takes
-# it, but it is most often a slip (1.00 typed for 920 000).
-LOW_PRICE_SHARE = Decimal("0.3")
+from tenders.models.bidding import LOW_PRICE_SHARE, is_price_in_doubt
 
 
 class PricesChecked(forms.Form):
@@ -39,8 +34,8 @@ class PricesChecked(forms.Form):
         if self.price_in_doubt:
             return cleaned
         for name, expected in self.expected_values().items():
-            price, amount = cleaned.get(name), expected.get("amount")
-            if price is None or not amount or price >= Decimal(str(amount)) * LOW_PRICE_SHARE:
+            price = cleaned.get(name)
+            if price is None or not is_price_in_doubt(price, expected.get("amount")):
                 continue
             self.price_in_doubt = True
             self.add_error(

@@ -317,17 +317,19 @@ class Auction(models.Model):
 
     @property
     def watched_at(self) -> str:
-        """Where the portal links to it: our page, on this site; or the external module's."""
+        """Where the portal links to it: our page, on this site, from the moment it is planned
+        (until its bidders are known, a countdown to its start); or the external module's."""
         if builtin():
-            return page_path(self) if self.bidders >= 2 else ""
+            return page_path(self) if self.start else ""
         return self.url
 
     @property
     def link(self) -> str:
-        """auctionUrl: where the portal links to it, as others are given it (our page with the
-        site's address)."""
-        watched = self.watched_at
-        return settings.SITE_URL + watched if builtin() and watched else watched
+        """auctionUrl: our page with the site's address once its bidders are known (2.3 gives
+        none sooner); or the external module's."""
+        if builtin():
+            return settings.SITE_URL + page_path(self) if self.bidders >= 2 else ""
+        return self.url
 
     @property
     def what(self) -> str:

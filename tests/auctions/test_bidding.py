@@ -89,6 +89,31 @@ def test_only_the_bidder_whose_turn_it_is_bids_and_within_the_step(brokers, cloc
     assert AuctionBid.objects.count() == 4  # nothing refused was kept
 
 
+def test_an_offer_far_below_the_bidder_s_price_is_taken_only_confirmed(brokers, clock):
+    tender, (high, _middle, _low), auction = in_auction(brokers, clock)
+    clock.move_to(auction.start + FIRST_PAUSE)
+    # Under 30% of its price as the round began (450: under 135) is asked about first.
+    with pytest.raises(InvalidData) as asked:
+        offer(auction, high, 134)
+    assert asked.value.code == "auction_price_in_doubt"
+    assert asked.value.errors == {"amount": ["Offer far below the bidder's price"]}
+    assert asked.value.params == {"amount": "134,00", "current": "450,00"}
+    refused = asked.value
+    with pytest.raises(InvalidData) as again:  # (confirmed: another amount)
+        AuctionBid.objects.offer(auction_id=auction.pk, by=high, amount=134, confirmed=140)
+    assert again.value.code == refused.code
+    assert not AuctionBid.objects.exists()
+    offer(auction, high, 135)  # (30% itself is no slip)
+    AuctionBid.objects.offer(
+        auction_id=auction.pk, by=high, amount=Decimal("1.00"), confirmed=Decimal("1")
+    )
+    assert course(tender.pk, auction).prices[high.subject.pk].amount == 1
+    # Too high says how much it may be at most: the price as the round began less the step.
+    with pytest.raises(InvalidData) as too_high:
+        offer(auction, high, 416)
+    assert too_high.value.params == {"highest": "415,00", "step": "35,00"}
+
+
 def test_the_order_follows_the_prices_each_round_and_the_best_price_wins(
     brokers, clock, django_capture_on_commit_callbacks
 ):

@@ -14,10 +14,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from core.actors import Actor, Role
 from tenders.models import Tender
-from tenders.models.auction import FIRST_PAUSE
+from tenders.models.auction import FIRST_PAUSE, PAUSE, TURN
 from tests.factories import portal_auction
-from tests.helpers import Api
+from tests.helpers import Api, tender_data
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +57,10 @@ def test_a_portal_bidder_offers_in_its_turn_and_a_refusal_stands_by_the_field(cl
     assert 'class="auction-offer"' in client.get(url).content.decode()
     refused = client.post(url, {"amount": "440"}, headers={"HX-Request": "true"})
     assert refused.status_code == 422
-    assert "Занадто висока ціна" in refused.content.decode()
+    # (the step is 35: from 450, at most 415)
+    assert "Занадто висока ціна: зараз ви можете запропонувати не більше 415,00 грн" in (
+        refused.content.decode()
+    )
     assert client.post(url, {"amount": "400"}).status_code == 302
     assert "400,00" in client.get(url).content.decode()
 
@@ -195,3 +199,71 @@ def test_a_link_that_lets_nobody_in_is_read_as_a_watcher_s_renewal(client, held,
             body = client.get(url, {"bidder": made_up}, **renewing).content.decode()
         assert "bidder=" not in body and "Учасник 1" in body
         assert not any("tenders_tender" in q["sql"] for q in queries.captured_queries)
+
+
+def test_an_offer_far_below_the_bidder_s_price_is_taken_once_confirmed(client, held, clock):
+    tender, auction, (first, _second), _api = held
+    url = reverse("auction-page", args=[tender.pk])
+    clock.move_to(auction.start + FIRST_PAUSE)
+    client.force_login(first)
+    for headers in ({"HX-Request": "true"}, {}):  # with htmx, and without JavaScript
+        asked = client.post(url, {"amount": "1"}, headers=headers)
+        assert asked.status_code == 422
+        html = asked.content.decode()
+        assert "1,00 грн — набагато нижче за вашу ціну, 450,00 грн" in html
+        assert 'name="confirmed" value="1"' in html and "Так, запропонувати 1,00 грн" in html
+        assert 'value="1"' in html  # (the amount typed stays in its field)
+    assert not auction.placed.exists()
+    # The page renewing itself keeps the question (htmx keeps what the offer's answer put there).
+    renewed = client.get(url, headers={"HX-Request": "true"}).content.decode()
+    assert '<div id="offer-doubt" hx-preserve="true"></div>' in renewed
+    # A confirmation of another amount confirms nothing.
+    assert client.post(url, {"amount": "2", "confirmed": "1.00"}).status_code == 422
+    assert client.post(url, {"amount": "1", "confirmed": "1.00"}).status_code == 302
+    [taken] = auction.placed.all()
+    assert taken.amount == 1
+
+
+def test_the_page_tells_the_bidder_its_turn_the_step_and_the_most_it_may_offer(
+    client, brokers, clock
+):
+    tender, auction, (first, second), _api = portal_auction(brokers, clock, scale=160)
+    url = reverse("auction-page", args=[tender.pk])
+    client.force_login(first)
+    clock.move_to(auction.start + FIRST_PAUSE - timedelta(seconds=20))
+    before = client.get(url).content.decode()
+    assert "Перший раунд ось-ось почнеться" in before
+    assert "Раунд 1 почнеться через 20 секунд" in before
+    clock.move_to(auction.start + FIRST_PAUSE + timedelta(seconds=1))
+    html = client.get(url).content.decode()
+    assert "Раунд 1: ваш хід" in html and "Ваш хід: залишилося 119 секунд" in html
+    # 72 000 less the step, 5 600 (amounts grouped in thousands, as everywhere)
+    assert "не більше <strong>66\xa0400,00 грн</strong>" in html and "5\xa0600,00 грн" in html
+    assert "72\xa0000,00" in html
+    client.force_login(second)
+    watching = client.get(url).content.decode()
+    assert "Раунд 1: хід — Учасник 1" in watching and "ваш хід" not in watching.lower()
+    # Between rounds, the time to the next.
+    round_two = auction.start + FIRST_PAUSE + 3 * TURN + PAUSE
+    clock.move_to(round_two - timedelta(seconds=30))
+    between = client.get(url).content.decode()
+    assert "Перерва між раундами" in between and "Раунд 2 почнеться через 30 секунд" in between
+
+
+def test_the_page_is_there_from_the_moment_the_auction_is_planned(client, brokers, clock):
+    tender, _ = Tender.objects.register(
+        by=Actor(Role.AUTHENTICATED, broker=brokers["broker"]), data=tender_data(clock.now())
+    )
+    url = reverse("auction-page", args=[tender.pk])
+    assert client.get(url).status_code == 404  # (planned as tendering starts)
+    clock.move_to(tender.tender_start + timedelta(minutes=1))
+    page = client.get(url)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Аукціон ще не почався" in html and "Почнеться через" in html
+    assert "Пропозиції приймаються до" in html
+    assert url in client.get(reverse("tender", args=[tender.pk])).content.decode()
+    # (the API gives no auctionUrl until the bidders are known, as 2.3)
+    read = Api(client, key="broker").get(f"/tenders/{tender.pk}").json()["data"]
+    assert "auctionUrl" not in read
+    assert client.post(url, {"amount": "1"}).status_code == 404

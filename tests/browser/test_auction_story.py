@@ -50,7 +50,7 @@ def test_three_bidders_hold_an_auction(people, brokers, clock, screenshot, javas
     sign_in(first, first_user)
     first.goto(f"/tenders/{tender.pk}/")
     first.get_by_role("link", name="Дивитися наживо").click()
-    first.get_by_role("heading", name=re.compile("Раунд 1: хід — Учасник 1")).wait_for()
+    first.get_by_role("heading", name="Раунд 1: ваш хід").wait_for()
     offer(first, "440")  # the step is 35: at most 415
     first.get_by_text("Занадто висока ціна").first.wait_for()
     offer(first, "390")
@@ -100,3 +100,32 @@ def test_three_bidders_hold_an_auction(people, brokers, clock, screenshot, javas
         # the renewals cut off above fail as loads)
         expected = ("status of 422", "ERR_FAILED", "htmx:sendError")
         assert [e for e in page.errors if not any(x in e for x in expected)] == []
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "no-js"])
+def test_an_offer_of_one_hryvnia_asks_before_it_is_taken(
+    people, brokers, clock, screenshot, javascript
+):
+    tender, auction, (first_user, _second), _entry = held_auction(brokers, clock)
+    clock.move_to(auction.start + FIRST_PAUSE)
+    first = people(javascript=javascript, width=390)
+    sign_in(first, first_user)
+    first.goto(f"/auctions/{tender.pk}/")
+    first.get_by_role("heading", name="Раунд 1: ваш хід").wait_for()
+    first.get_by_text("не більше 415,00 грн").wait_for()  # (450 less the step of 35)
+    offer(first, "1")
+    first.get_by_text("набагато нижче за вашу ціну, 450,00 грн").wait_for()
+    assert first.get_by_label("Ваша нова ціна").input_value() == "1"  # (nothing typed is lost)
+    if javascript:  # the page renews itself (every 4 s after a refusal): the question stays
+        first.wait_for_timeout(4_500)
+        first.get_by_text("набагато нижче за вашу ціну, 450,00 грн").wait_for()
+    assert not auction.placed.exists()
+    # At 390 px the prices' caption reads on one line, above the prices.
+    caption = first.locator(".auction-standing caption").bounding_box()
+    assert caption["height"] < 60 and caption["width"] > 200
+    screenshot(first, f"uk-auction-asked-390-{'htmx' if javascript else 'no-js'}")
+    first.get_by_role("button", name="Так, запропонувати 1,00 грн").click()
+    first.locator(".auction-standing").get_by_text("1,00").wait_for()
+    [taken] = auction.placed.all()
+    assert taken.amount == 1
+    assert [e for e in first.errors if "status of 422" not in e] == []
