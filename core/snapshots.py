@@ -28,6 +28,9 @@ class Table:
     columns: tuple[str, ...]
     # The rows that hang on the root whose id is `{root}` (an SQL expression).
     where: str
+    # How far from the root (the root 0, its rows 1, theirs 2): `where` reads the tables
+    # between, so the deepest rows are deleted first.
+    depth: int = 0
 
 
 class Rows:
@@ -45,6 +48,7 @@ class Rows:
             model = apps.get_model(self.root)
             conditions: dict[str, list[str]] = {}
             models = {model._meta.db_table: model}
+            depths = {model._meta.db_table: 0}
             for path in self.paths:
                 parent, where = model, None
                 for name in path.split("__"):
@@ -60,6 +64,7 @@ class Rows:
                     parent = relation.related_model
                 table = parent._meta.db_table
                 models[table] = parent
+                depths[table] = max(depths.get(table, 0), path.count("__") + 1)
                 conditions.setdefault(table, []).append(where)
             conditions[model._meta.db_table] = [f"{_quoted(model._meta.pk.column)} = {{root}}"]
             self._tables = [
@@ -67,6 +72,7 @@ class Rows:
                     name,
                     tuple(field.column for field in models[name]._meta.concrete_fields),
                     " OR ".join(f"({where})" for where in dict.fromkeys(wheres)),
+                    depths[name],
                 )
                 for name, wheres in conditions.items()
             ]
@@ -113,7 +119,8 @@ class Rows:
         taken = json.loads(text)
         postgres = connection.vendor == "postgresql"
         with connection.cursor() as cursor:
-            for table in self.tables:
+            # (the deepest first: a contract's changes are found through its contract's row)
+            for table in sorted(self.tables, key=lambda table: -table.depth):
                 cursor.execute(
                     f"DELETE FROM {_quoted(table.name)} WHERE {table.where.format(root='%s')}",
                     [root_id] * table.where.count("{root}"),

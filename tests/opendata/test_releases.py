@@ -16,6 +16,7 @@ from core.schema import iso, parse_iso
 from opendata.models import Release
 from opendata.releases import keep_releases
 from tenders.models import Tender, UntoldState
+from tests.contracting.helpers import InContracting
 from tests.helpers import (
     CLAIM,
     FIRST,
@@ -124,6 +125,26 @@ def test_the_next_change_keeps_the_last_state_and_the_background_tells_each_in_o
     assert Release.objects.filter(tender_id=tender.id).count() == 3
     assert not Tender.objects.filter(untold=True).exists()
     assert not UntoldState.objects.exists()
+
+
+def test_a_state_with_a_contract_s_changes_is_put_back_whole(api, api2, clock):
+    """A contract's changes hang on the tender through the contract: a state kept with them is
+    put back with them (found through the contract's row, so they go before it)."""
+    contract = InContracting(api, api2, clock)
+    tell_every_change()
+    for reason in ("Зменшення обсягу", "Зниження ціни"):  # each change made, then signed
+        made = contract.add_change(rationale=reason).json()["data"]
+        signing = {"status": "active", "dateSigned": iso(clock.now())}
+        assert contract.patch_change(made["id"], signing).status_code == 200
+        clock.advance(minutes=1)
+
+    told_changes = [
+        [change["rationale"] for change in release["contracts"][0].get("amendments") or []]
+        for release in told(contract.tender.id)
+        if release.get("contracts")
+    ]
+
+    assert told_changes[-2:] == [["Зменшення обсягу"], ["Зменшення обсягу", "Зниження ціни"]]
 
 
 def test_a_refused_change_tells_nothing_and_leaves_the_last_untold(api):
