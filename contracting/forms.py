@@ -5,7 +5,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core.forms import OnceForm, check_size
-from tenders.forms.new_tender import DATETIME_INPUT
+from tenders.forms.new_tender import DATETIME_INPUT, amount_field
 
 # 2.3's reasons for a change, in words.
 RATIONALE_TYPES = [
@@ -38,10 +38,9 @@ class ChangeForm(OnceForm):
     contract_number = forms.CharField(
         label=_("The change's number"), max_length=255, required=False
     )
-    amount = forms.DecimalField(
-        label=_("The contract's new price"),
+    amount = amount_field(
+        _("The contract's new price"), _("The contract's price is above zero."), required=False,
         help_text=_("Leave empty if the price stays. Never above the awarded price."),
-        max_digits=20, decimal_places=2, min_value=0, required=False,
     )  # fmt: skip
     end_date = forms.DateTimeField(
         label=_("The contract's new end"),
@@ -89,6 +88,10 @@ class TerminateForm(OnceForm):
         label=_("The amount paid under the contract"),
         max_digits=20, decimal_places=2, min_value=0,
     )  # fmt: skip
+    # Asked (shown) only when the amount paid is above the contract's price: add_error.
+    more_paid = forms.BooleanField(
+        label=_("More than the price was paid"), required=False, widget=forms.HiddenInput
+    )
     details = forms.CharField(
         label=_("If the contract was not fulfilled: how it ended"),
         widget=forms.Textarea(attrs={"rows": 3}),
@@ -96,6 +99,11 @@ class TerminateForm(OnceForm):
         required=False,
     )
     api_fields = {"amountPaid": "amount_paid", "terminationDetails": "details"}
+
+    def add_error(self, field, error):
+        if field == "more_paid":  # (the model asks: the question is shown with its box)
+            self.fields[field].widget = forms.CheckboxInput()
+        super().add_error(field, error)
 
 
 class ContractSearchForm(forms.Form):

@@ -224,8 +224,9 @@ def contract_terminate(request, contract_id):
     def change(contract, owner, form):
         data = form.cleaned_data
         contract.terminate(
-            by=owner, amount_paid=float(data["amount_paid"]), details=data["details"]
-        )
+            by=owner, amount_paid=float(data["amount_paid"]), details=data["details"],
+            more_paid=data["more_paid"],
+        )  # fmt: skip
         return _("The contract is terminated; what was paid is published.")
 
     def review(contract, owner, form):

@@ -111,11 +111,15 @@ class AlreadySent(DomainError):
 def add_domain_error(form, error: DomainError) -> None:
     """Show a refusal of the model next to the field it is about (else above the form), in the
     words the API uses, translated where the portal has a translation."""
-    if isinstance(error, InvalidData) and error.code not in WORDS:
+    if isinstance(error, InvalidData):
         for name, messages in error.errors.items():
             field = getattr(form, "api_fields", {}).get(name) or snake_case(name)
+            field = field if field in form.fields else None
+            if error.code in WORDS:  # (the portal's words for it, with what they name)
+                form.add_error(field, in_words(error))
+                continue
             for message in flat_messages(messages):
-                form.add_error(field if field in form.fields else None, said(message))
+                form.add_error(field, said(message))
         return
     form.add_error(error.field if error.field in form.fields else None, in_words(error))
 

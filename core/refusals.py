@@ -35,6 +35,15 @@ WORDS = {
     ),
     "change_signed": _("A signed change takes no more documents."),
     "amount_paid_needed": _("State the amount paid before the contract is terminated."),
+    "ends_too_soon": _(
+        "The contract's term would end before it begins or before it is signed: let it end at "
+        "%(earliest)s or later."
+    ),
+    "paid_above_price": _(
+        "%(paid)s is more than the contract's price of %(price)s. If that much was paid, tick "
+        "«More than the price was paid» and say why below."
+    ),
+    "paid_above_price_why": _("Say why more than the contract's price of %(price)s was paid."),
     "auction_builtin": _("Auctions here are held by the registry's own module."),
     "auction_stage": _("Not now: prices are offered only in a bidder's turn."),
     "auction_too_high": _(

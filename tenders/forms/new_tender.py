@@ -40,20 +40,41 @@ def _next_hour(moment: datetime) -> datetime:
 DATETIME_INPUT = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
 
+def above_zero(message):
+    """A validator: the amount is above zero (2.3 takes 0, but a purchase of nothing, a step of
+    nothing or none of an item is no record to publish)."""
+
+    def check(value):
+        if value is not None and value <= 0:
+            raise forms.ValidationError(message, code="not_above_zero")
+
+    return check
+
+
+def amount_field(label, message, **kwargs) -> forms.DecimalField:
+    return forms.DecimalField(
+        label=label, max_digits=15, decimal_places=2, validators=[above_zero(message)], **kwargs
+    )
+
+
+VALUE_ABOVE_ZERO = _("The expected value is above zero: what is bought costs something.")
+STEP_ABOVE_ZERO = _("The minimal step is above zero: bidders lower their prices by at least it.")
+
+
 class LotForm(forms.Form):
     """A part of the tender bid for, decided and contracted on its own."""
 
     title = forms.CharField(label=_("Lot title"), max_length=500)
-    amount = forms.DecimalField(
-        label=_("Expected value of the lot, UAH"), min_value=0, max_digits=15, decimal_places=2
-    )
-    minimal_step = forms.DecimalField(
-        label=_("Minimal step, UAH"), min_value=0, max_digits=15, decimal_places=2
-    )
+    amount = amount_field(_("Expected value of the lot, UAH"), VALUE_ABOVE_ZERO)
+    minimal_step = amount_field(_("Minimal step, UAH"), STEP_ABOVE_ZERO)
 
 
 class LotRows(forms.BaseFormSet):
     """A tender's lots: every row added is a lot (there is a button to take the last away)."""
+
+    default_error_messages = {
+        "too_many_forms": _("A tender has at most 20 lots: publish the rest as another tender."),
+    }
 
     def _construct_form(self, i, **kwargs):
         form = super()._construct_form(i, **kwargs)
@@ -151,7 +172,10 @@ class CpvField(forms.CharField):
 class ItemForm(forms.Form):
     description = forms.CharField(label=_("What is bought"), max_length=500)
     cpv = CpvField()
-    quantity = forms.DecimalField(label=_("Quantity"), min_value=0, max_digits=15, decimal_places=3)
+    quantity = forms.DecimalField(
+        label=_("Quantity"), max_digits=15, decimal_places=3,
+        validators=[above_zero(_("The quantity is above zero."))],
+    )  # fmt: skip
     # The first unit is the initial one: a row whose select alone was sent is an empty row.
     unit = forms.ChoiceField(label=_("Unit"), choices=unit_choices, initial="H87")
 
@@ -186,6 +210,11 @@ class ItemForm(forms.Form):
 class ItemRows(forms.BaseFormSet):
     """A tender's items: rows left empty are skipped; "add an item" sends the form back with
     one more row."""
+
+    default_error_messages = {
+        "too_few_forms": _("Say what is bought: at least one item, its code and quantity."),
+        "too_many_forms": _("A tender has at most 50 items."),
+    }
 
     def items(self, lot_ids: list[str] = ()) -> list[dict]:
         """The filled rows; with lots, each pointing at the lot its row chose."""
@@ -223,19 +252,14 @@ class TenderForm(OnceForm):
         required=False,
         max_length=20000,
     )
-    amount = forms.DecimalField(
-        label=_("Expected value, UAH"), min_value=0, max_digits=15, decimal_places=2
-    )
+    amount = amount_field(_("Expected value, UAH"), VALUE_ABOVE_ZERO)
     vat_included = forms.BooleanField(
         label=_("The value includes VAT"), required=False, initial=True
     )
-    minimal_step = forms.DecimalField(
-        label=_("Minimal step of a price cut, UAH"),
+    minimal_step = amount_field(
+        _("Minimal step of a price cut, UAH"), STEP_ABOVE_ZERO,
         help_text=_("Usually 0.5 to 3 per cent of the expected value."),
-        min_value=0,
-        max_digits=15,
-        decimal_places=2,
-    )
+    )  # fmt: skip
     enquiry_end = forms.DateTimeField(
         label=_("Questions until"),
         help_text=_("Kyiv time. The law asks for at least 3 working days from publication."),

@@ -2,9 +2,11 @@
 models decide."""
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core.forms import OnceForm, check_size
+from tenders.forms.new_tender import DATETIME_INPUT, amount_field
 from tenders.models import Award, Cancellation
 
 
@@ -50,7 +52,29 @@ class AwardDecisionForm(OnceForm):
 
 
 class ContractSignForm(OnceForm):
+    """The signature, with what 2.3's contract holds: its number, when it was signed, its term
+    and its price (empty: the awarded price)."""
+
+    contract_number = forms.CharField(label=_("The contract's number"), max_length=255)
+    date_signed = forms.DateTimeField(label=_("Signed on"), widget=DATETIME_INPUT)
+    start_date = forms.DateTimeField(
+        label=_("The contract's term begins"), required=False, widget=DATETIME_INPUT,
+        help_text=_("Leave empty if it begins when it is signed."),
+    )  # fmt: skip
+    end_date = forms.DateTimeField(label=_("The contract's term ends"), widget=DATETIME_INPUT)
+    amount = amount_field(
+        _("The contract's price, UAH"), _("The contract's price is above zero."), required=False,
+        help_text=_("Leave empty if it is the awarded price. Never above it."),
+    )  # fmt: skip
     contract = protocol_field(_("The signed contract"))
+    api_fields = {
+        "contractNumber": "contract_number", "dateSigned": "date_signed", "period": "end_date",
+        "value": "amount",
+    }  # fmt: skip
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.initial.setdefault("date_signed", timezone.localtime().replace(second=0))
 
 
 class PublishForm(OnceForm):

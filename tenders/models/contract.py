@@ -11,7 +11,7 @@ from tenders.part_schemas import ContractPatchSchema
 
 from .base import PartOfTender, new_id
 from .contract_change import ContractChange
-from .contracting import CONTRACTING, InContracting
+from .contracting import CONTRACTING, InContracting, ends_too_soon
 from .statuses import AwardStatus, ChangeStatus, ContractStatus, TenderStatus
 
 
@@ -253,6 +253,7 @@ class Contract(InContracting, PartOfTender, PartDocuments):
             raise NotAllowed(
                 f"Value amount should be less or equal to awarded amount ({float(awarded)})",
                 code="value_above_award",
+                field="amount",
                 params={"amount": money(self.award.value)},
             )
 
@@ -321,6 +322,30 @@ class Contract(InContracting, PartOfTender, PartDocuments):
                 "sign", by, now, date_signed=date_signed or now, date_modified=self.next_stamp(now)
             )
             self.tender.contract_signed(self.award, now)
+
+    def sign_with_terms(
+        self, *, by: Actor, number: str, date_signed, period: tuple, amount, documents=()
+    ) -> None:
+        """The portal's signature: the contract's number, when it was signed, its term (start,
+        end; no start: from the signature) and its price (at most the award's; None: the
+        award's), and its signed copy, in one change, as 2.3's contract holds them. Its term
+        ends after it begins (2.3) and not before it is signed (ours: the API signs as 2.3
+        does)."""
+        start, end = period
+        start = start or date_signed
+        amount = self.award.value["amount"] if amount is None else amount
+        if end < date_signed or end < start:
+            raise ends_too_soon(end, max(start, date_signed))
+        with atomic_change():
+            self.patch(
+                by=by,
+                data={
+                    "contractNumber": number,
+                    "period": {"startDate": iso(start), "endDate": iso(end)},
+                    "value": {"amount": float(amount)},
+                },
+            )
+            self.sign(by=by, date_signed=date_signed, documents=documents)
 
     def void(self, now) -> None:
         system = Actor.system()

@@ -10,6 +10,7 @@ from core.actors import Actor
 from core.errors import InvalidData, NotAllowed
 from core.schema import parse_iso, to_json, too_many, validate
 from core.transactions import atomic_change
+from core.words import money
 from tenders.contracting_schemas import ChangePatchSchema, ChangeSchema, SignedContractPatchSchema
 
 from .base import new_id
@@ -23,6 +24,16 @@ TERMS = ("value", "period", "items")
 MAX_CHANGES = 100
 # The transitions of contracting (the others are the tender's, before the signature).
 CONTRACTING = frozenset({"credentials", "change_terms", "terminate", "add_change"})
+
+
+def ends_too_soon(end, earliest) -> InvalidData:
+    """A term that would end before it begins or before the contract (or its change) is
+    signed: refused at its end (the portal's rule: 2.3 has the first alone)."""
+    refused = InvalidData(
+        {"period": {"endDate": ["period should end after it begins and is signed"]}}
+    )
+    refused.code, refused.params = "ends_too_soon", {"earliest": earliest}
+    return refused
 
 
 class InContracting:
@@ -134,6 +145,9 @@ class InContracting:
         """A change made and signed at once (the portal's): its reasons and signature
         (`change`: ChangeSchema's fields), the terms it changes (`terms`: value, period), and
         its documents (document_fields' keywords), in one change of the contract."""
+        end = terms.get("period", {}).get("endDate")
+        if end is not None:
+            self.check_end_not_before_signature(parse_iso(end), parse_iso(change["dateSigned"]))
         with atomic_change():
             made = self.add_change(by=by, data=change)
             if terms:
@@ -168,9 +182,32 @@ class InContracting:
             for document in documents
         ])  # fmt: skip
 
-    def terminate(self, *, by: Actor, amount_paid, details: str = "") -> None:
+    def check_end_not_before_signature(self, end, change_signed) -> None:
+        """A new end of the contract's term (the portal's change): not before its start, its
+        signature, nor the change's (2.3 asks only that it ends after it begins)."""
+        period = self.data.get("period", {})
+        moments = [change_signed, self.date_signed]
+        if period.get("startDate"):
+            moments.append(parse_iso(period["startDate"]))
+        earliest = max(moment for moment in moments if moment is not None)
+        if end < earliest:
+            raise ends_too_soon(end, earliest)
+
+    def terminate(self, *, by: Actor, amount_paid, details: str = "", more_paid=False) -> None:
         """Terminated, stating what was paid (and, for a contract not fulfilled, how it
-        ended)."""
+        ended). More than its price is stated only when `more_paid` says it is right, and why
+        (in `details`): the portal's question (2.3 takes any amount)."""
+        price = self.data.get("value", {}).get("amount")
+        if price is not None and amount_paid > price and not (more_paid and details.strip()):
+            raise NotAllowed(
+                "Amount paid is above the contract's value",
+                code="paid_above_price" if not more_paid else "paid_above_price_why",
+                field="more_paid" if not more_paid else "details",
+                params={
+                    "paid": money({**self.data["value"], "amount": amount_paid}),
+                    "price": money(self.data["value"]),
+                },
+            )
         data = {"amountPaid": {"amount": amount_paid}, "status": ContractStatus.TERMINATED}
         if details:
             data["terminationDetails"] = details

@@ -181,9 +181,14 @@ def contract_sign(request, tender_id, award_id):
         award = award_of(tender, award_id)
         contract = _contract_of(tender, award)
         contract.check_party(owner)  # before anything is stored
-        stored, documents = stored_papers(owner, form.cleaned_data["contract"], "contractSigned")
+        data = form.cleaned_data
+        stored, documents = stored_papers(owner, data["contract"], "contractSigned")
         with client.discarded_on_refusal(stored):
-            contract.sign(by=owner, documents=documents)
+            contract.sign_with_terms(
+                by=owner, number=data["contract_number"], date_signed=data["date_signed"],
+                period=(data["start_date"], data["end_date"]), amount=data["amount"],
+                documents=documents,
+            )  # fmt: skip
         if award.lot_id:
             return _("The contract is signed; its lot is complete.")
         return _("The contract is signed; the tender is complete.")

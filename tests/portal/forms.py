@@ -4,6 +4,7 @@ from datetime import timedelta
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 
 from core.schema import KYIV
 
@@ -46,6 +47,19 @@ def post_claim_form(client, world, *, submit=True, files=(), once="a" * 32):
 
 def kyiv(moment) -> str:
     return moment.astimezone(KYIV).strftime("%Y-%m-%dT%H:%M")
+
+
+def signing_form(once="s" * 32, **fields) -> dict:
+    """The contract's signature as a browser sends it: its number, signed now (to the minute),
+    a term of a year; the awarded price (left empty)."""
+    now = timezone.now()
+    return {
+        "once": once,
+        "contract_number": "Д-17/2026",
+        "date_signed": kyiv(now),
+        "end_date": kyiv(now + timedelta(days=365)),
+        **fields,
+    }
 
 
 def tender_form(clock, *, once="n" * 32, rows=None, **fields) -> dict:

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from core.actors import Actor, Role
-from tests.portal.forms import upload
+from tests.portal.forms import signing_form, upload
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +23,7 @@ def signed(world, as_user, clock):
     """The buyer signed the contract (through its page)."""
     clock.move_to(world.award.complaint_period_end + timedelta(minutes=1))
     url = reverse("contract-sign", args=[world.tender.pk, world.award.pk])
-    assert as_user(world.buyer).post(url, {"once": "s" * 32}).status_code == 302
+    assert as_user(world.buyer).post(url, signing_form()).status_code == 302
     world.refresh()
     world.contract = world.tender.contracts.get()
     return world
@@ -237,3 +237,79 @@ def test_a_price_above_the_award_is_refused_in_ukrainian(signed, as_user, client
     )
     assert refused.status_code == 422
     assert "Ціна не може бути більшою за ціну переможця" in refused.text
+
+
+def test_signing_records_the_contract_s_number_signature_term_and_price(signed, client):
+    contract = client.get(
+        f"/api/2.3/tenders/{signed.tender.pk}/contracts/{signed.contract.pk}"
+    ).json()["data"]
+    assert contract["status"] == "active" and contract["contractNumber"] == "Д-17/2026"
+    assert contract["value"]["amount"] == 400  # (left empty: the awarded price)
+    assert contract["period"]["startDate"] == contract["dateSigned"]
+    assert contract["period"]["endDate"] > contract["dateSigned"]
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "words"),
+    [
+        ({"contract_number": ""}, "contract_number", "This field is required."),
+        ({"end_date": "2020-01-01T10:00"}, "end_date", "would end before it begins or before"),
+        ({"amount": "0"}, "amount", "The contract's price is above zero."),
+        ({"amount": "400.01"}, "amount", "can't be above the awarded price of 400.00 UAH"),
+    ],
+)
+def test_a_signing_that_would_make_an_impossible_record_is_refused_by_its_field(
+    world, as_user, clock, change, field, words
+):
+    clock.move_to(world.award.complaint_period_end + timedelta(minutes=1))
+    url = reverse("contract-sign", args=[world.tender.pk, world.award.pk])
+
+    refused = as_user(world.buyer).post(url, signing_form(**change))
+
+    assert refused.status_code == 422
+    errors = refused.context["review"].form.errors
+    assert any(words in error for error in errors[field]), errors
+    assert world.tender.contracts.get().status == "pending"
+
+
+def test_a_change_may_not_end_the_contract_before_it_was_signed_nor_price_it_at_zero(
+    signed, as_user
+):
+    buyer = as_user(signed.buyer)
+    url = reverse("contract-change", args=[signed.contract.pk])
+
+    early = buyer.post(url, change_form(amount="", end_date="2020-01-01T10:00"))
+    nothing = buyer.post(url, change_form(amount="0"))
+
+    assert early.status_code == nothing.status_code == 422
+    assert (
+        "would end before it begins or before it is signed"
+        in (early.context["review"].form.errors["end_date"][0])
+    )
+    assert nothing.context["review"].form.errors["amount"] == [
+        "The contract's price is above zero."
+    ]
+    assert not signed.tender.contracts.get().changes.exists()
+
+
+def test_more_paid_than_the_price_is_asked_about_and_said_why(signed, as_user):
+    buyer = as_user(signed.buyer)
+    url = reverse("contract-terminate", args=[signed.contract.pk])
+    paid = {"once": "t" * 32, "amount_paid": "99999999"}
+
+    asked = buyer.post(url, paid)
+
+    assert asked.status_code == 422
+    said = asked.content.decode()
+    assert "99,999,999.00 UAH is more than the contract&#x27;s price of 400.00 UAH" in said
+    assert 'type="checkbox" name="more_paid"' in said  # (the question, with its box)
+    why = buyer.post(url, {**paid, "more_paid": "on"})
+    assert why.context["review"].form.errors["details"] == [
+        "Say why more than the contract's price of 400.00 UAH was paid."
+    ]
+    assert signed.tender.contracts.get().status == "active"
+    done = buyer.post(
+        url, {**paid, "more_paid": "on", "details": "Штрафні санкції сплачено за рішенням суду"}
+    )
+    assert done.status_code == 302
+    assert signed.tender.contracts.get().data["amountPaid"]["amount"] == 99999999

@@ -14,7 +14,7 @@ from core.actors import Actor, Role
 from core.words import moment
 from tenders.models import Award
 from tests.factories import RESOLUTION, portal_world
-from tests.portal.forms import upload
+from tests.portal.forms import signing_form, upload
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +43,7 @@ def decide(client, world, action, award=None, once=None, **headers):
 
 def sign(client, world, once="s" * 32):
     url = reverse("contract-sign", args=[world.tender.pk, world.award.pk])
-    return client.post(url, {"once": once})
+    return client.post(url, signing_form(once))
 
 
 def test_owner_chooses_the_winner_and_the_complaint_period_runs(pending, as_user):
@@ -192,7 +192,7 @@ def test_the_signed_contract_is_attached_when_signing(world, as_user, clock):
     client = as_user(world.buyer)
     url = reverse("contract-sign", args=[world.tender.pk, world.award.pk])
 
-    response = client.post(url, {"once": "s" * 32, "contract": upload("договір.pdf")})
+    response = client.post(url, signing_form(contract=upload("договір.pdf")))
 
     assert response.status_code == 302
     contract = world.tender.contracts.get()

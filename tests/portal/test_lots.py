@@ -13,7 +13,7 @@ from tenders.document_types import document_type_title
 from tenders.models import Bid, Tender
 from tests.factories import make_user, through_the_auction
 from tests.helpers import FIRST, SECOND, item, lot, tender_data
-from tests.portal.forms import bid_form, claim_form, upload
+from tests.portal.forms import bid_form, claim_form, signing_form, upload
 
 pytestmark = pytest.mark.django_db
 
@@ -312,7 +312,7 @@ def test_two_lots_in_the_portal_from_bids_to_two_contracts_with_a_claim(
                       if a.complaint_period_end) + timedelta(minutes=1))  # fmt: skip
     for award in (follower, second):
         signed = client.post(
-            reverse("contract-sign", args=[tender.pk, award.pk]), {"once": new_id()}
+            reverse("contract-sign", args=[tender.pk, award.pk]), signing_form(new_id())
         )
         assert signed.status_code == 302, signed.content.decode()[:2000]
     current = Tender.objects.current(tender.pk, viewer=None)

@@ -12,7 +12,7 @@ from core.actors import Actor, Role
 from tenders.models import Bid, Tender
 from tests.factories import RESOLUTION, make_user, operator
 from tests.helpers import tender_data
-from tests.portal.forms import bid_form, claim_form, tender_form
+from tests.portal.forms import bid_form, claim_form, signing_form, tender_form
 
 pytestmark = pytest.mark.django_db
 
@@ -114,7 +114,7 @@ def test_decisions_of_a_buyer_whose_verification_is_withdrawn_are_refused(world,
         **face,
     )
     contract = client.post(
-        reverse("contract-sign", args=[tender.pk, award.pk]), {"once": "s" * 32}, **face
+        reverse("contract-sign", args=[tender.pk, award.pk]), signing_form(), **face
     )
     cancel = client.post(
         reverse("tender-cancel", args=[tender.pk]),

@@ -137,6 +137,10 @@ def test_add_an_item_keeps_what_was_typed_and_judges_nothing_yet(client, buyer, 
         ({"title": ""}, "title", "This field is required."),
         ({"items-0-cpv": "3019"}, None, "Choose a code from the list, or type one as 30197630-1."),
         ({"items-0-cpv": "11111111-1"}, None, "There is no code 11111111-1 in ДК 021."),
+        # (2.3 takes 0; the portal publishes no purchase of nothing: README "The portal")
+        ({"amount": "0"}, "amount", "The expected value is above zero"),
+        ({"minimal_step": "0.00"}, "minimal_step", "The minimal step is above zero"),
+        ({"items-0-quantity": "0"}, None, "The quantity is above zero."),
     ],
 )
 def test_refusals_stand_next_to_their_fields_and_keep_the_input(
@@ -153,6 +157,20 @@ def test_refusals_stand_next_to_their_fields_and_keep_the_input(
     else:
         assert message in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert" not in page
+    assert not Tender.objects.exists()
+
+
+def test_an_empty_form_is_refused_in_the_reader_s_language(client, buyer, clock):
+    client.force_login(buyer)
+    client.cookies["django_language"] = "uk"
+    empty = {"items-TOTAL_FORMS": "1", "items-INITIAL_FORMS": "0", "items-0-unit": "H87"}
+
+    response = client.post(reverse("tender-new"), empty)
+
+    page = response.content.decode()
+    assert response.status_code == 422
+    assert "Вкажіть, що купується: хоча б одну позицію, її код і кількість." in page
+    assert "Please submit" not in page
     assert not Tender.objects.exists()
 
 
@@ -190,7 +208,9 @@ def test_a_tender_needs_one_item(client, buyer, clock):
     response = create(client, clock, **empty, **{"items-0-quantity": ""})
 
     assert response.status_code == 422
-    assert "Please submit at least 1 form." in response.content.decode()
+    assert "Say what is bought: at least one item, its code and quantity." in (
+        response.content.decode()
+    )
     assert not Tender.objects.exists()
 
 
@@ -202,7 +222,7 @@ def test_a_tender_has_at_most_fifty_items(client, buyer, clock):
     response = create(client, clock, rows=[row] * 50)
 
     assert response.status_code == 422
-    assert "Please submit at most 50 forms." in response.content.decode()
+    assert "A tender has at most 50 items." in response.content.decode()
     assert not Tender.objects.exists()
 
 
