@@ -92,6 +92,15 @@ WORDS = {
 }
 
 
+# Django's own words its Ukrainian catalogue says wrongly ("Зробить коректний вибір",
+# "Відправленний"): marked here so that the project's catalogue, read before Django's, says them.
+DJANGO_WORDS = (
+    gettext_noop("Select a valid choice. %(value)s is not one of the available choices."),
+    gettext_noop("Select a valid choice. That choice is not one of the available choices."),
+    gettext_noop("The submitted file is empty."),
+)
+
+
 # The 2.3 descriptions people meet in the portal without a code of their own (refusals with one
 # are said in WORDS), marked for the translators: the API sends them as they are; a page says
 # them in its language (`said`). Those that name something (a number, a status, a date) are
@@ -106,6 +115,8 @@ MESSAGES = (
     gettext_noop("enquiryPeriod should end in the future"),
     gettext_noop("period should begin after enquiryPeriod"),
     gettext_noop("period should begin before its end"),
+    gettext_noop("period should end after it begins and is signed"),
+    gettext_noop("Amount paid is above the contract's value"),
     gettext_noop("CPV group of items be identical"),
     gettext_noop("date value out of range"),
     gettext_noop("relatedItem should be one of lots"),

@@ -176,3 +176,13 @@ def test_a_search_made_while_earlier_changes_may_still_commit_is_kept_only_until
     assert "Папір пізній" not in page(client, url)[0]
     clock.advance(seconds=3)
     assert "Папір пізній" in page(client, url)[0]
+
+
+def test_a_tender_page_links_its_open_data(client, world):
+    html, _ = page(client, reverse("tender", args=[world.tender.pk]))
+
+    links = re.findall(rf'href="(/api/2.3/tenders/{world.tender.pk}\?opt_schema=[a-z-]+)"', html)
+
+    assert [link.rpartition("=")[2] for link in links] == ["ocds-record", "ocds"]
+    [record] = client.get(links[0]).json()["records"]
+    assert record["ocid"].endswith(world.tender.tender_id) and record["releases"]

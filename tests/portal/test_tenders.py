@@ -687,3 +687,15 @@ def test_a_lot_s_step_over_its_value_is_the_model_s_refusal(client, buyer, clock
     assert response.status_code == 422
     assert "value should be less than value of lot" in response.content.decode()
     assert not Tender.objects.exists()
+
+
+def test_django_s_own_words_are_said_right_in_ukrainian(client, buyer, clock):
+    client.force_login(buyer)
+    client.cookies["django_language"] = "uk"
+
+    response = create(client, clock, entity_kind="alien")
+
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert "Виберіть варіант зі списку: alien серед них немає." in page
+    assert "Зробить" not in page
