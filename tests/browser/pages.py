@@ -41,3 +41,11 @@ def fill_item(page, number: int, description: str, cpv: str, cpv_name: str, quan
     else:
         code_field.fill(cpv)
     row.get_by_label("Кількість").fill(quantity)
+
+
+def sign_the_contract(page, number: str = "Д-17/2026", ends: str = "2027-12-31T18:00") -> None:
+    """On the signing's review: the contract's number and the end of its term (signed now, at
+    the awarded price), then the signature."""
+    page.get_by_label("Номер договору").fill(number)
+    page.get_by_label("Кінець строку дії договору").fill(ends)
+    page.get_by_role("button", name="Укласти договір").click()

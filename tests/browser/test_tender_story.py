@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 
 from tenders.models import Tender, TenderDocument
-from tests.browser.pages import fill_item, kyiv, serious_violations, sign_in
+from tests.browser.pages import fill_item, kyiv, serious_violations, sign_in, sign_the_contract
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -129,7 +129,7 @@ def walk_the_story(people, clock, tmp_path, *, javascript: bool, check=lambda pa
     sign_in(buyer, buyer_user)
     buyer.goto(f"/tenders/{tender.pk}/")
     buyer.get_by_role("link", name="Укласти договір…").click()
-    buyer.get_by_role("button", name="Укласти договір").click()
+    sign_the_contract(buyer)
     buyer.locator("#awards .badge", has_text="договір укладено").wait_for()
     assert [d.title for d in award.documents.all()] == ["протокол.pdf"]
     assert Tender.objects.current(tender.pk, viewer=None).status == "complete"

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core import mail
 
 from complaints.models import Complaint
-from tests.browser.pages import serious_violations, sign_in
+from tests.browser.pages import serious_violations, sign_in, sign_the_contract
 from tests.factories import portal_world
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -72,7 +72,7 @@ def walk(people, brokers, clock, live_server, *, javascript: bool, screenshot=No
     clock.move_to(world.award.complaint_period_end + timedelta(minutes=1))
     buyer.goto(f"/tenders/{world.tender.pk}/")
     buyer.get_by_role("link", name="Укласти договір…").click()
-    buyer.get_by_role("button", name="Укласти договір").click()
+    sign_the_contract(buyer)
     buyer.locator("#awards .badge", has_text="договір укладено").wait_for()
     buyer.goto("/dashboard/")
     assert queue_rows(buyer) == []
