@@ -49,6 +49,21 @@ def buyer_tasks(organization, now) -> list[Task]:
                 _("No deadline is set: the bidders wait for your decision."),
             )
         )
+    for claim in Complaint.objects.granted_against_decisions_of(organization)[:SHOWN]:
+        award = claim.award
+        tasks.append(
+            Task(
+                "award-remedy",
+                _("Take back the decision on %(supplier)s: you granted the claim %(claim)s")
+                % {"supplier": award.supplier_name, "claim": claim.complaint_id},
+                award.tender.title,
+                award.tender.tender_id,
+                reverse("award-decision", args=[award.tender_id, award.pk]) + "?action=cancel",
+                None,
+                _("No deadline is set: until then the contract with the winner may still be "
+                  "signed, against what you answered."),
+            )
+        )  # fmt: skip
     for contract in Contract.objects.to_sign_by(organization)[:SHOWN]:
         opens = contract.award.complaint_period_end
         tasks.append(
@@ -187,8 +202,8 @@ def bidder_tasks(organization, now) -> list[Task]:
 
 # On the same date, what has a deadline comes before what may be done from then.
 KINDS = (
-    "auction", "claim", "answer", "question", "claim-window", "award", "draft", "contract",
-    "contract-end", "contract-change",
+    "auction", "claim", "answer", "question", "claim-window", "award", "award-remedy", "draft",
+    "contract", "contract-end", "contract-change",
 )  # fmt: skip
 
 
@@ -209,6 +224,7 @@ def count_of(organization, now) -> int:
     """How many things wait for `organization`: the header's count, in one query."""
     parts = {
         "awards": Award.objects.to_decide_by(organization),
+        "remedies": Complaint.objects.granted_against_decisions_of(organization),
         "contracts": Contract.objects.to_sign_by(organization),
         "changes": Contract.objects.with_change_pending_of(organization),
         "ended": Contract.objects.to_terminate_by(organization, now),

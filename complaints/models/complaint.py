@@ -222,6 +222,15 @@ class Complaint(ChangedUnderItsTendersLock, HasDocuments, Owned):
         return self.status == S.ANSWERED
 
     @property
+    def is_granted_and_accepted(self) -> bool:
+        """The buyer granted it (its decision to be taken back) and the claimant accepted that."""
+        return (
+            self.status == S.RESOLVED
+            and self.resolution_type == ResolutionType.RESOLVED
+            and self.satisfied is True
+        )
+
+    @property
     def holds_up_tender(self) -> bool:
         """Its line (its lot, or the tender) cannot fail before it is closed (kinds.py)."""
         return self.status in self.kind.holds_up

@@ -23,7 +23,7 @@ from tenders.models.room import check_room
 from tenders.schema import MAX_CLAIMS, MAX_CLAIMS_OF_ONE
 
 from .kinds import AGAINST_TENDER
-from .table import OPEN, S
+from .table import OPEN, ResolutionType, S
 
 if TYPE_CHECKING:
     from .complaint import Complaint
@@ -84,6 +84,19 @@ class ComplaintQuerySet(models.QuerySet):
         tender and award."""
         owned = self.filter(tender__organization=organization)
         return owned.unanswered().select_related("tender", "award")
+
+    def granted_against_decisions_of(self, organization):
+        """The claims against `organization`'s decisions still standing (the winner chosen)
+        that it granted and whose claimants accepted the answer: the buyer promised to take the
+        decision back (each with its tender and award)."""
+        return self.filter(
+            tender__organization=organization,
+            tender__status__in=TenderStatus.deciding(),
+            award__status=AwardStatus.ACTIVE,
+            status=S.RESOLVED,
+            resolution_type=ResolutionType.RESOLVED,
+            satisfied=True,
+        ).select_related("tender", "award")
 
     def to_rate_by(self, organization):
         """`organization`'s claims answered and waiting for it to accept or reject the

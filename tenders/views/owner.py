@@ -213,10 +213,23 @@ def _signing_review(tender, owner, form, award) -> Review:
         "supplier": award.supplier_name,
         "price": money(award.value),
     }
+    granted = [
+        claim.complaint_id
+        for claim in tender.claims()
+        if claim.award_id == award.pk and claim.is_granted_and_accepted
+    ]
+    warnings = [
+        _(
+            "Careful: you granted the claim %(claims)s against this decision, and its claimant "
+            "accepted; take the decision back instead, as you answered."
+        )
+        % {"claims": ", ".join(granted)}
+    ] if granted else []  # fmt: skip
     return Review(
         title=_("Sign contract %(id)s with %(supplier)s?") % words,
         about=about_tender(tender, award.lot_id),
         happens=[
+            *warnings,
             _("The contract with %(supplier)s for %(price)s is signed: it can't be unsigned.")
             % words,
             _("The lot is complete: no more decisions or claims on it.")

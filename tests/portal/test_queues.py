@@ -186,3 +186,33 @@ def test_a_won_bid_whose_contract_is_signed_says_so(brokers, clock, as_user):
     bid = world.award.bid
     assert bid.standing(clock.now()) == "contracted"
     assert queues.STANDINGS["contracted"][0] == "the contract is signed"
+
+
+def test_a_granted_claim_its_claimant_accepted_asks_the_buyer_to_take_the_decision_back(
+    brokers, clock, as_user
+):
+    world = portal_world(brokers, clock)
+    claim = world.claim()
+    claim.answer(by=world.owner(), resolution=RESOLUTION, resolution_type="resolved")
+    assert "award-remedy" not in kinds(world.buyer.organization, clock)  # (not yet accepted)
+    claimant = Actor(Role.COMPLAINT_OWNER, user=world.bidder, subject=claim)
+    Complaint.objects.get(pk=claim.pk).resolve(by=claimant, satisfied=True)
+    buyer = as_user(world.buyer)
+
+    page = dashboard(buyer)
+
+    assert kinds(world.buyer.organization, clock) == ["contract", "award-remedy"]
+    assert f"Take back the decision on ПП «Чисто»: you granted the claim {claim.complaint_id}" in (
+        page
+    )
+    remedy = reverse("award-decision", args=[world.tender.pk, world.award.pk]) + "?action=cancel"
+    assert remedy in page and header_count(page) == 2
+    # Signing warns (once the complaint period is over and signing is offered).
+    clock.move_to(world.award.complaint_period_end + timedelta(minutes=1))
+    signing = buyer.get(reverse("contract-sign", args=[world.tender.pk, world.award.pk]))
+    assert f"Careful: you granted the claim {claim.complaint_id} against this decision" in (
+        signing.text
+    )
+    # Taken back, the task is done.
+    world.refresh().award.decide(by=world.owner(), action="cancel")
+    assert "award-remedy" not in kinds(world.buyer.organization, clock)
