@@ -6,11 +6,13 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from complaints.models import MIN_RESOLUTION_LENGTH, RESOLUTION_MEANING, ResolutionType
-from core.forms import AttachmentsField, OnceForm
+from core.forms import AttachmentsField, OnceForm, no_direction_marks
 
 
 class DraftForm(OnceForm):
-    title = forms.CharField(label=_("Subject of the claim"), max_length=500)
+    title = forms.CharField(
+        label=_("Subject of the claim"), max_length=500, validators=[no_direction_marks]
+    )
     description = forms.CharField(
         label=_("What is wrong with the decision, and what you ask for"),
         widget=forms.Textarea(attrs={"rows": 8}),

@@ -12,6 +12,22 @@ from core.ids import new_id
 from core.models import FormSubmission
 from core.refusals import WORDS, in_words, said
 
+# Invisible marks that make text read in another order than it is written (U+202E turns
+# "txt.exe" into what reads as "exe.txt"): a title with them spoofs the lists it is shown in.
+DIRECTION_MARKS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def no_direction_marks(value: str) -> None:
+    """A validator of the texts lists show (titles): none of DIRECTION_MARKS (2.3 takes them)."""
+    if DIRECTION_MARKS.search(value or ""):
+        raise forms.ValidationError(
+            _(
+                "Remove the invisible direction marks (such as U+202E) from the text: they make "
+                "it read in another order than it is written."
+            ),
+            code="direction_marks",
+        )
+
 
 class MultipleFileInput(forms.ClearableFileInput):
     allow_multiple_selected = True

@@ -9,7 +9,7 @@ from django.urls import reverse_lazy
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from core.forms import OnceForm
+from core.forms import OnceForm, no_direction_marks
 from core.ids import new_id
 from core.schema import KYIV, iso
 from tenders.classifiers import cpv_name, find_cpv, is_cpv, regions, unit_choices, unit_of_item
@@ -64,7 +64,7 @@ STEP_ABOVE_ZERO = _("The minimal step is above zero: bidders lower their prices 
 class LotForm(forms.Form):
     """A part of the tender bid for, decided and contracted on its own."""
 
-    title = forms.CharField(label=_("Lot title"), max_length=500)
+    title = forms.CharField(label=_("Lot title"), max_length=500, validators=[no_direction_marks])
     amount = amount_field(_("Expected value of the lot, UAH"), VALUE_ABOVE_ZERO)
     minimal_step = amount_field(_("Minimal step, UAH"), STEP_ABOVE_ZERO)
 
@@ -245,7 +245,7 @@ class TenderForm(OnceForm):
         "tenderPeriod": "tender_end",
     }
 
-    title = forms.CharField(label=_("Title"), max_length=500)
+    title = forms.CharField(label=_("Title"), max_length=500, validators=[no_direction_marks])
     description = forms.CharField(
         label=_("Description (optional)"),
         widget=forms.Textarea(attrs={"rows": 4}),

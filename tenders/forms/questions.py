@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from core.forms import OnceForm
+from core.forms import OnceForm, no_direction_marks
 
 from .party import party_of
 
@@ -13,7 +13,7 @@ class QuestionForm(OnceForm):
     questionOf and relatedItem, chosen in one list)."""
 
     about = forms.ChoiceField(label=_("About"), required=False)
-    title = forms.CharField(label=_("Question"), max_length=500)
+    title = forms.CharField(label=_("Question"), max_length=500, validators=[no_direction_marks])
     description = forms.CharField(
         label=_("Details (optional)"),
         widget=forms.Textarea(attrs={"rows": 4}),

@@ -141,6 +141,7 @@ def test_add_an_item_keeps_what_was_typed_and_judges_nothing_yet(client, buyer, 
         ({"amount": "0"}, "amount", "The expected value is above zero"),
         ({"minimal_step": "0.00"}, "minimal_step", "The minimal step is above zero"),
         ({"items-0-quantity": "0"}, None, "The quantity is above zero."),
+        ({"title": "Папір \u202eexe.txt"}, "title", "Remove the invisible direction marks"),
     ],
 )
 def test_refusals_stand_next_to_their_fields_and_keep_the_input(
