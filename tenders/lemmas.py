@@ -23,6 +23,9 @@ from functools import cache, lru_cache
 WORD = re.compile(r"[^\W\d_]+(?:['ʼ’][^\W\d_]+)*")
 APOSTROPHES = str.maketrans({"ʼ": "'", "’": "'"})
 CYRILLIC = re.compile(r"[а-яіїєґ]")
+# Where Ukrainian spelling puts an apostrophe: after a labial or р, before я, ю, є, ї (комп'ютер,
+# п'ять, м'ясо). People often leave it out ("компютер"), which the dictionary does not know.
+LEFT_OUT_APOSTROPHE = re.compile(r"(?<=[бпвмфр])(?=[яюєї])")
 # Shorter words (prepositions, conjunctions) are kept as they are.
 SHORTEST = 3
 
@@ -43,5 +46,9 @@ def lemmas(word: str) -> tuple[str, ...]:
     if len(word) < SHORTEST or not CYRILLIC.search(word):
         return ()
     written = word.translate(APOSTROPHES)
+    if "'" not in written and not analyzer().word_is_known(written):
+        with_apostrophes = LEFT_OUT_APOSTROPHE.sub("'", written)
+        if with_apostrophes != written and analyzer().word_is_known(with_apostrophes):
+            written = with_apostrophes  # (its lemmas: комп'ютер for "компютери")
     found = dict.fromkeys(parse.normal_form.casefold() for parse in analyzer().parse(written))
     return tuple(lemma for lemma in found if lemma != word)

@@ -116,6 +116,15 @@ def test_words_are_found_by_their_start_whatever_the_case(client, buyer, clock):
     assert found(client, q="ноутбук папір") == []
 
 
+def test_a_word_written_without_its_apostrophe_finds_it_and_is_found(client, buyer, clock):
+    publish(buyer, clock, "Комп'ютери для шкіл")
+    publish(buyer, clock, "Мясо охолоджене")
+
+    assert found(client, q="компютери") == ["Комп'ютери для шкіл"]
+    assert found(client, q="комп’ютер") == ["Комп'ютери для шкіл"]
+    assert found(client, q="м'ясо") == ["Мясо охолоджене"]  # (indexed with its lemma)
+
+
 @pytest.mark.postgres
 def test_on_postgresql_a_typo_still_finds_and_the_best_match_comes_first(client, buyer, clock):
     publish(buyer, clock, "Папір для принтерів і папки")
