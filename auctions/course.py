@@ -255,6 +255,11 @@ class Course:
         """The minimal step down (counted in decimals, as AuctionTally keeps it)."""
         return Decimal(str(self.tender.expected_step(self.line)))
 
+    def highest_offer(self, turn: Turn) -> Decimal:
+        """The most its bidder may offer in `turn`: its price as the round began less the step
+        (as AuctionBid.objects.offer checks it)."""
+        return self.price_before(turn) - self.step
+
     @property
     def ends(self) -> datetime:
         return self.schedule.ends

@@ -261,9 +261,7 @@ def _state(course, tender, auction, bidder: Actor | None, now) -> dict:
         "next_round": next_round[0] if next_round else None,
         "seconds_to_round": int((next_round[1] - now).total_seconds()) if next_round else None,
         "step": course.step,
-        # The highest price the bidder may offer in its turn: its price as the round began
-        # less the step (as the offer is checked).
-        "highest": course.price_before(turn) - course.step if my_turn else None,
+        "highest": course.highest_offer(turn) if my_turn else None,
         "mine": names.get(mine, ""),
         "standing": standing,
         "rounds": rounds,

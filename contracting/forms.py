@@ -1,11 +1,11 @@
 """Portal forms of contracting (contracting/views.py): their shape only; the models decide."""
 
 from django import forms
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core.forms import OnceForm, check_size
 from tenders.forms.new_tender import DATETIME_INPUT, amount_field
+from tenders.forms.owner import SignedNowFirst
 
 # 2.3's reasons for a change, in words.
 RATIONALE_TYPES = [
@@ -20,7 +20,7 @@ RATIONALE_TYPES = [
 ]
 
 
-class ChangeForm(OnceForm):
+class ChangeForm(SignedNowFirst, OnceForm):
     """A change of a signed contract, made and signed at once: why, what it changes, and its
     signed copy."""
 
@@ -63,12 +63,8 @@ class ChangeForm(OnceForm):
         "period": "end_date",
     }  # fmt: skip
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.initial.setdefault("date_signed", timezone.localtime().replace(second=0))
 
-
-class ChangeSignForm(OnceForm):
+class ChangeSignForm(SignedNowFirst, OnceForm):
     """The signature of a change left pending: when, and its signed copy."""
 
     date_signed = forms.DateTimeField(label=_("Signed on"), widget=DATETIME_INPUT)
@@ -77,10 +73,6 @@ class ChangeSignForm(OnceForm):
         help_text=_("Optional. Published with the contract."),
     )  # fmt: skip
     api_fields = {"dateSigned": "date_signed"}
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.initial.setdefault("date_signed", timezone.localtime().replace(second=0))
 
 
 class TerminateForm(OnceForm):

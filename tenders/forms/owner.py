@@ -51,7 +51,15 @@ class AwardDecisionForm(OnceForm):
         return cleaned
 
 
-class ContractSignForm(OnceForm):
+class SignedNowFirst:
+    """A form whose `date_signed` is offered as now (to the minute) until it is sent."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.initial.setdefault("date_signed", timezone.localtime().replace(second=0))
+
+
+class ContractSignForm(SignedNowFirst, OnceForm):
     """The signature, with what 2.3's contract holds: its number, when it was signed, its term
     and its price (empty: the awarded price)."""
 
@@ -71,10 +79,6 @@ class ContractSignForm(OnceForm):
         "contractNumber": "contract_number", "dateSigned": "date_signed", "period": "end_date",
         "value": "amount",
     }  # fmt: skip
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.initial.setdefault("date_signed", timezone.localtime().replace(second=0))
 
 
 class PublishForm(OnceForm):
