@@ -4,7 +4,6 @@ best last (on equal prices the later first), ordered again before each round; a 
 rounds. Everything follows from the auction's start, the bidders' sealed prices and the bids
 accepted so far, so an auction goes on from its stored state after a restart."""
 
-import json
 from bisect import bisect_left
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -163,6 +162,27 @@ class Price:
     weighted: Fraction
 
 
+@dataclass(frozen=True)
+class Result:
+    """A bid in the auction's results: its sealed price, its price now (offered `at`) and by how
+    much the auction lowered it (in UAH and in per cent of the sealed price)."""
+
+    bid_id: str
+    initial: Decimal
+    amount: Decimal
+    at: datetime
+
+    @property
+    def reduction(self) -> Decimal:
+        return self.initial - self.amount
+
+    @property
+    def reduction_percent(self) -> Decimal:
+        if not self.initial:
+            return Decimal(0)
+        return (self.reduction * 100 / self.initial).quantize(Decimal("0.01"))
+
+
 class Course:
     """One auction's course, read from its tender (loaded with its bids) and its accepted bids
     (`placed`: AuctionBid rows, in the order they came)."""
@@ -275,6 +295,18 @@ class Course:
         """Each bid's price as it stands, the best first (the lowest weighted, the earlier)."""
         return sorted(self.prices.items(), key=lambda item: (item[1].weighted, item[1].at))
 
+    def results(self) -> list[Result]:
+        """Each bid, the best first, with its sealed price and its price now."""
+        return [
+            Result(
+                bid_id,
+                Decimal(str(self.sealed[bid_id].amount)),
+                Decimal(str(price.amount)),
+                price.at,
+            )
+            for bid_id, price in self.ranked()
+        ]
+
     def final_prices(self) -> dict:
         """bid id -> (final amount, when it was offered) for the bids whose price the auction
         changed."""
@@ -289,54 +321,3 @@ def course_of(auction, tender) -> Course:
     """`auction`'s course: its offers read in the order they came."""
     offers = auction.placed.only("bid_id", "amount", "at", "round").order_by("at", "pk")
     return Course(auction, tender, offers)
-
-
-def protocol(course) -> tuple[str, bytes]:
-    """The record of an auction held (published with the tender when it ends): every offer of
-    every turn with its time, and the final prices, the best first."""
-    auction, tender = course.auction, course.tender
-    # Bidders by number (and their bids' ids): a lot's protocol is published while another
-    # lot's auction may still be held among the same bidders, unnamed until it ends.
-    name = course.numbers
-    rounds = [
-        {
-            "round": n,
-            "turns": [
-                {
-                    "bidder": name[turn.bid_id],
-                    "bid_id": turn.bid_id,
-                    "startDate": iso(turn.starts),
-                    "endDate": iso(turn.ends),
-                    "offers": [
-                        {
-                            "amount": None if placed.amount is None else float(placed.amount),
-                            "date": iso(placed.at),
-                        }
-                        for placed in course.offers_in(turn)
-                    ],
-                }
-                for turn in turns
-            ],
-        }
-        for n, turns in enumerate(course.rounds, start=1)
-    ]
-    record = {
-        "tenderID": tender.tender_id,
-        "lotID": auction.lot_id or None,
-        "auctionPeriod": {"startDate": iso(auction.start), "endDate": iso(course.ends)},
-        "minimalStep": tender.expected_step(auction.line),
-        "rounds": rounds,
-        "results": [
-            {
-                "bidder": name[bid_id],
-                "bid_id": bid_id,
-                "amount": price.amount,
-                "date": iso(price.at),
-            }
-            for bid_id, price in course.ranked()
-        ],
-    }
-    suffix = f"-{auction.lot_id}" if auction.lot_id else ""
-    return f"auction-protocol{suffix}.json", json.dumps(
-        record, ensure_ascii=False, indent=1
-    ).encode()

@@ -21,7 +21,8 @@ from tenders.models.bidding import is_price_in_doubt
 from tenders.models.lots import lot_of
 from tenders.models.statuses import LotStatus, TenderStatus
 
-from .course import Schedule, Tally, course_of, protocol
+from .course import Schedule, Tally, course_of
+from .protocol import protocol
 
 # The auction worker's words (the page says them in its reader's language).
 TOO_HIGH, TOO_LOW = gettext_noop("Too high value"), gettext_noop("Too low value")

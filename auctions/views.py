@@ -16,6 +16,7 @@ from core.actors import Actor, Role, portal_actor
 from core.errors import DomainError
 from core.forms import add_domain_error
 from core.fragments import fragment_key, kept_fragment
+from tenders.documents import latest_versions
 from tenders.models import Auction, Bid
 from tenders.models.auction import builtin, is_participation_token
 from tenders.views.page import current_tender
@@ -239,8 +240,8 @@ def _state(course, tender, auction, bidder: Actor | None, now) -> dict:
         standing, rounds = [], []
     else:
         standing = [
-            {"name": names[bid_id], "amount": price.amount, "mine": bid_id == mine}
-            for bid_id, price in course.ranked()
+            {"name": names[result.bid_id], "result": result, "mine": result.bid_id == mine}
+            for result in course.results()
         ]
         rounds = [
             [
@@ -265,7 +266,18 @@ def _state(course, tender, auction, bidder: Actor | None, now) -> dict:
         "mine": names.get(mine, ""),
         "standing": standing,
         "rounds": rounds,
+        "protocol": _protocol_documents(tender, auction) if over else [],
     }
+
+
+def _protocol_documents(tender, auction) -> list:
+    """The protocol's files once stored (a job stores them after the auction's end)."""
+    return [
+        version
+        for version in latest_versions(tender.documents.all())
+        if version.author == Role.AUCTION
+        and version.metadata.get("relatedItem", "") == (auction.lot_id or "")
+    ]
 
 
 def _offered(course, turn, now):

@@ -164,3 +164,10 @@ def change_from_form(form, user, change):
     except DomainError as error:
         add_domain_error(form, error)
         return None
+
+
+def with_ids(form, prefix: str):
+    """`form` with ids of its own on a page that shows several forms of its kind (a refused one
+    too: its fields read the ids as they are drawn)."""
+    form.auto_id = f"{prefix}-%s"
+    return form

@@ -142,15 +142,18 @@ def _file_against_tender(user, tender, form) -> Complaint:
 
 def evidence_of(tender, award) -> dict:
     """What a claim against `award` argues about: the decision's papers, the awarded bid's
-    (public once bids are opened) and the tender's conditions."""
+    (public once bids are opened), the tender's conditions and the auction's protocol."""
     bid = next((bid for bid in tender.active_bids() if bid.pk == award.bid_id), None)
+    tender_documents = latest_versions(tender.documents.all())
     return {
         "decision_documents": latest_versions(award.documents.all()),
         "bid_documents": (
             latest_versions(bid.documents.all()) if bid and tender.bids_are_public else []
         ),
         "awarded_bid": bid,
-        "tender_documents": latest_versions(tender.documents.all()),
+        # (the auction's protocol is the auction module's, not the procuring entity's terms)
+        "tender_documents": [d for d in tender_documents if d.author != Role.AUCTION],
+        "auction_documents": [d for d in tender_documents if d.author == Role.AUCTION],
     }
 
 

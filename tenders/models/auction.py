@@ -47,16 +47,16 @@ def builtin() -> bool:
 
 # How our module's auction ended. The auctions app, above this one, keeps its offers and
 # registers how to read them (its AppConfig.ready): (auction, tender) -> (the final prices, {bid
-# id: (final amount, when offered)} for the bids whose price it changed; its protocol, (file
-# name, JSON bytes)). Without it the sealed prices stand, unrecorded.
-_HELD = {"outcome": lambda auction, tender: ({}, None)}
+# id: (final amount, when offered)} for the bids whose price it changed; its protocol's files,
+# [(file name, bytes)]). Without it the sealed prices stand, unrecorded.
+_HELD = {"outcome": lambda auction, tender: ({}, [])}
 
 
 def held_by(outcome) -> None:
     _HELD["outcome"] = outcome
 
 
-def outcome_of(auction, tender) -> tuple[dict, tuple[str, bytes] | None]:
+def outcome_of(auction, tender) -> tuple[dict, list[tuple[str, bytes]]]:
     return _HELD["outcome"](auction, tender)
 
 

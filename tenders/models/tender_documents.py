@@ -42,14 +42,13 @@ class TenderDocuments(HasDocuments):
             self, action, by, now, document_id=version.document_id, version=version.version
         )
 
-    def publish_protocol(self, auction, made: tuple[str, bytes] | None) -> None:
-        """Our module's record of `auction`, just ended (`made`: its file name and content), to
-        be a public document of the tender (of its lot), the auction's: stored once the change
-        ending it commits, by a job the worker tries until it is (store_protocol). So the
-        document service, slow or down, holds up no auction's end, and a change rolled back
+    def publish_protocol(self, auction, made: list[tuple[str, bytes]]) -> None:
+        """Our module's record of `auction`, just ended (`made`: its files' names and contents),
+        to be public documents of the tender (of its lot), the auction's: each stored once the
+        change ending it commits, by a job the worker tries until it is (store_protocol). So
+        the document service, slow or down, holds up no auction's end, and a change rolled back
         leaves no file behind."""
-        if made is not None:
-            name, content = made
+        for name, content in made:
             jobs.after_the_change(store_protocol, self.pk, auction.lot_id, name, content.decode())
 
     def has_protocol(self, name: str) -> bool:
@@ -98,7 +97,8 @@ def store_protocol(tender_id: str, lot_id: str, name: str, content: str, attempt
     tender = Tender.objects.filter(pk=tender_id).first()
     if tender is None or tender.has_protocol(name):
         return
-    upload = SimpleUploadedFile(name, content.encode(), content_type="application/json")
+    kind = "text/html" if name.endswith(".html") else "application/json"
+    upload = SimpleUploadedFile(name, content.encode(), content_type=kind)
     try:
         stored = client.store_file(upload, Actor(Role.AUCTION))
     except Exception:

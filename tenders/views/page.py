@@ -11,8 +11,8 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from core.actors import Role, Viewer, portal_actor
-from core.errors import NotFound, worth_offering
-from core.forms import DocumentsForm, change_from_form
+from core.errors import NotFound
+from core.forms import DocumentsForm, change_from_form, with_ids
 from core.fragments import fragment_key, kept_fragment
 from core.htmx import changed, render_page_or_partial
 from core.refusals import in_words
@@ -20,11 +20,12 @@ from core.replicas import may_read_a_replica
 from core.reviews import render_review
 from docservice.models import StoredFile
 from tenders.documents import latest_versions
-from tenders.forms.bids import BidForm, BidPriceForm
 from tenders.forms.owner import NewVersionForm
 from tenders.forms.questions import QuestionAnswerForm, QuestionForm
 from tenders.models import LotStatus, Question, Tender, TenderStatus
 from tenders.models.lots import lot_of
+
+from .page_bids import my_bid_entries, new_bid_form, public_bid_entries
 
 # What each stage of the tender's lifecycle (Tender.LIFECYCLE) means to a reader.
 STAGE_LABELS = {
@@ -76,13 +77,6 @@ def bid_actor(user, tender):
     return portal_actor(user, *((Role.BID_OWNER, bid) for bid in bids))
 
 
-def _new_bid_form(user, tender) -> BidForm:
-    return BidForm(
-        initial={"contact_name": user.get_full_name() or user.username, "email": user.email},
-        tender=tender,
-    )
-
-
 def _tender_page(request, tender, *, refused=None, status=200):
     """The tender page with a form for each thing the visitor may do; `refused` holds the
     forms that were just refused, by where they stand on the page, to show in their place."""
@@ -102,12 +96,12 @@ def _tender_context(request, tender, refused=None) -> dict:
     owner = portal_actor(request.user, (Role.TENDER_OWNER, tender))
     return {
         "tender": tender,
-        "bid_form": _bid_form(request.user, tender, owner, now, refused),
+        "bid_form": new_bid_form(request.user, tender, owner, now, refused),
         "actions": tender.available_actions(owner, now),
         # The page tells the owner why its draft can't be published.
         "stale_draft": owner.subject is not None and tender.is_stale_draft,
         "documents_form": refused.get("documents") or DocumentsForm(),
-        "my_bids": _my_bid_entries(request.user, tender, owner, now, refused, lots),
+        "my_bids": my_bid_entries(request.user, tender, owner, now, refused, lots),
         # Papers refused for a bid that is not the visitor's: told where its bid would be.
         "bid_documents_refused": [
             form
@@ -148,11 +142,7 @@ def _tender_context(request, tender, refused=None) -> dict:
         ],
         "cancellations": _cancellation_entries(tender, lots),
         "cancellation": tender.cancellation_in_effect,
-        "bids": (
-            [_bid_entry(bid, lots) for bid in tender.active_bids()]
-            if tender.bids_are_public
-            else None
-        ),
+        "bids": (public_bid_entries(tender, lots) if tender.bids_are_public else None),
         "awards": _award_entries(request.user, tender, owner, now, lots),
         "is_owner": owner.subject is not None,
         "questions": _question_entries(request.user, tender, owner, now, refused, lots),
@@ -237,46 +227,6 @@ def _lot_entries(tender) -> list[dict]:
     ]
 
 
-def _bid_entry(bid, lots: dict) -> dict:
-    """A bid with what it offers (its price, or a price for each lot, by the lot's title) and
-    its documents (shown only where the bid is: to its bidder, or once bids are opened)."""
-    offers = [
-        {"lot": lots.get(offer["relatedLot"], {}).get("title", ""), "value": offer["value"]}
-        for offer in bid.lot_values
-    ]
-    return {
-        "bid": bid,
-        "offers": offers or [{"lot": "", "value": bid.value}],
-        "documents": latest_versions(bid.documents.all()),
-    }
-
-
-def _my_bid_entries(user, tender, owner, now, refused, lots: dict) -> list[dict]:
-    """The visitor's organization's bids, each with what its bidder may do with it now: add
-    papers, change the price (a refused change stays in its form), withdraw it."""
-    entries = []
-    for bid in tender.active_bids():
-        if not bid.is_owned_by_organization(owner.organization):
-            continue
-        bidder = portal_actor(user, (Role.BID_OWNER, bid))
-        repriced = refused.get(f"bid-price:{bid.pk}")
-        changeable = repriced is not None or bid.can("edit", bidder, now)
-        entries.append(
-            {
-                **_bid_entry(bid, lots),
-                "documents_form": with_ids(
-                    refused.get(f"bid-documents:{bid.pk}") or DocumentsForm(), f"bid-{bid.pk}"
-                ),
-                "takes_documents": worth_offering(bid.check_document_change, bidder, "add"),
-                "price_form": with_ids(repriced or BidPriceForm(bid=bid), f"price-{bid.pk}")
-                if changeable
-                else None,
-                "withdrawable": bid.can("withdraw", bidder, now),
-            }
-        )
-    return entries
-
-
 def _cancellation_entries(tender, lots: dict) -> list[dict]:
     return [
         {
@@ -286,27 +236,6 @@ def _cancellation_entries(tender, lots: dict) -> list[dict]:
         }
         for cancellation in tender.cancellations.all()
     ]
-
-
-def _bid_form(user, tender, owner, now, refused):
-    """A form that was refused stays in place with its errors; else one while the model would
-    take a bid from the user's organization."""
-    if "bid" in refused:
-        return refused["bid"]
-    organization = owner.organization
-    if organization is None:
-        return None
-    tenderer = {"identifier": organization.identifier_data}
-    return (
-        _new_bid_form(user, tender) if worth_offering(tender.check_new_bid, tenderer, now) else None
-    )
-
-
-def with_ids(form, prefix: str):
-    """`form` with ids of its own on a page that shows several forms of its kind (a refused one
-    too: its fields read the ids as they are drawn)."""
-    form.auto_id = f"{prefix}-%s"
-    return form
 
 
 def _award_entries(user, tender, owner, now, lots: dict) -> list[dict]:

@@ -3,6 +3,7 @@ its end through the one rule (Auction.record_results)."""
 
 import json
 import random
+import re
 from datetime import timedelta
 from decimal import Decimal
 
@@ -137,18 +138,37 @@ def test_the_order_follows_the_prices_each_round_and_the_best_price_wins(
     assert bids[middle.subject.pk].value["amount"] == 420
     [auction] = ended.auctions.all()
     assert auction.ended == course(tender.pk, auction).ends
-    # Its protocol is the tender's, the auction's: every offer of every turn, the results.
-    [protocol] = Tender.objects.get(pk=tender.pk).documents.all()
-    assert (protocol.title, protocol.author, protocol.format) == (
-        "auction-protocol.json", "auction", "application/json",
-    )  # fmt: skip
-    stored = StoredFile.objects.get(pk=protocol.key)
-    with storage.open_file(stored.storage_name) as content:
-        record = json.loads(content.read())
+    # Its protocol is the tender's, the auction's, twice: as data (every offer of every turn,
+    # the results with the sealed prices) and as a page to read; 2.3 knows no type for it.
+    documents = Tender.objects.get(pk=tender.pk).documents.all()
+    protocol = {d.title: d for d in documents}
+    assert {(d.title, d.author, d.format, d.metadata.get("documentType")) for d in documents} == {
+        ("auction-protocol.json", "auction", "application/json", None),
+        ("auction-protocol.html", "auction", "text/html", None),
+    }
+    record = json.loads(stored_content(protocol["auction-protocol.json"]))
     first_turn = record["rounds"][0]["turns"][0]
     assert (first_turn["bidder"], first_turn["offers"][0]["amount"]) == (1, 380)
     assert "Учасник 1" not in json.dumps(record, ensure_ascii=False)  # (numbers, not names)
-    assert [r["amount"] for r in record["results"]] == [345, 380, 420]
+    assert [(r["initialAmount"], r["amount"]) for r in record["results"]] == [
+        (400, 345), (450, 380), (420, 420),
+    ]  # fmt: skip
+    page = stored_content(protocol["auction-protocol.html"]).decode()
+    assert "<h1>Протокол аукціону</h1>" in page
+    # The results, the best first: place, bidder, sealed price, final price, the reduction.
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", page)
+    assert cells[:18] == [
+        "1", "Учасник 3", "400,00", "345,00", "55,00", "13,75",
+        "2", "Учасник 1", "450,00", "380,00", "70,00", "15,56",
+        "3", "Учасник 2", "420,00", "420,00", "0,00", "0,00",
+    ]  # fmt: skip
+    assert page.count("<caption>Раунд ") == 3
+
+
+def stored_content(version) -> bytes:
+    stored = StoredFile.objects.get(pk=version.key)
+    with storage.open_file(stored.storage_name) as content:
+        return content.read()
 
 
 def test_with_features_the_weighted_prices_order_the_turns(brokers, clock):

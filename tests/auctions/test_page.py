@@ -3,6 +3,7 @@ that renews itself); the bidder whose turn it is offers from it, signed in or en
 bid's participationUrl."""
 
 import io
+import re
 from datetime import timedelta
 from urllib.parse import urlsplit
 
@@ -13,8 +14,10 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from core.actors import Actor, Role
+from core.schema import parse_iso
 from tenders.models import Tender
 from tenders.models.auction import FIRST_PAUSE, PAUSE, TURN
 from tests.factories import portal_auction
@@ -267,3 +270,43 @@ def test_the_page_is_there_from_the_moment_the_auction_is_planned(client, broker
     read = Api(client, key="broker").get(f"/tenders/{tender.pk}").json()["data"]
     assert "auctionUrl" not in read
     assert client.post(url, {"amount": "1"}).status_code == 404
+
+
+def test_the_results_give_each_bid_its_sealed_price_and_reduction_and_link_the_protocol(
+    client, held, clock, django_capture_on_commit_callbacks
+):
+    tender, auction, (first, _second), _api = held
+    url = reverse("auction-page", args=[tender.pk])
+    clock.move_to(auction.start + FIRST_PAUSE)
+    client.force_login(first)
+    assert client.post(url, {"amount": "360"}).status_code == 302
+    client.logout()
+    clock.move_to(auction.start + auction.length(tender))
+    with django_capture_on_commit_callbacks(execute=True):  # (the end stores the protocol)
+        client.get(url)
+    html = client.get(url).content.decode()
+    standing = html[html.index('class="table auction-standing"') : html.index("</table>")]
+    rows = [
+        [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", standing.split("<tbody>")[1])
+    ]
+    assert rows == [
+        ["ТОВ «Перший»", "450,00", "360,00", "−90,00 грн (20,00%)"],
+        ["ПП «Третій»", "400,00", "400,00", "—"],
+        ["ТОВ «Другий»", "420,00", "420,00", "—"],
+    ]
+    assert "Протокол аукціону:" in html
+    for name in ("auction-protocol.json", "auction-protocol.html"):
+        assert f">{name}</a>" in html
+
+    # The tender's page: the bids by price, each dated as sealed, the auction's change said.
+    page = client.get(reverse("tender", args=[tender.pk])).content.decode()
+    bids = page[page.index('id="bids-title"') :]
+    bids = bids[: bids.index("</table>")]
+    assert bids.index("ТОВ «Перший»") < bids.index("ПП «Третій»") < bids.index("ТОВ «Другий»")
+    assert '360,00 UAH <span class="muted">(подано 450,00, знижено на аукціоні)</span>' in bids
+    sealed = Tender.objects.get(pk=tender.pk).auctions.get().sealed
+    [first_bid] = [bid for bid in sealed if sealed[bid]["amount"] == 450]
+    submitted = timezone.localtime(parse_iso(sealed[first_bid]["date"])).strftime("%d.%m.%Y %H:%M")
+    assert submitted in bids
+    assert timezone.localtime(clock.now()).strftime("%d.%m.%Y %H:%M") not in bids
