@@ -82,8 +82,7 @@ def _readable(course) -> str:
                 "ends": course.ends,
                 "step": course.step,
                 "results": [
-                    {"number": name[result.bid_id], "result": result}
-                    for result in course.results()
+                    {"number": name[result.bid_id], "result": result} for result in course.results()
                 ],
                 "rounds": [
                     [
