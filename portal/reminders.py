@@ -1,8 +1,8 @@
 """Deadlines approaching: a day before a thing in an organization's work queue (portal/queues.py)
 is due, its members are told by e-mail, once: a claim to answer, a question to answer, a draft
 to publish, a claim window closing on a decision the organization may contest, an answer to
-accept or reject, an auction it bids in starting; and once more when that auction has started.
-`manage.py alerts` looks for them."""
+accept or reject, an auction it bids in starting (its start is told as it starts, with the
+bidder's turn: portal/auction_started.py). `manage.py alerts` looks for them."""
 
 import logging
 from datetime import timedelta
@@ -45,28 +45,21 @@ def remind(organization, now) -> bool:
         for task in tasks
         if task.kind in REMINDED and task.due is not None and now < task.due <= now + AHEAD
     ]
-    started = [task for task in tasks if task.kind == "auction" and task.due <= now]
-    emails = organization.emails() if soon or started else []
+    emails = organization.emails() if soon else []
     if not emails:
         return False
-    sent = False
     with transaction.atomic():
-        for template, due, suffix in (
-            ("portal/email/reminder.txt", soon, ""),
-            ("portal/email/auction_started.txt", started, ":started"),
-        ):
-            new = [t for t in due if Reminder.first_time(_key(organization, t) + suffix, now)]
-            if new:
-                notices.send(
-                    template,
-                    {
-                        "tasks": [{"task": t, "link": settings.SITE_URL + t.url} for t in new],
-                        "dashboard": notices.link("dashboard"),
-                    },
-                    emails,
-                )
-                sent = True
-    return sent
+        new = [t for t in soon if Reminder.first_time(_key(organization, t), now)]
+        if new:
+            notices.send(
+                "portal/email/reminder.txt",
+                {
+                    "tasks": [{"task": t, "link": settings.SITE_URL + t.url} for t in new],
+                    "dashboard": notices.link("dashboard"),
+                },
+                emails,
+            )
+    return bool(new)
 
 
 def _key(organization, task) -> str:

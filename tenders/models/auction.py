@@ -174,6 +174,17 @@ class AuctionQuerySet(models.QuerySet):
             .order_by("start")
         )
 
+    def started_between(self, since: datetime, until: datetime):
+        """The auctions held (two bids or more) that started after `since`, by `until`, not
+        ended, with their tenders (by the start's index)."""
+        return (
+            self.filter(start__gt=since, start__lte=until, ended__isnull=True)
+            .filter(tender__status=TenderStatus.AUCTION)
+            .exclude(sealed={})
+            .select_related("tender")
+            .order_by("start")
+        )
+
     def held_for(self, organization, *, most: int) -> list:
         """Of those, up to `most` still open in which a bid of `organization` is (a lot's
         auction may hold none of its bids): one more query, for its bids."""

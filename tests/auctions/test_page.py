@@ -16,8 +16,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from auctions.course import course_of
 from core.actors import Actor, Role
 from core.schema import parse_iso
+from portal import auction_started
 from tenders.models import Tender
 from tenders.models.auction import FIRST_PAUSE, PAUSE, TURN
 from tests.factories import portal_auction
@@ -132,7 +134,7 @@ def test_portal_bidders_are_told_a_day_ahead_and_when_it_starts(
     held, clock, django_capture_on_commit_callbacks, settings
 ):
     settings.LANGUAGE_CODE = "en"
-    tender, auction, _users, _api = held
+    tender, auction, users, _api = held
 
     def told(subject: str) -> list:
         before = len(mail.outbox)
@@ -150,9 +152,26 @@ def test_portal_bidders_are_told_a_day_ahead_and_when_it_starts(
     assert "Your auction: offer lower prices in your turns" in body and tender.tender_id in body
     assert settings.SITE_URL + reverse("auction-page", args=[tender.pk]) in body
 
+    # As it starts (on the next pass of the alerts, a minute), each with its own turn.
     clock.move_to(auction.start + timedelta(seconds=30))
     started = told("Your auction has started")
     assert len(started) == 2 and tender.tender_id in started[0].body
+    first_round = course_of(auction, Tender.objects.get(pk=tender.pk)).rounds[0]
+    turns = {turn.bid_id: turn for turn in first_round}
+    for sent in started:
+        [user] = [u for u in users if u.email in sent.to]
+        [bid] = [b for b in Tender.objects.get(pk=tender.pk).active_bids() if b.tenderer_name
+                 == user.organization.name]  # fmt: skip
+        turn = turns[bid.pk]
+        kyiv = timezone.localtime
+        body = " ".join(sent.body.split())
+        assert (
+            f"Your turn in round 1: from {kyiv(turn.starts):%H:%M:%S} to {kyiv(turn.ends):%H:%M:%S}."
+        ) in body
+        assert (
+            f"Round 2 starts at {kyiv(course_of(auction, tender).rounds[1][0].starts):%H:%M:%S}"
+            in body
+        )
     assert told("Your auction has started") == []  # once
 
 
@@ -310,3 +329,16 @@ def test_the_results_give_each_bid_its_sealed_price_and_reduction_and_link_the_p
     submitted = timezone.localtime(parse_iso(sealed[first_bid]["date"])).strftime("%d.%m.%Y %H:%M")
     assert submitted in bids
     assert timezone.localtime(clock.now()).strftime("%d.%m.%Y %H:%M") not in bids
+
+
+def test_an_auction_started_longer_ago_than_a_pass_or_two_is_not_told(
+    held, clock, django_capture_on_commit_callbacks
+):
+    _tender, auction, _users, _api = held
+    too_late = auction.start + auction_started.TOLD_WITHIN + timedelta(seconds=1)
+    clock.move_to(too_late)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert auction_started.send_due(too_late) == 0
+    assert mail.outbox == []
+    with django_capture_on_commit_callbacks(execute=True):  # (in time: both portal bidders)
+        assert auction_started.send_due(auction.start + timedelta(seconds=5)) == 2
