@@ -73,6 +73,10 @@ WORDS = {
         "The law gives at least 2 working days for bids after the questions end: let bids end "
         "at %(earliest)s or later."
     ),
+    "legal_questions_past": _("The questions' end cannot be moved into the past."),
+    "lots_fixed": _(
+        "Lots are neither added nor removed once the tender is published: cancel a lot instead."
+    ),
     "tendering_period": _("Bids are taken only from %(start)s to %(end)s."),
     "own_tender": _("A procuring entity does not bid on its own tender."),
     "one_bid": _("Your organization has a bid on this tender already: change that one."),
@@ -121,6 +125,7 @@ MESSAGES = (
     gettext_noop("date value out of range"),
     gettext_noop("relatedItem should be one of lots"),
     gettext_noop("relatedItem should be one of items"),
+    gettext_noop("Lots may not be added or removed once the tender is published"),
     gettext_noop("relatedLot should be one of lots"),
     gettext_noop("Should be a positive integer."),
     gettext_noop("Please provide a list."),

@@ -64,6 +64,23 @@ def check_portal_periods(by, now, enquiry_end: datetime, tender_end: datetime) -
         check_legal_periods(now, enquiry_end, tender_end)
 
 
+def check_amended_periods(by, now, published_at: datetime, enquiry_end, tender_end) -> None:
+    """A portal user's amendment of its published tender: the questions still end after now,
+    and both periods keep the law's minimum (so bids are taken for at least 2 working days
+    after the change too: the questions end after it)."""
+    if by.user is None:
+        return
+    if enquiry_end <= now:
+        raise ShortPeriod(
+            "The questions' end may not be moved into the past",
+            code="legal_questions_past",
+            field="enquiry_end",
+            name="enquiryPeriod",
+            earliest=now,
+        )
+    check_legal_periods(published_at, enquiry_end, tender_end)
+
+
 def periods_of(document: dict) -> tuple[datetime, datetime]:
     """A validated tender document's ends of questions and bids."""
     return document["enquiryPeriod"]["endDate"], document["tenderPeriod"]["endDate"]

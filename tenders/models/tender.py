@@ -1,6 +1,7 @@
 """The tender: its columns, its status table and the owner's changes. Its other jobs live
 beside it: the 2.3 wire form (tender_wire.py), time-driven changes (tender_time.py), bidding
-(bidding.py), finding and registering tenders (tender_queries.py), refusals (tender_errors.py)."""
+(bidding.py), finding and registering tenders (tender_queries.py), refusals (tender_errors.py),
+the portal's changes of the whole document (tender_rewrites.py)."""
 
 from datetime import timedelta
 
@@ -21,7 +22,7 @@ from tenders.search import search_columns
 from .auction_routes import AuctionRoutes
 from .base import AuditEvent, Owned, new_id
 from .bidding import Bidding
-from .legal_periods import check_portal_periods, periods_of
+from .legal_periods import check_portal_periods
 from .lots import Lots, lot_of
 from .questions import check_items_asked_about
 from .room import check_room
@@ -29,16 +30,17 @@ from .statuses import CancellationStatus, TenderStatus
 from .tender_documents import TenderDocuments
 from .tender_errors import StaleDraft
 from .tender_queries import TenderQuerySet, claims_with_awards
+from .tender_rewrites import WrittenWhole
 from .tender_search import TenderSearch
 from .tender_table import LIFECYCLE, TRANSITIONS
 from .tender_time import TimeDrivenChanges
-from .tender_wire import EDITABLE_FIELDS, TENDER_FIELDS, TenderWire, keeping_lot_ids
+from .tender_wire import EDITABLE_FIELDS, TENDER_FIELDS, TenderWire
 from .untold import keep_untold_states
 
 
 class Tender(
     StatusMachine, TimeDrivenChanges, AuctionRoutes, Bidding, Lots, TenderWire, TenderDocuments,
-    Owned,
+    WrittenWhole, Owned,
 ):  # fmt: skip
     TRANSITIONS = TRANSITIONS
     LIFECYCLE = LIFECYCLE
@@ -346,21 +348,6 @@ class Tender(
             if not self._rewrite(document, now):
                 return False
             self.record_event(self, "edit", by, now, fields=sorted(set(data) & allowed))
-            return True
-
-    def rewrite_draft(self, *, by: Actor, data: dict) -> bool:
-        """The owner writes its draft anew, the whole document checked as a new tender's is;
-        it stays a draft. Its lots keep their ids by their place in the list (the draft's
-        documents may name them). True if anything changed."""
-        with atomic_change():
-            now = self.begin("rewrite_draft", by)
-            data = keeping_lot_ids(data, [lot["id"] for lot in self.lots])
-            document = validate(TenderSchema, {**data, "status": TenderStatus.DRAFT}, now=now)
-            type(self).objects.check_publishing_kind(document)
-            check_portal_periods(by, now, *periods_of(document))
-            if not self._rewrite(document, now):
-                return False
-            self.record_event(self, "rewrite_draft", by, now, fields=sorted(data))
             return True
 
     def _rewrite(self, document: dict, now) -> bool:

@@ -17,6 +17,8 @@ TRANSITIONS = {
     "edit": transition(LIVE - {T.DRAFT}, UNCHANGED, Role.TENDER_OWNER),
     # The portal's "edit the draft": the whole document written anew.
     "rewrite_draft": transition({T.DRAFT}, UNCHANGED, Role.TENDER_OWNER),
+    # The portal's "amend the tender": the same, published, while questions are taken.
+    "amend": transition({T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
     "add_document": transition({T.DRAFT, T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
     "update_document": transition({T.DRAFT, T.ENQUIRIES}, UNCHANGED, Role.TENDER_OWNER),
     # The auction module's protocol, while the auction is held and the bids decided.

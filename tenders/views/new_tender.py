@@ -20,6 +20,7 @@ from tenders.models import Tender
 from .page import current_tender
 
 DRAFT_SAVED = _("The draft is saved. Only your organization sees it: add documents, then publish.")
+AMENDED = _("The tender is amended; those who follow it are told of the change.")
 
 
 @require_http_methods(["GET", "POST"])
@@ -72,11 +73,13 @@ def tender_new(request):
 @require_http_methods(["GET", "POST"])
 @login_required
 def tender_edit(request, tender_id):
-    """The organization's draft in the form it was written in: saved, it is written anew (and
-    stays a draft; publishing it has its own review)."""
+    """The organization's tender in the form it was written in: a draft is written anew (and
+    stays a draft; publishing it has its own review); a published one is amended while
+    questions are taken (its followers told)."""
     tender = current_tender(tender_id, request.user)
     owner = portal_actor(request.user, (Role.TENDER_OWNER, tender))
-    refusal = tender.refused("rewrite_draft", owner, timezone.now())
+    action = tender.written_whole_by
+    refusal = tender.refused(action, owner, timezone.now())
     if refusal is not None:
         context = {"refusal": in_words(refusal)}
         status = 200 if request.method == "GET" else 422
@@ -96,10 +99,10 @@ def tender_edit(request, tender_id):
             lots=made,
         )
         saved = change_from_form(
-            form, request.user, lambda: tender.rewrite_draft(by=owner, data=data) or True
+            form, request.user, lambda: tender.write_whole(by=owner, data=data) or True
         )
         if saved:
-            messages.success(request, DRAFT_SAVED)
+            messages.success(request, DRAFT_SAVED if action == "rewrite_draft" else AMENDED)
             url = reverse("tender", args=[tender.pk])
             return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     return _new_tender_page(request, form, lots, items, tender=tender, status=422)
@@ -149,13 +152,14 @@ def _with_rows(data, prefix: str, step: int, limit: int):
 
 
 def _new_tender_page(request, form, lots, items, *, quiet=False, status=200, tender=None, **extra):
-    """The tender's form: a new one, or (`tender`) a draft's."""
+    """The tender's form: a new one, or (`tender`) a draft's or a published tender's."""
     context = {
         "form": form,
         "lots": lots,
         "items": items,
         "quiet": quiet,
         "editing": tender,
+        "amending": tender is not None and tender.written_whole_by == "amend",
         **extra,
     }
     return render_page_or_partial(

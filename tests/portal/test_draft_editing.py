@@ -1,6 +1,6 @@
 """A draft is edited in the portal in the form it was written in: it is written anew (its lots
-keep their ids) and stays a draft; nobody else edits it, and a published tender is not
-edited this way."""
+keep their ids) and stays a draft; nobody else edits it, and a published tender is amended
+instead (test_tender_amend.py)."""
 
 import pytest
 from django.urls import reverse
@@ -104,7 +104,7 @@ def test_a_refused_edit_keeps_what_was_typed_and_changes_nothing(client, buyer, 
     assert draft.title == "Папір офісний А4"
 
 
-def test_nobody_else_edits_a_draft_and_a_published_tender_is_not_edited_so(client, buyer, clock):
+def test_nobody_else_edits_a_draft_and_a_published_one_is_amended_instead(client, buyer, clock):
     client.force_login(buyer)
     draft = written(client, clock)
     url = reverse("tender-edit", args=[draft.pk])
@@ -116,16 +116,14 @@ def test_nobody_else_edits_a_draft_and_a_published_tender_is_not_edited_so(clien
     draft.publish(by=Actor(Role.TENDER_OWNER, user=buyer, subject=draft))
     client.force_login(buyer)
     client.cookies["django_language"] = "en"
-    published = client.get(url)
-
-    sent["once"] = "p" * 32
-    posted = client.post(url, sent)
+    published = client.get(url).content.decode()
 
     assert foreign.status_code == 404  # a draft is its organization's alone
-    assert "Not in its present state: «enquiries»." in published.content.decode()
-    assert posted.status_code == 422
     draft.refresh_from_db()
     assert draft.title == "Папір офісний А4"
+    # (published, the form amends it: tests/portal/test_tender_amend.py)
+    assert "<h1>Amend the tender</h1>" in published and "Publish the changes" in published
+    assert AuditEvent.objects.filter(subject_id=draft.pk, action="rewrite_draft").count() == 0
 
 
 def test_a_draft_with_a_cancelled_lot_is_not_rewritten(client, buyer, clock):
