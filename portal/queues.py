@@ -25,9 +25,12 @@ class Task:
     subject: str  # what it is about: a tender's or a claim's title
     reference: str  # the tender ID or the claim's ID
     url: str
-    # The deadline; None: none is set. For a contract: when it may be signed.
+    # Its date (None: none is set), and what the date is: "by" a deadline, "from" when it may
+    # be done (a contract's signing), "at" when it starts (an auction), "ended" when its term
+    # ended (a contract to terminate). The queue is in the order of the dates.
     due: datetime | None
     then: str
+    due_is: str = "by"
 
 
 def _tender_url(tender_pk: str, anchor: str = "") -> str:
@@ -45,8 +48,9 @@ def buyer_tasks(organization, now) -> list[Task]:
                 award.tender.title,
                 award.tender.tender_id,
                 _tender_url(award.tender_id, f"award-{award.pk}"),
-                None,
-                _("No deadline is set: the bidders wait for your decision."),
+                award.decision_due,
+                _("the law gives 5 working days to consider the bid (up to 20, with a reason "
+                  "you publish); the bidders wait for your decision"),
             )
         )
     for claim in Complaint.objects.granted_against_decisions_of(organization)[:SHOWN]:
@@ -78,6 +82,7 @@ def buyer_tasks(organization, now) -> list[Task]:
                 _("may be signed from then, once every claim against the decision is settled")
                 if opens and opens > now
                 else _("may be signed now, unless a claim against the decision is unsettled"),
+                "from",
             )
         )
     for contract in Contract.objects.with_change_pending_of(organization)[:SHOWN]:
@@ -104,6 +109,7 @@ def buyer_tasks(organization, now) -> list[Task]:
                 reverse("contract", args=[contract.pk]),
                 contract.ends,
                 _("its term ended then: the public waits to read what was paid"),
+                "ended",
             )
         )
     for claim in Complaint.objects.to_answer_by(organization)[:SHOWN]:
@@ -168,6 +174,7 @@ def bidder_tasks(organization, now) -> list[Task]:
                 page_path(auction),
                 auction.start,
                 _("it starts then: three rounds, in which each bidder has its turn"),
+                "at",
             )
         )
     for award in Award.objects.open_to_claims_of(organization, now)[:SHOWN]:

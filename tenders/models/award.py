@@ -13,6 +13,7 @@ from tenders.schema import party_key
 from tenders.workdays import STAND_STILL
 
 from .base import PartOfTender, new_id
+from .legal_periods import decision_due
 from .statuses import AwardStatus, BidStatus, ContractStatus, TenderStatus
 
 DECISION_LABELS = {
@@ -148,6 +149,13 @@ class Award(PartOfTender, PartDocuments):
         """When claims against this decision may no longer be filed (None: not decided yet,
         or taken back)."""
         return None if self.status == AwardStatus.CANCELLED else self.complaint_period_end
+
+    @property
+    def decision_due(self):
+        """By when the law expects the procuring entity to decide on the bid, while it is being
+        considered (None once decided): legal_periods.decision_due. Nothing happens by itself
+        when it passes (the law allows more time with a reason; 2.3 keeps no such date)."""
+        return decision_due(self.date) if self.status == AwardStatus.PENDING else None
 
     @property
     def decision_label(self) -> str:

@@ -1,6 +1,7 @@
 """The least time the law gives bidders in a simplified procurement (the Law of Ukraine "On
 Public Procurement", article 14): clarifications (questions) for at least three working days
-from publication, then bids for at least two working days after them. The portal holds the
+from publication, then bids for at least two working days after them; and the time it gives
+the procuring entity to consider the best bid (five working days). The portal holds the
 tenders its users publish to it; the 2.3 API keeps 2.3's own rules, which brokers apply."""
 
 from datetime import datetime, timedelta
@@ -10,6 +11,9 @@ from tenders.workdays import shift
 
 QUESTIONS = timedelta(days=3)
 BIDS = timedelta(days=2)
+# The procuring entity considers the best bid within 5 working days of its being found (and
+# may take up to 20 with a reason it publishes).
+DECISION = timedelta(days=5)
 
 
 class ShortPeriod(Refused):
@@ -34,6 +38,11 @@ def earliest_questions_end(published_at: datetime) -> datetime:
 
 def earliest_bids_end(enquiry_end: datetime) -> datetime:
     return shift(enquiry_end, BIDS, working_days=True)
+
+
+def decision_due(found_at: datetime) -> datetime:
+    """When the law expects the decision on a bid found the best at `found_at`."""
+    return shift(found_at, DECISION, working_days=True)
 
 
 def check_legal_periods(published_at: datetime, enquiry_end: datetime, tender_end: datetime):

@@ -12,6 +12,7 @@ from complaints.models import Complaint
 from core.actors import Actor, Role
 from portal import queues
 from tenders.models import Tender
+from tenders.workdays import shift
 from tests.factories import RESOLUTION, portal_world
 from tests.helpers import tender_data
 
@@ -52,6 +53,11 @@ def test_the_buyers_queue_holds_the_award_then_the_contract_and_signing_empties_
     assert "Decide on the bid of ПП «Чисто»" in page
     assert f"award-{world.award.pk}" in page
     assert header_count(page) == 1
+    # The law's 5 working days to decide, a deadline ("by"), on the queue and the tender.
+    due = shift(world.award.date, timedelta(days=5), working_days=True)
+    assert f"by {shown(due)}</time>" in page and "the law gives 5 working days" in page
+    tender_page = buyer.get(reverse("tender", args=[world.tender.pk])).text
+    assert f"The procuring entity considers the bid by {shown(due)}" in tender_page
 
     world.award.activate(by=world.owner())
     world.refresh()
@@ -59,8 +65,10 @@ def test_the_buyers_queue_holds_the_award_then_the_contract_and_signing_empties_
     assert "Decide on the bid" not in page
     assert "Sign the contract with ПП «Чисто»" in page
     end = world.award.complaint_period_end
-    assert shown(end) in page
+    assert f"from {shown(end)}</time>" in page  # (a date it may be done from, no deadline)
     assert "may be signed from then" in page
+    tender_page = buyer.get(reverse("tender", args=[world.tender.pk])).text
+    assert "The procuring entity considers the bid by" not in tender_page
     assert header_count(page) == 1
 
     clock.move_to(end + timedelta(minutes=1))

@@ -8,6 +8,7 @@ import pytest
 from django.core import mail
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import portal_world
 
@@ -59,3 +60,20 @@ def test_the_buyer_is_reminded_of_a_claim_to_answer(
     assert f"Answer the claim: {claim.title} ({claim.complaint_id})" in " ".join(
         buyers.body.split()
     )
+
+
+def test_the_buyer_is_reminded_of_a_decision_the_law_expects_within_a_day(
+    brokers, clock, django_capture_on_commit_callbacks, settings
+):
+    settings.LANGUAGE_CODE = "en"
+    world = portal_world(brokers, clock, decision="")
+    due = world.award.decision_due
+    assert reminders(django_capture_on_commit_callbacks) == []  # five working days ahead
+
+    clock.move_to(due - timedelta(hours=5))
+    [told] = [s for s in reminders(django_capture_on_commit_callbacks) if s.to == [
+        "buyer@example.org"]]  # fmt: skip
+
+    body = " ".join(told.body.split())
+    assert "Decide on the bid of ПП «Чисто»" in body
+    assert f"by {timezone.localtime(due):%d.%m.%Y %H:%M}: the law gives 5 working days" in body
