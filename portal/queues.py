@@ -49,8 +49,10 @@ def buyer_tasks(organization, now) -> list[Task]:
                 award.tender.tender_id,
                 _tender_url(award.tender_id, f"award-{award.pk}"),
                 award.decision_due,
-                _("the law gives 5 working days to consider the bid (up to 20, with a reason "
-                  "you publish); the bidders wait for your decision"),
+                _(
+                    "the law gives 5 working days to consider the bid (up to 20, with a reason "
+                    "you publish); the bidders wait for your decision"
+                ),
             )
         )
     for claim in Complaint.objects.granted_against_decisions_of(organization)[:SHOWN]:

@@ -19,9 +19,7 @@ log = logging.getLogger(__name__)
 # How long before its deadline a thing to do is reminded of.
 AHEAD = timedelta(days=1)
 # What has a deadline to remind of (a contract's date is when it may be signed, not a deadline).
-REMINDED = frozenset(
-    {"claim", "question", "draft", "claim-window", "answer", "auction", "award"}
-)
+REMINDED = frozenset({"claim", "question", "draft", "claim-window", "answer", "auction", "award"})
 
 
 def send_due(now) -> int:
