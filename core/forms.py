@@ -97,6 +97,16 @@ class OnceForm(forms.Form):
         """What is shown above the form: its own errors, and its hidden token's."""
         return [*self.non_field_errors(), *self.errors.get("once", [])]
 
+    def made_already(self, user) -> str:
+        """The page of what this very form (its token), sent before by `user`, made; "" if
+        it made nothing yet, or nothing with a page of its own."""
+        spent = FormSubmission.objects.filter(token=self.cleaned_data["once"], user=user)
+        return spent.values_list("made", flat=True).first() or ""
+
+    def remember(self, page: str) -> None:
+        """Call inside the change, once what it made has a page (`page`: its path)."""
+        FormSubmission.objects.filter(token=self.cleaned_data["once"]).update(made=page)
+
     def spend(self, user) -> None:
         """Call inside the transaction that makes the change."""
         try:

@@ -71,6 +71,8 @@ class FormSubmission(models.Model):
     token = models.CharField(primary_key=True, max_length=32)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     at = models.DateTimeField(auto_now_add=True)
+    # The page of what the change made, where a form sent again (Back, then send) leads.
+    made = models.CharField(max_length=200, blank=True)
 
     class Meta:
         db_table = "portal_formsubmission"

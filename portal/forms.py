@@ -29,6 +29,10 @@ class SearchForm(forms.Form):
     its first digits, a procuring entity's code or words (tenders.search.understand), and
     filters. The names are the arguments of Tender.objects.matching."""
 
+    def filters_set(self) -> int:
+        """How many of the filters (not the words, nor the order) the search was sent with."""
+        return sum(1 for name in self.fields if name not in ("q", "sort") and self.data.get(name))
+
     q = forms.CharField(label=_("Search"), required=False, max_length=200)
     cpv = CpvField(
         branch=True,

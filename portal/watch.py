@@ -236,7 +236,6 @@ def _claim(kind: str, claim, status: str) -> str:
         return _("A claim was filed: «%(title)s» (%(id)s).") % words
     if kind == "claim_answered":
         return _("The claim «%(title)s» (%(id)s) was answered.") % words
-    return _("The claim «%(title)s» (%(id)s) was closed: %(status)s.") % {
-        **words,
-        "status": ComplaintStatus(status).label,
-    }
+    # (named by its outcome, as its own page names it; a closed claim's status is its last)
+    closed_as = claim.outcome.label if claim.status == status else ComplaintStatus(status).label
+    return _("The claim «%(title)s» (%(id)s): %(outcome)s.") % {**words, "outcome": closed_as}

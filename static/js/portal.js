@@ -22,3 +22,9 @@ function announce(event) {
 document.body.addEventListener("claim-changed", announce);
 document.body.addEventListener("tender-changed", announce);
 document.body.addEventListener("follow-changed", announce);
+
+// On a phone the search's filters start folded unless one is set: the results come first.
+const foldable = document.querySelector("details[data-fold-on-phone]");
+if (foldable && !("set" in foldable.dataset) && window.matchMedia("(max-width: 48rem)").matches) {
+  foldable.open = false;
+}

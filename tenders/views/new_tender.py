@@ -49,21 +49,24 @@ def tender_new(request):
     lots, form, items, resized = _bound(request.POST)
     if resized:
         return _new_tender_page(request, form, lots, items, quiet=True)
+    if form.is_valid() and (url := form.made_already(request.user)):
+        # The same form sent again (Back, then send): to the tender it made the first time.
+        messages.info(request, _("This form was sent before: here is the tender it made."))
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     if form.is_valid() and lots.is_valid() and items.is_valid():
         draft = "publish" not in request.POST
         made = lots.lots()
-        registered = change_from_form(
-            form,
-            request.user,
-            lambda: Tender.objects.register(
-                by=account,
-                data=form.as_tender(
-                    organization, items.items([lot["id"] for lot in made]), draft=draft, lots=made
-                ),
-            ),
+        data = form.as_tender(
+            organization, items.items([lot["id"] for lot in made]), draft=draft, lots=made
         )
-        if registered is not None:
-            tender, _token = registered
+
+        def register():
+            tender, _token = Tender.objects.register(by=account, data=data)
+            form.remember(reverse("tender", args=[tender.pk]))
+            return tender
+
+        tender = change_from_form(form, request.user, register)
+        if tender is not None:
             messages.success(request, DRAFT_SAVED if draft else _("The tender is published."))
             url = reverse("tender", args=[tender.pk])
             return HttpResponseClientRedirect(url) if request.htmx else redirect(url)

@@ -142,6 +142,14 @@ def test_decisions_claims_and_their_answers_are_told_but_not_a_draft_claim(
     assert f"The claim {claim} was answered." in said(sent)
     assert f"/claims/{draft.pk}/" in said(sent)
 
+    # Closed by a claimant who disagreed: named as its page names it, not by its status.
+    Complaint.objects.get(pk=draft.pk).resolve(
+        by=Actor(Role.COMPLAINT_OWNER, user=world.bidder, subject=draft), satisfied=False
+    )
+    [sent] = alerts(django_capture_on_commit_callbacks)
+    assert f"The claim {claim}: closed: the claimant disagreed." in said(sent)
+    assert "resolved" not in said(sent)
+
 
 def test_an_answer_the_buyer_prepared_but_did_not_send_is_never_told(
     brokers, clock, django_capture_on_commit_callbacks

@@ -239,14 +239,22 @@ def test_a_form_sent_without_its_token_says_so(client, buyer, clock):
     assert tender.status == "draft"
 
 
-def test_the_same_form_sent_twice_makes_one_tender(client, buyer, clock):
+def test_the_same_form_sent_twice_makes_one_tender_and_leads_to_it(client, buyer, clock):
     client.force_login(buyer)
     create(client, clock)
+    tender = Tender.objects.get()
 
-    again = create(client, clock)
+    again = create(client, clock)  # (Back, then send: the same form, its token spent)
+    shown = client.get(again["Location"]).content.decode()
 
-    assert again.status_code == 422
-    assert "already been sent" in again.content.decode()
+    assert again.status_code == 302
+    assert again["Location"] == reverse("tender", args=[tender.pk])
+    assert "This form was sent before: here is the tender it made." in shown
+    assert Tender.objects.count() == 1
+    # Another user sending that form's token makes nothing and is led nowhere.
+    client.force_login(make_user("colleague", "Інша лікарня", "02993913", "procuring"))
+    stranger = create(client, clock)
+    assert stranger.status_code == 422 and "already been sent" in stranger.content.decode()
     assert Tender.objects.count() == 1
 
 
