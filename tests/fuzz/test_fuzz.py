@@ -35,7 +35,9 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
+from complaints.models import Complaint
 from core.models import Broker
+from tenders.models import Tender
 from tests.fuzz.aim import Aim
 from tests.fuzz.world import Builder, World
 from tests.helpers import Clock, basic, settings_for_tests
@@ -264,6 +266,17 @@ TestStatefulWorkflow.settings = settings(
     derandomize=True,
     deadline=None,
 )
+
+
+@pytest.mark.django_db
+def test_the_world_holds_the_newest_steps(aim):
+    """What the fuzzer meets: a tender in its auction, a contract with its terms written, a claim
+    granted and accepted (the buyer then takes its decision back), beside the rest."""
+    things = aim.world.things.values()
+    assert any(thing.tender_status == "active.auction" for thing in things)
+    tenders = Tender.objects.all()
+    assert any(c.data.get("contractNumber") for t in tenders for c in t.contracts.all())
+    assert Complaint.objects.filter(status="resolved", satisfied=True).count() == 2
 
 
 def test_most_operations_are_reached_with_a_2xx():

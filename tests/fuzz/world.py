@@ -15,6 +15,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from django.test import Client
 
+from core.schema import iso
 from tests.docservice.helpers import DocService, document, md5
 from tests.helpers import (
     ANSWER,
@@ -150,8 +151,10 @@ class Builder:
         qualifying = self.tender()  # claims against a disqualification
         signing = self.tender()  # a contract to sign
         in_lots = self.tender(**two_lots())  # awards per lot, the first one's contract signed
+        self.clock.move_to(end - timedelta(days=14, hours=2))
+        auctioning = self.tender()  # in its auction when the world is done
 
-        self.clock.advance(days=8)  # all three take bids
+        self.clock.move_to(end - timedelta(days=12))  # the first three take bids
         for tender in (qualifying, signing):
             for number, amount in enumerate((450, 400, 420)):
                 place_bid(self.api, tender, amount, identifier=f"{number + 1:08d}")
@@ -176,6 +179,8 @@ class Builder:
         assert decide(self.api, in_lots, lot_award["id"], "active").status_code == 200
 
         self.clock.move_to(end - timedelta(hours=3))
+        for number, amount in enumerate((440, 430)):
+            place_bid(self.api, auctioning, amount, identifier=f"{number + 1:08d}")
         # The first lot's contract signed: in contracting (/contracts/{id}).
         lot_contract = next(
             c for c in in_lots.read()["contracts"] if c["awardID"] == lot_award["id"]
@@ -206,6 +211,13 @@ class Builder:
         self.documents_on(f"{qualifying.path}/awards/{disqualified['id']}", qualifying.token)
         contract = signing.read()["contracts"][0]
         self.documents_on(f"{signing.path}/contracts/{contract['id']}", signing.token)
+        # Its terms written before it is signed (number, term), as the portal's signing takes.
+        terms = {"contractNumber": "Д-1/2026", "period": {
+            "startDate": iso(end), "endDate": iso(end + timedelta(days=365))}}  # fmt: skip
+        written = self.api.patch(
+            f"{signing.path}/contracts/{contract['id']}", terms, token=signing.token
+        )
+        assert written.status_code == 200, written.content
 
         self.clock.move_to(end - timedelta(hours=1))
         enquiring = self.tender()  # questions, claims about its conditions, lots
@@ -247,8 +259,9 @@ class Builder:
         return tender
 
     def claims(self, path: str, bid_token: str | None, owner_token: str) -> None:
-        """A draft claim, one filed, one answered (with a document on each)."""
-        for outcome in ("draft", "claim", "answered"):
+        """A draft claim, one filed, one answered, one granted and its answer accepted (with a
+        document on each)."""
+        for outcome in ("draft", "claim", "answered", "accepted"):
             response = self.api.post(path, CLAIM, token=bid_token)
             assert response.status_code == 201, response.content
             self.world.note(path, response.status_code, response.json())
@@ -258,9 +271,14 @@ class Builder:
             if outcome != "draft":
                 filed = self.api.patch(claim_path, {"status": "claim"}, token=claim_token)
                 assert filed.status_code == 200, filed.content
-            if outcome == "answered":
+            if outcome in ("answered", "accepted"):
                 answer = self.api.patch(claim_path, ANSWER, token=owner_token)
                 assert answer.status_code == 200, answer.content
+            if outcome == "accepted":
+                accepted = self.api.patch(
+                    claim_path, {"status": "resolved", "satisfied": True}, token=claim_token
+                )
+                assert accepted.status_code == 200, accepted.content
 
     def documents_on(self, path: str, token: str) -> None:
         response = self.api.post(f"{path}/documents", self.uploaded(), token=token)
