@@ -96,12 +96,26 @@ def test_three_bidders_hold_an_auction(people, brokers, clock, screenshot, javas
     first.goto(entry.split("?")[0])
     first.get_by_role("heading", name="Аукціон завершено").wait_for()
     assert first.get_by_text("ТОВ «Другий»").count() >= 1
+    # The results: each bid's sealed price, its final one and the reduction, the best first;
+    # the protocol's two files linked.
+    best = first.locator(".auction-standing tbody tr").first.inner_text()
+    assert "ТОВ «Другий»" in best and "420,00" in best and "−40,00 грн (9,52%)" in best
+    first.get_by_role("link", name="auction-protocol.html").wait_for()
     if javascript:
         english = people()
         english.context.add_cookies([{"name": "django_language", "value": "en", "url": first.url}])
         english.goto(entry.split("?")[0])
         english.get_by_role("heading", name="The auction is over").wait_for()
+        assert "−40.00 UAH (9.52%)" in english.locator(".auction-standing").inner_text()
         screenshot(english, "en-auction-over")
+        for language, width in (("uk", 390), ("en", 390), ("uk", 1280)):
+            phone = people(width=width)
+            phone.context.add_cookies(
+                [{"name": "django_language", "value": language, "url": first.url}]
+            )
+            phone.goto(entry.split("?")[0])
+            assert phone.evaluate("document.documentElement.scrollWidth") <= width
+            screenshot(phone, f"{language}-auction-results-{width}")
     for page in (first, second, third):
         # (a refusal answers 422, which htmx swaps in and the browser logs as a failed load;
         # the renewals cut off above fail as loads)
