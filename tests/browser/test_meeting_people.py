@@ -28,6 +28,11 @@ WORDS = {
         "pack": "пачка",
         "quantity": "Кількість",
         "by": "Коли",
+        "value0": "Очікувана вартість має бути більшою за нуль",
+        "step0": "Мінімальний крок має бути більшим за нуль",
+        "quantity0": "Кількість має бути більшою за нуль",
+        "marks": "Приберіть із тексту невидимі знаки напрямку письма",
+        "no_items": "Вкажіть, що купується: хоча б одну позицію",
         "zero": "Ціна має бути більшою за нуль",
         "above": "Ціна пропозиції не може перевищувати очікувану вартість закупівлі",
         "ground": "Підстава для скасування",
@@ -39,6 +44,11 @@ WORDS = {
         "pack": "pack",
         "quantity": "Quantity",
         "by": "When",
+        "value0": "The expected value is above zero",
+        "step0": "The minimal step is above zero",
+        "quantity0": "The quantity is above zero",
+        "marks": "Remove the invisible direction marks",
+        "no_items": "Say what is bought: at least one item",
         "zero": "A price is above zero",
         "above": "value of bid should be less than value of tender",
         "ground": "Ground for cancelling",
@@ -95,6 +105,41 @@ def test_the_buyer_s_form_guards_the_law_and_keeps_what_was_typed(
     assert not Tender.objects.exists()
     fits(buyer, width)
     screenshot(buyer, f"{language}-{width}-tender-form-periods")
+
+
+@pytest.mark.parametrize(("language", "width"), SCREENS)
+def test_the_buyer_s_form_refuses_a_record_that_cannot_be(
+    people, db, clock, screenshot, live_server, language, width
+):
+    """A value, a step or a quantity of zero, a title with a direction mark, no item at all:
+    each refused beside its field in the reader's words, nothing made."""
+    words = WORDS[language]
+    user = make_user("buyer", "Лікарня №3", "01993913", "procuring")
+    buyer = person(people, live_server, language, width)
+    sign_in(buyer, user)
+    buyer.goto("/tenders/new/")
+    buyer.fill("#id_title", "Папір\u202eофісний")
+    buyer.fill("#id_amount", "0")
+    buyer.fill("#id_minimal_step", "0")
+    buyer.fill("#id_items-0-description", "Папір А4, 500 аркушів")
+    buyer.fill("#id_items-0-cpv", "30197630-1")
+    buyer.fill("#id_items-0-quantity", "0")
+    buyer.select_option("#id_region", "м. Київ")
+    buyer.fill("#id_locality", "м. Київ")
+    buyer.fill("#id_street_address", "вул. Саксаганського, 10")
+    buyer.click("button[name=draft]")
+
+    for field, said in (("title", "marks"), ("amount", "value0"), ("minimal_step", "step0"),
+                        ("items-0-quantity", "quantity0")):  # fmt: skip
+        buyer.locator(f"#id_{field}-errors", has_text=words[said]).wait_for()
+    fits(buyer, width)
+    screenshot(buyer, f"{language}-{width}-tender-form-zeros")
+    buyer.fill("#id_items-0-description", "")
+    buyer.fill("#id_items-0-cpv", "")
+    buyer.fill("#id_items-0-quantity", "")
+    buyer.click("button[name=draft]")
+    buyer.get_by_text(words["no_items"]).first.wait_for()
+    assert not Tender.objects.exists()
 
 
 @pytest.mark.parametrize(("language", "width"), SCREENS)
