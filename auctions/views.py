@@ -275,8 +275,7 @@ def _protocol_documents(tender, auction) -> list:
     return [
         version
         for version in latest_versions(tender.documents.all())
-        if version.author == Role.AUCTION
-        and version.metadata.get("relatedItem", "") == (auction.lot_id or "")
+        if version.is_auction_protocol_of(auction.lot_id or "")
     ]
 
 

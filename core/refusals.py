@@ -74,6 +74,11 @@ WORDS = {
         "at %(earliest)s or later."
     ),
     "legal_questions_past": _("The questions' end cannot be moved into the past."),
+    "items_kept": _(
+        "Items are not taken away once the tender is published (questions may name them): "
+        "change them or add new ones."
+    ),
+    "amend_lot_cancelled": _("A tender with a cancelled lot cannot be amended in this form."),
     "lots_fixed": _(
         "Lots are neither added nor removed once the tender is published: cancel a lot instead."
     ),
@@ -126,6 +131,8 @@ MESSAGES = (
     gettext_noop("relatedItem should be one of lots"),
     gettext_noop("relatedItem should be one of items"),
     gettext_noop("Lots may not be added or removed once the tender is published"),
+    gettext_noop("Items may not be removed once the tender is published"),
+    gettext_noop("Can't amend a tender with a cancelled lot in one form"),
     gettext_noop("relatedLot should be one of lots"),
     gettext_noop("Should be a positive integer."),
     gettext_noop("Please provide a list."),

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from complaints.models import Complaint, ComplaintStatus
+from complaints.models import Complaint
 from core import notices
 from portal.models import Follow
 from portal.models.follows import told_as
@@ -236,6 +236,6 @@ def _claim(kind: str, claim, status: str) -> str:
         return _("A claim was filed: «%(title)s» (%(id)s).") % words
     if kind == "claim_answered":
         return _("The claim «%(title)s» (%(id)s) was answered.") % words
-    # (named by its outcome, as its own page names it; a closed claim's status is its last)
-    closed_as = claim.outcome.label if claim.status == status else ComplaintStatus(status).label
-    return _("The claim «%(title)s» (%(id)s): %(outcome)s.") % {**words, "outcome": closed_as}
+    # (named by its outcome, as its own page names it)
+    outcome = claim.outcome_after(status)
+    return _("The claim «%(title)s» (%(id)s): %(outcome)s.") % {**words, "outcome": outcome}

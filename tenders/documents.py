@@ -12,6 +12,7 @@ from django.core.validators import RegexValidator
 from django.db import models
 from rest_framework.exceptions import ValidationError
 
+from core.actors import Role
 from core.errors import DomainError, InvalidData, NotFound, Refused
 from core.ids import new_id
 from core.reads import Read
@@ -196,6 +197,12 @@ class DocumentVersion(models.Model):
     @property
     def hash(self) -> str:
         return f"md5:{self.md5}"
+
+    def is_auction_protocol_of(self, lot_id: str | None = None) -> bool:
+        """Is it the auction module's record of an auction (of `lot_id`'s; None: any)?"""
+        if self.author != Role.AUCTION:
+            return False
+        return lot_id is None or self.metadata.get("relatedItem", "") == lot_id
 
 
 def latest_versions(versions) -> list:

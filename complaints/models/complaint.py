@@ -136,6 +136,11 @@ class Complaint(SeenByReaders, ChangedUnderItsTendersLock, HasDocuments, Owned):
         answered = self.status in (S.RESOLVED, S.INVALID, S.DECLINED)
         return OUTCOMES["voided" if voided else self.status, self.satisfied if answered else None]
 
+    def outcome_after(self, status: str) -> str:
+        """How a change that left the claim in `status` is named: by the claim's outcome where
+        that status is still its own (a closed claim's is its last), else by the status."""
+        return self.outcome.label if self.status == status else ComplaintStatus(status).label
+
     @property
     def answer_meaning(self) -> str:
         return RESOLUTION_MEANING.get(self.resolution_type, "")

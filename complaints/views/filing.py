@@ -152,8 +152,10 @@ def evidence_of(tender, award) -> dict:
         ),
         "awarded_bid": bid,
         # (the auction's protocol is the auction module's, not the procuring entity's terms)
-        "tender_documents": [d for d in tender_documents if d.author != Role.AUCTION],
-        "auction_documents": [d for d in tender_documents if d.author == Role.AUCTION],
+        "tender_documents": [d for d in tender_documents if not d.is_auction_protocol_of()],
+        "auction_documents": [
+            d for d in tender_documents if d.is_auction_protocol_of(award.lot_id or "")
+        ],
     }
 
 

@@ -4,6 +4,7 @@ final prices. Who runs it is the AUCTION_MODULE setting: our own module ("builti
 separate one speaking 2.3's /auction routes ("external"). docs/auction.md has the facts."""
 
 from datetime import datetime, time, timedelta
+from decimal import Decimal
 
 from django.conf import settings
 from django.db import models
@@ -240,6 +241,13 @@ class Auction(models.Model):
 
     def __str__(self) -> str:
         return f"auction of {self.tender_id} {self.lot_id}".strip()
+
+    def sealed_prices(self) -> dict:
+        """bid id -> (the price it was sealed at as tendering closed, when it was set)."""
+        return {
+            bid_id: (Decimal(str(price["amount"])), parse_iso(price["date"]))
+            for bid_id, price in self.sealed.items()
+        }
 
     @property
     def bidders(self) -> int:

@@ -80,6 +80,12 @@ class Weighing:
 class Bidding:
     """Mixed into Tender."""
 
+    @property
+    def ranks_by_price(self) -> bool:
+        """Do its bids rank by their price alone (no lots, each with its own ranking; no
+        features weighing the prices)?"""
+        return not self.has_lots and not self.data.get("features")
+
     def active_bids(self) -> list:
         """The bids that take part (not drafts, not withdrawn), in the order they came; read
         from the bids loaded with the tender when they are."""

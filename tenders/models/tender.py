@@ -34,7 +34,7 @@ from .tender_rewrites import WrittenWhole
 from .tender_search import TenderSearch
 from .tender_table import LIFECYCLE, TRANSITIONS
 from .tender_time import TimeDrivenChanges
-from .tender_wire import EDITABLE_FIELDS, TENDER_FIELDS, TenderWire
+from .tender_wire import EDITABLE_FIELDS, TENDER_FIELDS, TenderWire, keeping_entity_kind
 from .untold import keep_untold_states
 
 
@@ -274,6 +274,10 @@ class Tender(
             raise NotAllowed(
                 "Can't rewrite a draft with a cancelled lot", code="draft_lot_cancelled"
             )
+        if action == "amend" and len(self.open_lots()) != len(self.lots):
+            raise NotAllowed(
+                "Can't amend a tender with a cancelled lot in one form", code="amend_lot_cancelled"
+            )
         private = action == "register_draft" or self.status == TenderStatus.DRAFT
         by.check_standing(in_public=action == "publish" or not private)
 
@@ -335,9 +339,7 @@ class Tender(
             allowed = EDITABLE_FIELDS.get(self.status, frozenset())
             current = self.wire()
             merged = merge_patch(current, {k: v for k, v in data.items() if k in allowed})
-            if isinstance(merged.get("procuringEntity"), dict):
-                kind = current["procuringEntity"].get("kind")
-                merged["procuringEntity"] = {**merged["procuringEntity"], "kind": kind}
+            keeping_entity_kind(merged, current)
             for name in ("enquiryPeriod", "tenderPeriod"):
                 period = merged.get(name)
                 if isinstance(period, dict) and "startDate" not in period:

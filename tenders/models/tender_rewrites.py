@@ -11,7 +11,7 @@ from tenders.schema import TenderSchema
 from .legal_periods import check_amended_periods, check_portal_periods, periods_of
 from .questions import check_items_asked_about
 from .statuses import TenderStatus
-from .tender_wire import EDITABLE_FIELDS, keeping_lot_ids
+from .tender_wire import EDITABLE_FIELDS, keeping_entity_kind, keeping_lot_ids
 
 
 class WrittenWhole:
@@ -44,8 +44,10 @@ class WrittenWhole:
     def amend(self, *, by: Actor, data: dict) -> bool:
         """The owner amends its published tender while questions are taken: the fields 2.3's
         PATCH allows then, written from `data` (a whole document, as the form makes it), its
-        lots and items keeping their ids by their places (questions and documents name them;
-        lots are added and removed one by one, by the API's lot routes). The questions' start
+        lots and items keeping their ids by their places (questions and documents name them:
+        items may be added, not taken away; lots are added and removed one by one, by the
+        API's lot routes; a tender with a cancelled lot is not amended so). The procuring
+        entity's kind stays. The questions' start
         stays; the periods keep the law's minimum from publication and, for the bids, from the
         change (legal_periods.check_amended_periods). Followers are told by the event, as of an
         API edit. True if anything changed."""
@@ -61,12 +63,21 @@ class WrittenWhole:
                 raise refusal
             data = keeping_lot_ids(data, kept_lots)
             kept_items = [item["id"] for item in current.get("items", [])]
+            if len(data.get("items", [])) < len(kept_items):
+                # (items keep their ids by place: one taken away would pass its id, and the
+                # questions about it, to the next)
+                refusal = InvalidData.field(
+                    "items", "Items may not be removed once the tender is published"
+                )
+                refusal.code = "items_kept"
+                raise refusal
             data["items"] = [
                 {**item, "id": kept_items[n]} if n < len(kept_items) else item
                 for n, item in enumerate(data.get("items", []))
             ]
             allowed = EDITABLE_FIELDS[TenderStatus.ENQUIRIES] | {"lots"}
             amended = {**current, **{k: v for k, v in data.items() if k in allowed}}
+            keeping_entity_kind(amended, current)
             if "description" not in data:
                 amended.pop("description", None)
             amended["enquiryPeriod"] = {

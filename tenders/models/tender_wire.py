@@ -86,6 +86,13 @@ class TenderWire:
         )  # fmt: skip
 
 
+def keeping_entity_kind(changed: dict, current: dict) -> None:
+    """The procuring entity's kind stays as published, whatever a change says of it (2.3)."""
+    if isinstance(changed.get("procuringEntity"), dict):
+        kind = current["procuringEntity"].get("kind")
+        changed["procuringEntity"] = {**changed["procuringEntity"], "kind": kind}
+
+
 def keeping_lot_ids(data: dict, kept_ids: list[str]) -> dict:
     """A draft's document written anew (`data`), its lots taking the ids the draft's lots had,
     by their place in the list (the draft's documents may name them), and its items' relatedLot

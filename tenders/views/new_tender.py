@@ -101,11 +101,15 @@ def tender_edit(request, tender_id):
             draft=True,
             lots=made,
         )
-        saved = change_from_form(
-            form, request.user, lambda: tender.write_whole(by=owner, data=data) or True
+        # (None: refused; False: nothing changed)
+        changed = change_from_form(
+            form, request.user, lambda: tender.write_whole(by=owner, data=data)
         )
-        if saved:
-            messages.success(request, DRAFT_SAVED if action == "rewrite_draft" else AMENDED)
+        if changed is not None:
+            if not changed:
+                messages.info(request, _("Nothing was changed."))
+            else:
+                messages.success(request, DRAFT_SAVED if action == "rewrite_draft" else AMENDED)
             url = reverse("tender", args=[tender.pk])
             return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     return _new_tender_page(request, form, lots, items, tender=tender, status=422)

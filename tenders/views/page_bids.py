@@ -6,34 +6,35 @@ from decimal import Decimal
 from core.actors import Role, portal_actor
 from core.errors import worth_offering
 from core.forms import DocumentsForm, with_ids
-from core.schema import parse_iso
 from tenders.documents import latest_versions
 from tenders.forms.bids import BidForm, BidPriceForm
 
 
 def public_bid_entries(tender, lots: dict) -> list[dict]:
     """The bids opened, each offer with its sealed price where an auction changed it, dated
-    when it was sealed (the auction dates the prices it sets, as 2.3 does), the lowest price
-    first (by the first lot's, with lots)."""
+    when it was sealed (the auction dates the prices it sets, as 2.3 does); the lowest price
+    first where the price alone ranks them, else in the order they came."""
     sealed = {
         (auction.lot_id, bid_id): price
         for auction in tender.auctions.all()
-        for bid_id, price in auction.sealed.items()
+        for bid_id, price in auction.sealed_prices().items()
     }
     entries = []
     for bid in tender.active_bids():
         entry = _bid_entry(bid, lots)
         dates = []
         for offer in entry["offers"]:
-            before = sealed.get((offer["lot_id"], bid.pk))
-            if before is None:
+            if (offer["lot_id"], bid.pk) not in sealed:
                 continue
-            dates.append(parse_iso(before["date"]))
-            if Decimal(str(before["amount"])) != Decimal(str(offer["value"]["amount"])):
-                offer["initial"] = before["amount"]
+            amount, at = sealed[offer["lot_id"], bid.pk]
+            dates.append(at)
+            if amount != Decimal(str(offer["value"]["amount"])):
+                offer["initial"] = amount
         entry["submitted"] = min(dates) if dates else bid.date
         entries.append(entry)
-    return sorted(entries, key=lambda entry: Decimal(str(entry["offers"][0]["value"]["amount"])))
+    if tender.ranks_by_price:
+        entries.sort(key=lambda entry: Decimal(str(entry["offers"][0]["value"]["amount"])))
+    return entries
 
 
 def _bid_entry(bid, lots: dict) -> dict:

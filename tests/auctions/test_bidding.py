@@ -349,3 +349,19 @@ def test_a_turn_takes_so_many_offers_and_the_next_turn_as_many(brokers, clock, s
     for amount in (370, 360, 350):
         offer(auction, high, amount)
     assert course(tender.pk, auction).prices[high.subject.pk].amount == 350
+
+
+def test_the_readable_protocol_escapes_what_the_buyer_wrote(
+    brokers, clock, django_capture_on_commit_callbacks
+):
+    tender, _bidders, auction = in_auction(
+        brokers, clock, title='Футляри <script>alert("x")</script>'
+    )
+    clock.move_to(course(tender.pk, auction).ends)
+    with django_capture_on_commit_callbacks(execute=True):
+        Tender.objects.current(tender.pk, viewer=None)
+    [page] = [
+        d for d in Tender.objects.get(pk=tender.pk).documents.all() if d.format == "text/html"
+    ]
+    html = stored_content(page).decode()
+    assert "<script>" not in html and "Футляри &lt;script&gt;" in html

@@ -101,7 +101,9 @@ def test_a_bidder_bids_for_the_lots_it_chooses_with_its_feature_values(
     assert bid.parameters == [{"code": "years", "value": 0.1}]
     page = client.get(reverse("tender", args=[tender.pk]))
     [mine] = page.context["my_bids"]
-    assert mine["offers"] == [{"lot": "Конверти", "value": bid.lot_values[0]["value"]}]
+    assert mine["offers"] == [
+        {"lot": "Конверти", "lot_id": SECOND, "value": bid.lot_values[0]["value"]}
+    ]
 
 
 def test_a_bid_for_no_lot_is_refused_next_to_the_form(client, tender, bidder, clock):

@@ -149,9 +149,67 @@ def test_nobody_else_amends_it_and_nobody_once_bids_are_taken(client, buyer, clo
     late = client.post(url, sent)
 
     assert foreign.status_code == 422
+    assert "Вам це не дозволено: це робить інша сторона." in foreign.content.decode()
     assert late.status_code == 422
     assert "Не в теперішньому стані: «подання пропозицій»" in late.content.decode()
     assert (
         "Змінити закупівлю" not in client.get(reverse("tender", args=[tender.pk])).content.decode()
     )
     assert Tender.objects.get(pk=tender.pk).title == "Папір офісний А4"
+
+
+def test_the_entity_s_kind_stays_and_items_are_not_taken_away(client, buyer, clock):
+    client.force_login(buyer)
+    tender = published(client, clock, **{
+        "items-1-description": "Конверти С4", "items-1-cpv": "30199230-1",
+        "items-1-quantity": "50",
+    })  # fmt: skip
+    assert len(tender.data["items"]) == 2
+
+    shrunk = amending(client, tender, **{
+        "items-1-description": "", "items-1-cpv": "", "items-1-quantity": "",
+    })  # fmt: skip
+    kind = amending(client, tender, entity_kind="special", title="Папір і конверти")
+
+    assert shrunk.status_code == 422
+    assert "Позиції не вилучають після оприлюднення закупівлі" in shrunk.content.decode()
+    assert kind.status_code == 302
+    amended = Tender.objects.get(pk=tender.pk)
+    assert amended.title == "Папір і конверти"
+    assert amended.data["procuringEntity"]["kind"] == "general"  # (as published: 2.3)
+    assert [i["id"] for i in amended.data["items"]] == [i["id"] for i in tender.data["items"]]
+
+
+def test_an_amendment_that_changes_nothing_says_so_and_tells_nobody(client, buyer, clock):
+    client.force_login(buyer)
+    tender = published(client, clock)
+
+    response = amending(client, tender)
+
+    assert response.status_code == 302
+    assert "Нічого не змінено." in client.get(response["Location"]).content.decode()
+    assert not AuditEvent.objects.filter(subject_id=tender.pk, action="edit").exists()
+    assert Tender.objects.get(pk=tender.pk).date_modified == tender.date_modified
+
+
+def test_a_tender_with_a_cancelled_lot_is_not_amended_in_the_form(client, buyer, clock):
+    client.force_login(buyer)
+    tender = published(client, clock, **{
+        "lots-TOTAL_FORMS": "2", "lots-INITIAL_FORMS": "0",
+        "lots-0-title": "Папір", "lots-0-amount": "300", "lots-0-minimal_step": "10",
+        "lots-1-title": "Конверти", "lots-1-amount": "200", "lots-1-minimal_step": "10",
+        "items-0-lot": "1", "items-TOTAL_FORMS": "1",
+    })  # fmt: skip
+    tender.add_cancellation(
+        by=Actor(Role.TENDER_OWNER, user=buyer, subject=tender),
+        data={"reason": "Не треба", "status": "active", "cancellationOf": "lot",
+              "relatedLot": tender.lots[1]["id"]},
+    )  # fmt: skip
+    url = reverse("tender-edit", args=[tender.pk])
+
+    refused = client.get(url).content.decode()
+
+    assert "Закупівлю зі скасованим лотом не можна змінити в цій формі." in refused
+    assert (
+        "Змінити закупівлю" not in client.get(reverse("tender", args=[tender.pk])).content.decode()
+    )
