@@ -125,30 +125,58 @@ def test_three_bidders_hold_an_auction(people, brokers, clock, screenshot, javas
         assert [e for e in page.errors if not any(x in e for x in expected)] == []
 
 
+ASKED = {
+    "uk": {
+        "turn": "Раунд 1: ваш хід",
+        "highest": "не більше 415,00 грн",
+        "price": "Ваша нова ціна",
+        "send": "Запропонувати цю ціну",
+        "asked": "набагато нижче за вашу ціну, 450,00 грн",
+        "confirm": "Так, запропонувати 1,00 грн",
+        "taken": "1,00",
+    },
+    "en": {
+        "turn": "Round 1: your turn",
+        "highest": "415.00 UAH",
+        "price": "Your new price",
+        "send": "Offer this price",
+        "asked": "is far below your price of 450.00 UAH",
+        "confirm": "Yes, offer 1.00 UAH",
+        "taken": "1.00",
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["uk", "en"])
 @pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "no-js"])
 def test_an_offer_of_one_hryvnia_asks_before_it_is_taken(
-    people, brokers, clock, screenshot, javascript
+    people, brokers, clock, screenshot, live_server, javascript, language
 ):
+    words = ASKED[language]
     tender, auction, (first_user, _second), _entry = held_auction(brokers, clock)
     clock.move_to(auction.start + FIRST_PAUSE)
     first = people(javascript=javascript, width=390)
+    first.context.add_cookies(
+        [{"name": "django_language", "value": language, "url": live_server.url}]
+    )
     sign_in(first, first_user)
     first.goto(f"/auctions/{tender.pk}/")
-    first.get_by_role("heading", name="Раунд 1: ваш хід").wait_for()
-    first.get_by_text("не більше 415,00 грн").wait_for()  # (450 less the step of 35)
-    offer(first, "1")
-    first.get_by_text("набагато нижче за вашу ціну, 450,00 грн").wait_for()
-    assert first.get_by_label("Ваша нова ціна").input_value() == "1"  # (nothing typed is lost)
+    first.get_by_role("heading", name=words["turn"]).wait_for()
+    first.get_by_text(words["highest"]).wait_for()  # (450 less the step of 35)
+    first.get_by_label(words["price"]).fill("1")
+    first.get_by_role("button", name=words["send"]).click()
+    first.get_by_text(words["asked"]).wait_for()
+    assert first.get_by_label(words["price"]).input_value() == "1"  # (nothing typed is lost)
     if javascript:  # the page renews itself (every 4 s after a refusal): the question stays
         first.wait_for_timeout(4_500)
-        first.get_by_text("набагато нижче за вашу ціну, 450,00 грн").wait_for()
+        first.get_by_text(words["asked"]).wait_for()
     assert not auction.placed.exists()
     # At 390 px the prices' caption reads on one line, above the prices.
     caption = first.locator(".auction-standing caption").bounding_box()
     assert caption["height"] < 60 and caption["width"] > 200
-    screenshot(first, f"uk-auction-asked-390-{'htmx' if javascript else 'no-js'}")
-    first.get_by_role("button", name="Так, запропонувати 1,00 грн").click()
-    first.locator(".auction-standing").get_by_text("1,00").wait_for()
+    screenshot(first, f"{language}-auction-asked-390-{'htmx' if javascript else 'no-js'}")
+    first.get_by_role("button", name=words["confirm"]).click()
+    first.locator(".auction-standing").get_by_text(words["taken"]).first.wait_for()
     [taken] = auction.placed.all()
     assert taken.amount == 1
     assert [e for e in first.errors if "status of 422" not in e] == []
