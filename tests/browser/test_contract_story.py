@@ -76,3 +76,44 @@ def test_contract_story_with_javascript(people, brokers, clock, screenshot):
 
 def test_contract_story_without_javascript(people, brokers, clock):
     walk(people, brokers, clock, javascript=False)
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_contract_that_cannot_be_is_refused_in_english(people, brokers, clock, screenshot,
+                                                        live_server, width):  # fmt: skip
+    """Signing ends no term before the signature; a change prices nothing at zero; more paid
+    than the price is asked about: each beside its field, in English, on a phone and a desk."""
+    world = portal_world(brokers, clock)
+    clock.move_to(world.award.complaint_period_end + timedelta(minutes=1))
+    buyer = people(width=width)
+    buyer.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    sign_in(buyer, world.buyer)
+    buyer.goto(f"/tenders/{world.tender.pk}/")
+    buyer.get_by_role("link", name="Sign the contract…").click()
+    buyer.get_by_label("The contract's number").fill("C-17/2026")
+    buyer.get_by_label("The contract's term ends").fill("2020-01-01T10:00")
+    buyer.get_by_role("button", name="Sign the contract").click()
+    buyer.get_by_text("The contract's term would end before it begins").wait_for()
+    assert buyer.evaluate("document.documentElement.scrollWidth") <= width
+    screenshot(buyer, f"en-{width}-contract-ends-too-soon")
+    buyer.get_by_label("The contract's term ends").fill("2027-12-31T18:00")
+    buyer.get_by_role("button", name="Sign the contract").click()
+    buyer.locator("#awards .badge", has_text="contract signed").wait_for()
+    contract = world.tender.contracts.get()
+
+    buyer.goto(f"/contracts/{contract.pk}/")
+    buyer.get_by_role("link", name="Record a change…").click()
+    buyer.get_by_label("The price is agreed lower").check()
+    buyer.get_by_label("The reason, in words").fill("The supplier agreed to a lower price.")
+    buyer.get_by_label("The contract's new price").fill("0")
+    buyer.get_by_role("button", name="Sign the change").click()
+    buyer.get_by_text("The contract's price is above zero.").wait_for()
+
+    buyer.goto(f"/contracts/{contract.pk}/")
+    buyer.get_by_role("link", name="Terminate the contract…").click()
+    buyer.get_by_label("The amount paid under the contract").fill("99999999")
+    buyer.get_by_role("button", name="Terminate the contract").click()
+    buyer.get_by_text("is more than the contract's price of").wait_for()
+    assert buyer.get_by_label("More than the price was paid").is_visible()
+    screenshot(buyer, f"en-{width}-contract-paid-above-price")
+    assert [e for e in buyer.errors if "status of 422" not in e] == []
