@@ -4,23 +4,27 @@ follow bar's sentence reads as one, the work queue says what each date is, an aw
 consideration says by when, the auction's results give the reduction. Screenshots of each in
 build/screenshots/."""
 
+import re
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
+from complaints.models import Complaint
+from core.actors import Actor, Role
 from tests.browser.pages import serious_violations, sign_in
-from tests.factories import portal_world
+from tests.factories import RESOLUTION, portal_world
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# Words drawn on more than one line (a word broken mid-word) among the text of `selector`.
+# Words drawn on more than one line (a word broken mid-word) among the text of `selector` (a
+# tender ID may break at its hyphens, as words do: each part between them is a word here).
 BROKEN_WORDS = """(selector) => {
   const broken = [];
   for (const root of document.querySelectorAll(selector)) {
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const word of node.data.matchAll(/\\S+/g)) {
+      for (const word of node.data.matchAll(/[^\\s\\-]+/g)) {
         const range = document.createRange();
         range.setStart(node, word.index);
         range.setEnd(node, word.index + word[0].length);
@@ -34,8 +38,12 @@ BROKEN_WORDS = """(selector) => {
 }"""
 
 WORDS = {
-    "uk": {"when": "Коли", "by": "до ", "from": "з ", "considers": "Замовник розглядає пропозицію до"},
-    "en": {"when": "When", "by": "by ", "from": "from ", "considers": "The procuring entity considers the bid by"},
+    "uk": {"when": "Коли", "by": "до ", "from": "з ", "considers": "Замовник розглядає пропозицію до",
+           "remedy": "Скасуйте рішення щодо ПП «Чисто»: ви задовольнили вимогу",
+           "careful": "Увага: ви задовольнили вимогу"},
+    "en": {"when": "When", "by": "by ", "from": "from ", "considers": "The procuring entity considers the bid by",
+           "remedy": "Take back the decision on ПП «Чисто»: you granted the claim",
+           "careful": "Careful: you granted the claim"},
 }  # fmt: skip
 
 
@@ -118,4 +126,30 @@ def test_the_queue_says_what_each_date_is_and_the_award_its_deadline(
     buyer.goto(f"/tenders/{world.tender.pk}/#award-{world.award.pk}")
     assert f"{words['considers']} {due}" in buyer.locator(f"#award-{world.award.pk}").inner_text()
     screenshot(buyer, f"{language}-award-deadline-{width}")
+    assert buyer.errors == []
+
+
+@pytest.mark.parametrize("language", ["uk", "en"])
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_claim_granted_and_accepted_asks_the_buyer_to_take_the_decision_back(
+    people, brokers, clock, screenshot, live_server, language, width
+):
+    world = portal_world(brokers, clock)
+    claim = world.claim()
+    claim.answer(by=world.owner(), resolution=RESOLUTION, resolution_type="resolved")
+    Complaint.objects.get(pk=claim.pk).resolve(
+        by=Actor(Role.COMPLAINT_OWNER, user=world.bidder, subject=claim), satisfied=True
+    )
+    clock.move_to(world.award.complaint_period_end + timedelta(minutes=1))
+    words = WORDS[language]
+    buyer = opened(people, live_server, language, width)
+    sign_in(buyer, world.buyer)
+
+    buyer.goto("/dashboard/")
+    buyer.get_by_role("cell", name=re.compile(re.escape(words["remedy"]))).wait_for()
+    assert buyer.evaluate(BROKEN_WORDS, "table.queue tbody") == []
+    screenshot(buyer, f"{language}-queue-remedy-{width}")
+    buyer.goto(f"/tenders/{world.tender.pk}/awards/{world.award.pk}/contract/")
+    buyer.get_by_text(words["careful"]).wait_for()
+    screenshot(buyer, f"{language}-signing-warns-{width}")
     assert buyer.errors == []
