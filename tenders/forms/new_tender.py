@@ -3,6 +3,7 @@ and items, and the classifier's field."""
 
 import re
 from datetime import datetime, timedelta
+from decimal import Decimal
 
 from django import forms
 from django.urls import reverse_lazy
@@ -319,8 +320,8 @@ class TenderForm(OnceForm):
             "once": new_id(),
             "title": tender.title,
             "description": tender.description,
-            "amount": str(data.get("value", {}).get("amount", "")),
-            "minimal_step": str(data.get("minimalStep", {}).get("amount", "")),
+            "amount": _typed(data.get("value", {}).get("amount")),
+            "minimal_step": _typed(data.get("minimalStep", {}).get("amount")),
             "enquiry_end": moment(tender.enquiry_end),
             "tender_end": moment(tender.tender_end),
             "entity_kind": entity.get("kind", ""),
@@ -338,8 +339,8 @@ class TenderForm(OnceForm):
         form.update({"lots-TOTAL_FORMS": str(len(lots)), "lots-INITIAL_FORMS": "0"})
         for n, lot in enumerate(lots):
             form[f"lots-{n}-title"] = lot["title"]
-            form[f"lots-{n}-amount"] = str(lot["value"]["amount"])
-            form[f"lots-{n}-minimal_step"] = str(lot["minimalStep"]["amount"])
+            form[f"lots-{n}-amount"] = _typed(lot["value"]["amount"])
+            form[f"lots-{n}-minimal_step"] = _typed(lot["minimalStep"]["amount"])
         items = data.get("items", [])
         form.update({"items-TOTAL_FORMS": str(len(items)), "items-INITIAL_FORMS": "0"})
         lot_numbers = {lot["id"]: n for n, lot in enumerate(lots, start=1)}
@@ -406,3 +407,8 @@ class TenderForm(OnceForm):
         if draft:
             tender["status"] = "draft"
         return tender
+
+
+def _typed(amount) -> str:
+    """An amount as a person types it back into the form: "500.00", not the stored 500.0."""
+    return "" if amount is None else f"{Decimal(str(amount)):.2f}"

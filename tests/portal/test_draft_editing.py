@@ -55,6 +55,7 @@ def test_the_edit_form_holds_the_draft_and_saving_rewrites_it(client, buyer, clo
     assert f'href="{url}"' in page
     assert form.status_code == 200 and not form.context["form"].errors
     assert form.context["form"].data["title"] == "Папір офісний А4"
+    assert form.context["form"].data["amount"] == "48000.00"  # (as typed: not the stored 48000.0)
     assert form.context["items"].forms[0]["cpv"].value().startswith("30197630-1")
     assert response.status_code == 302
     draft.refresh_from_db()
