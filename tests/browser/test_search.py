@@ -122,6 +122,17 @@ def test_a_word_finds_every_form_of_it_the_newest_published_first(
     assert visitor.evaluate("document.documentElement.scrollWidth") <= width
     assert serious_violations(visitor) == []
     screenshot(visitor, f"{language}-{width}-search-word-forms")
+    # A word written without its apostrophe finds it with it (tenders/lemmas.py).
+    computers = publish(buyer, clock, "Комп'ютери для бібліотеки", "30213000-5", "м. Київ", 90_000)
+    visitor.goto("/?q=компютери")
+    assert titles(visitor) == ["Комп'ютери для бібліотеки"]
+    # The tender's open data (OCDS) is linked from its page, as a record and as a release.
+    visitor.goto(f"/tenders/{computers.pk}/")
+    record = {"uk": "запис", "en": "record"}[language]
+    href = visitor.get_by_role("link", name=record, exact=True).get_attribute("href")
+    assert href == f"/api/2.3/tenders/{computers.pk}?opt_schema=ocds-record"
+    read = visitor.request.get(href).json()
+    assert read["records"][0]["ocid"].endswith(computers.tender_id)
 
 
 @pytest.mark.parametrize("language", ["uk", "en"])
