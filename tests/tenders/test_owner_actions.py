@@ -52,6 +52,7 @@ def test_owner_actions_follow_the_status(buyer, clock):
         ],
         "active.enquiries": [
             "edit",
+            "amend",
             "add_document",
             "update_document",
             *LOT_CHANGES,

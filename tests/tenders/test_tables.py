@@ -64,6 +64,7 @@ TENDER_ALLOWED = {
     "publish": ({"draft"}, "owner"),
     "edit": (LIVE - {"draft"}, "owner"),
     "rewrite_draft": ({"draft"}, "owner"),  # (the portal's "edit the draft")
+    "amend": ({"active.enquiries"}, "owner"),  # (the portal's "amend the tender")
     "add_document": ({"draft", "active.enquiries"}, "owner"),
     "update_document": ({"draft", "active.enquiries"}, "owner"),
     # The auction module's protocol.
