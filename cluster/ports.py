@@ -13,6 +13,9 @@ import socket
 import time
 from pathlib import Path
 
+# Ports are picked from the system's entropy, never from the random module's state, which a
+# test may seed: two runs side by side, seeded alike, would pick the same ports at once.
+_PICK = random.SystemRandom()
 # Below this are the ports of services people run (and the privileged ones).
 LOWEST = 20000
 # Where /proc does not say (not Linux): the range IANA sets aside.
@@ -39,7 +42,7 @@ def free_ports(count: int = 1) -> int:
     highest = max(first_ephemeral, 1024) - count
     lowest = LOWEST if highest - LOWEST > 1000 else 1024
     for _ in range(500):
-        first = random.randint(lowest, highest)
+        first = _PICK.randint(lowest, highest)
         if all(_free(first + n) for n in range(count)):
             return first
     raise RuntimeError(f"no {count} free consecutive ports below {first_ephemeral}")

@@ -40,6 +40,18 @@ def answering_node() -> int:
     return server.server_address[1]
 
 
+def refusing_node() -> int:
+    """A port that refuses connections and stays so: bound, never listening (a port merely found
+    free could be taken meanwhile by another run's server, which would answer)."""
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    _HELD.append(holder)
+    return holder.getsockname()[1]
+
+
+_HELD: list[socket.socket] = []
+
+
 def silent_node() -> int:
     """A node that takes each request and closes the connection without a word."""
     listener = socket.socket()
@@ -78,7 +90,7 @@ def call(port: int, method: str) -> tuple[int, bytes]:
 
 @pytest.mark.parametrize("method", ["GET", "POST"])
 def test_a_node_that_refuses_connections_is_passed_over(method):
-    port = balancer([ports.free_ports(), answering_node()])
+    port = balancer([refusing_node(), answering_node()])
 
     answers = [call(port, method) for _ in range(4)]
 

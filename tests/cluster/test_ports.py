@@ -3,6 +3,7 @@ a start is checked to be the process listening on its port: one that finds its p
 at once with its log and is started again on another."""
 
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -102,3 +103,17 @@ def test_a_start_that_finds_its_port_taken_is_tried_again_on_another(tmp_path, m
         for server in servers:
             server.kill()
             server.wait()
+
+
+def test_two_runs_seeded_alike_do_not_pick_the_same_ports():
+    """A test may seed the random module (the bench's statements do); two runs side by side
+    then draw alike, and must still not reach for the same ports at once."""
+    state = random.getstate()
+    try:
+        random.seed(0)
+        first = [ports.free_ports() for _ in range(5)]
+        random.seed(0)
+        second = [ports.free_ports() for _ in range(5)]
+    finally:
+        random.setstate(state)
+    assert first != second
