@@ -43,8 +43,8 @@ def test_copies_read_like_their_originals_and_take_the_originals_tokens(
             assert [c["status"] for c in award["complaints"]] == [
                 c["status"] for c in original["awards"][0]["complaints"]
             ]
-            # (five of its owner's, and its auction's protocol)
-            assert len(copy["documents"]) == len(original["documents"]) == 6
+            # (five of its owner's, and its auction's protocol: its data and its page)
+            assert len(copy["documents"]) == len(original["documents"]) == 7
             assert copy["items"] == original["items"]
             claim = story["claims"]["claim"]
             path = (
