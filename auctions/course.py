@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from fractions import Fraction
 
-from core.schema import iso, parse_iso
+from core.schema import iso
 from tenders.models.auction import FIRST_PAUSE, PAUSE, ROUNDS, TURN
 from tenders.models.bidding import Weighing
 from tenders.schema import features_of
@@ -192,14 +192,11 @@ class Course:
         self.line = auction.line
         weighing = Weighing.of(features_of(tender.data, self.line))
         self.bids = {bid.pk: bid for bid in tender.active_bids() if bid.pk in auction.sealed}
+        sealed = auction.sealed_prices()
         self.sealed_tally = Tally(
-            {
-                bid_id: (Decimal(str(auction.sealed[bid_id]["amount"])),
-                         parse_iso(auction.sealed[bid_id]["date"]))
-                for bid_id in self.bids
-            },
+            {bid_id: sealed[bid_id] for bid_id in self.bids},
             {bid_id: weighing.divisor(bid) for bid_id, bid in self.bids.items()},
-        )  # fmt: skip
+        )
         self.schedule = Schedule(auction.start, len(self.bids), tender.speedup or 1)
         self.sealed = self._prices(self.sealed_tally, self.sealed_tally.prices)
         self.placed = list(placed)

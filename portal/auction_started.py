@@ -10,7 +10,7 @@ from django.db import transaction
 
 from auctions.course import course_of
 from core import notices
-from portal.models import Organization, Reminder
+from portal.models import Reminder
 from tenders.models import Auction, Bid
 from tenders.models.auction import builtin, page_path
 
@@ -42,8 +42,8 @@ def _tell(auction, now) -> int:
     later_rounds = [turns_of_round[0].starts for turns_of_round in course.rounds[1:]]
     sent = 0
     bids = Bid.objects.filter(pk__in=list(turns), organization__isnull=False)
-    for bid_id, organization_id in bids.values_list("pk", "organization_id"):
-        organization = Organization.objects.get(pk=organization_id)
+    for bid in bids.select_related("organization").only("pk", "organization"):
+        organization, bid_id = bid.organization, bid.pk
         key = f"{organization.pk}:auction-started:{auction.pk}:{auction.start.isoformat()}"
         emails = organization.emails()
         with transaction.atomic():
