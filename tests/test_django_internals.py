@@ -7,8 +7,9 @@ Reads that must not be compiled on every call are written in SQL through `Model.
 import ast
 from pathlib import Path
 
+from tests.layers import PACKAGES
+
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ["core", "docservice", "tenders", "complaints", "portal"]
 INTERNAL_MODULES = ("django.db.models.sql",)
 INTERNAL_NAMES = {
     # django.db.models.sql and django.db.models.query's own helpers

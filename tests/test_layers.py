@@ -1,8 +1,11 @@
 """The layer contract of `make lint` (pyproject.toml) covers every package of the project."""
 
+import ast
 import re
 import tomllib
 from pathlib import Path
+
+from tests.layers import PACKAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,3 +40,21 @@ def test_no_test_module_imports_another():
         if re.match(r"\s*from tests(\.\w+)*\.test_\w+ import", line)
     ]
     assert importing == []
+
+
+def test_no_test_keeps_its_own_list_of_packages():
+    """A guard test reads the packages from tests/layers.py (the layer contract), never from a
+    list of its own, which would skip the packages added after it was written."""
+    packages = set(PACKAGES)
+    own_lists = []
+    for path in (ROOT / "tests").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+                named = {
+                    element.value
+                    for element in node.elts
+                    if isinstance(element, ast.Constant) and element.value in packages
+                }
+                if len(named) >= 3:
+                    own_lists.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert own_lists == []

@@ -6,8 +6,9 @@ import ast
 import re
 from pathlib import Path
 
+from tests.layers import PACKAGES
+
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ["core", "docservice", "tenders", "complaints", "portal"]
 STATUS_ATTRIBUTES = {"status", "verification"}
 # `x.status == ...`, `x.status != ...`, `x.status in ...`, `x.verification == ...`
 IN_A_TEMPLATE = re.compile(r"\.(status|verification)\s*(==|!=|(not\s+)?in\b)")

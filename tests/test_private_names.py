@@ -7,8 +7,9 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
+from tests.layers import PACKAGES
+
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ["core", "docservice", "tenders", "complaints", "portal"]
 # Documented: docs/ref/models/meta.txt (Model._meta) and docs/ref/models/instances.txt
 # (Model._state).
 PUBLIC_BY_DOCUMENTATION = {"_meta", "_state"}

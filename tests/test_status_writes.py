@@ -17,9 +17,9 @@ from django.apps import apps
 
 from core.transitions import StatusMachine
 from tenders.models.lots import LotOfTender
+from tests.layers import PACKAGES
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ["core", "docservice", "tenders", "complaints", "portal"]
 THE_FRAME = ROOT / "core" / "transitions.py"
 WRITING_CALLS = {
     "create", "update", "get_or_create", "update_or_create", "bulk_create", "bulk_update",

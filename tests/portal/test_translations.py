@@ -18,6 +18,7 @@ from core.errors import (
 )
 from core.forms import AlreadySent
 from core.refusals import PATTERNS, WORDS, in_words, said
+from tests.layers import PACKAGES
 
 CATALOG = Path(settings.BASE_DIR) / "locale" / "uk" / "LC_MESSAGES" / "django.po"
 
@@ -111,7 +112,7 @@ def test_the_refusals_without_a_code_of_their_own_are_written_for_people_in_both
 
 # --- every message the models and schemas refuse with has its Ukrainian words --------------
 
-SOURCES = ("core", "tenders", "complaints", "auctions", "contracting", "docservice", "portal")
+SOURCES = PACKAGES
 # The refusals that carry their message (their description or a field's).
 REFUSING = ("InvalidData", "InvalidData.field", "ValidationError", "NotAllowed", "Refused",
             "DocumentRefused", "NotFound", "Conflict")  # fmt: skip

@@ -6,11 +6,12 @@ import pytest
 from django.db import connection
 
 from core.indexes import pattern_indexes
+from tests.layers import PACKAGES
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
 
-@pytest.mark.parametrize("app_label", ["tenders", "complaints", "docservice"])
+@pytest.mark.parametrize("app_label", [package for package in PACKAGES if package != "portal"])
 def test_no_pattern_index_on_the_registry_s_tables(app_label):
     assert pattern_indexes(connection, app_label) == []
 
