@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from core.actors import Actor, Role, portal_actor
 from core.errors import DomainError
-from core.forms import add_domain_error
+from core.forms import add_domain_error, posted
 from core.fragments import fragment_key, kept_fragment
 from tenders.documents import latest_versions
 from tenders.models import Auction, Bid
@@ -73,7 +73,7 @@ def _page(request, tender_id, lot_id, refused=None):
     course = _course(auction, tender)
     entry = request.GET.get("bidder", "")
     bidder = _bidder(request.user, course.bids, auction, entry)
-    form = refused or OfferForm(request.POST or None)
+    form = refused or OfferForm(posted(request)[0])
     status = 422 if refused else 200
     if request.method == "POST" and refused is None:
         if bidder is None:

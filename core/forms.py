@@ -126,6 +126,14 @@ class DocumentsForm(OnceForm):
         return documents
 
 
+def posted(request) -> tuple:
+    """The data and files a form is bound to: those of a POST, even an empty one (a form bound
+    to nothing takes no error, and `request.POST or None` leaves an empty POST unbound)."""
+    if request.method != "POST":
+        return None, None
+    return request.POST, request.FILES
+
+
 class AlreadySent(DomainError):
     http_status = 409
     code = "already_sent"

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from core import limits
 from core.errors import DomainError, NotFound
-from core.forms import add_domain_error
+from core.forms import add_domain_error, posted
 from core.refusals import in_words
 from portal.account_forms import InvitedSignUpForm, SignUpForm
 from portal.models import Invitation, User
@@ -48,7 +48,7 @@ def locked_out(request, response=None, credentials=None):
 def signup(request):
     """A new account. The answer is the same whether the organization it names is registered
     here or not: that is settled once the address is confirmed."""
-    form = SignUpForm(request.POST or None)
+    form = SignUpForm(posted(request)[0])
     if request.method == "POST":
         if form.is_valid() and _may_sign_up(request, form):
             user = form.save()
@@ -127,7 +127,7 @@ def invitation(request, token):
         refusal = error
     form = None
     if not request.user.is_authenticated:
-        form = InvitedSignUpForm(request.POST or None, email=invitation.email)
+        form = InvitedSignUpForm(posted(request)[0], email=invitation.email)
     if request.method == "POST" and refusal is None:
         if form is None:
             try:

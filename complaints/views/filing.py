@@ -17,7 +17,7 @@ from complaints.forms import (
 from complaints.models import Complaint
 from core.actors import Actor, Role, portal_actor
 from core.errors import PermissionDenied, error_of
-from core.forms import add_domain_error, change_from_form
+from core.forms import add_domain_error, change_from_form, posted
 from core.htmx import render_page_or_partial
 from core.refusals import in_words
 from docservice import client
@@ -84,7 +84,7 @@ def claim_new(request, tender_id, award_id):
     award = award_of(tender, award_id)
     bidder = bid_actor(request.user, tender)
     refusal = error_of(Complaint.objects.check_filing, award, bidder, timezone.now())
-    form = ClaimForm(request.POST or None, request.FILES or None)
+    form = ClaimForm(*posted(request))
     context = {"tender": tender, "award": award, **evidence_of(tender, award)}
     return _filing_page(
         request,
@@ -108,7 +108,7 @@ def tender_claim_new(request, tender_id):
         refusal = error_of(
             Complaint.objects.check_filing_against_tender, tender, actor, timezone.now()
         )
-    form = TenderClaimForm(request.POST or None, request.FILES or None, tender=tender)
+    form = TenderClaimForm(*posted(request), tender=tender)
     context = {
         "tender": tender,
         "award": None,

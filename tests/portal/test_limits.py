@@ -401,7 +401,7 @@ def test_a_place_never_given_back_is_free_after_its_lease(settings, request, clo
         pass
 
 
-def test_places_are_not_counted_while_the_cache_does_not_answer(settings, monkeypatch):
+def test_places_are_not_counted_while_the_cache_does_not_answer(settings, monkeypatch, caplog):
     monkeypatch.setattr("core.limits._last_complaint", 0.0)
     settings.CACHES = {
         "default": {
@@ -409,11 +409,15 @@ def test_places_are_not_counted_while_the_cache_does_not_answer(settings, monkey
             "LOCATION": "redis://127.0.0.1:9/0",
         }
     }
+    entered = 0
     with (
         limits.one_of_at_most("test", "someone", 1, 60),
         limits.one_of_at_most("test", "someone", 1, 60),
     ):
-        pass
+        entered += 1
+
+    assert entered == 1  # the second of "one at most" was let in: nothing counted it
+    assert "the cache does not answer" in caplog.text
 
 
 def test_a_rate_setting_that_cannot_be_read_stops_the_start(settings):

@@ -279,6 +279,18 @@ def test_a_claim_about_the_conditions_is_refused_to_the_buyer_and_after_bids_clo
     assert Complaint.objects.count() == 0
 
 
+def test_an_empty_claim_form_sent_when_claims_are_refused_is_answered_with_the_refusal(
+    in_enquiries, as_user
+):
+    """(an empty POST left the form unbound, and the refusal had no form to stand in: a 500)"""
+    url = reverse("tender-claim-new", args=[in_enquiries.tender.pk])
+
+    response = as_user(in_enquiries.buyer).post(url)
+
+    assert response.status_code == 422 and "You may not do this" in response.content.decode()
+    assert Complaint.objects.count() == 0
+
+
 def test_a_claim_about_one_lot(brokers, clock, as_user):
     in_enquiries = enquiries(clock, **two_lots())
     client = as_user(in_enquiries.bidder)
