@@ -79,6 +79,11 @@ class StatusMachine(WrittenWithTheChange):
 
     # --- the hooks: what the model says ---------------------------------------------------
 
+    @property
+    def transitions(self) -> dict[str, Transition]:
+        """This object's table: its model's `TRANSITIONS` (a tender's is its procedure's)."""
+        return self.TRANSITIONS
+
     def role_of(self, by: Actor) -> Role | None:
         """Which role of the table `by` holds for this object (None: none)."""
         raise NotImplementedError
@@ -147,7 +152,7 @@ class StatusMachine(WrittenWithTheChange):
 
     def guard(self, action: str, by: Actor, now) -> None:
         """Raise the refusal (a `Refused`) if `by` may not perform `action` now."""
-        row = self.TRANSITIONS[action]
+        row = self.transitions[action]
         role = self.check_party(by)
         self.check_context(action, by, now)
         if role is not row.role:
@@ -172,14 +177,14 @@ class StatusMachine(WrittenWithTheChange):
         now = now or timezone.now()
         return [
             action
-            for action, row in self.TRANSITIONS.items()
+            for action, row in self.transitions.items()
             if row.role is not Role.SYSTEM and self.can(action, by, now)
         ]
 
     def transition_to(self, requested: str, role: Role) -> str | None:
         """The transition that takes `role` from this status to `requested` (how a 2.3 PATCH
         of `status` is read), or None."""
-        for action, row in self.TRANSITIONS.items():
+        for action, row in self.transitions.items():
             if (
                 row.role is role
                 and self.current_status in row.sources
@@ -206,7 +211,7 @@ class StatusMachine(WrittenWithTheChange):
     def apply(self, action: str, by: Actor, now, **fields) -> None:
         """Set `fields` and the status the table leads to, stamp, save only the changed
         columns, and record the change."""
-        row = self.TRANSITIONS[action]
+        row = self.transitions[action]
         before = self.current_status
         for name, value in fields.items():
             setattr(self, name, value)

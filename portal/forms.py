@@ -12,7 +12,7 @@ from portal.models import SavedSearch
 from tenders.classifiers import regions
 from tenders.forms.new_tender import CpvField
 from tenders.models import TenderStatus
-from tenders.search import PROCEDURE_TYPES
+from tenders.procedures import registered
 
 SORTS = [
     ("newest", _("newest published first")),
@@ -20,8 +20,6 @@ SORTS = [
     ("deadline", _("bids closing soonest first")),
     ("changed", _("recently changed first")),
 ]
-# The procedure types (procurementMethodType) the registry takes, in words.
-PROCEDURES = {"belowThreshold": _("below-threshold procurement")}
 
 
 class SearchForm(forms.Form):
@@ -57,8 +55,7 @@ class SearchForm(forms.Form):
     procedure = forms.ChoiceField(
         label=_("Procedure type"),
         required=False,
-        choices=[("", _("any"))]
-        + [(value, PROCEDURES.get(value, value)) for value in PROCEDURE_TYPES],
+        choices=lambda: [("", _("any"))] + [(p.method_type, p.name) for p in registered()],
     )
     open_for_bids = forms.BooleanField(label=_("Open for bids now"), required=False)
     tender_id = forms.CharField(label=_("Tender ID"), required=False, max_length=40)

@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "core",
     "portal",
     "tenders",
+    "belowthreshold",
     "complaints",
     "auctions",
     "contracting",

@@ -46,8 +46,6 @@ MAX_DOCUMENTS = 1_000  # documents of one tender, bid, award, contract, cancella
 # every version counted
 
 PROCURING_ENTITY_KINDS = ["general", "special", "defense", "other", "social", "authority"]
-# The kinds that may publish a belowThreshold procedure.
-PUBLISHING_KINDS = ["general", "special", "defense", "other"]
 
 
 class Md5Id(Text):

@@ -23,13 +23,12 @@ from decimal import Decimal, InvalidOperation
 
 from tenders.lemmas import WORD as LEMMA_WORD
 from tenders.lemmas import lemmas
+from tenders.procedures import WHEN_UNNAMED
 
 TENDER_ID = re.compile(r"UA-\d{4}-\d{2}-\d{2}-\d{6}(-[a-z])?", re.IGNORECASE)
 CPV_CODE = re.compile(r"\d{8}-\d")
 # The words of a text as the index splits it (letters and digits; an apostrophe splits).
 WORD = re.compile(r"[^\W_]+")
-# The procurementMethodType values the registry takes (the first: when a document names none).
-PROCEDURE_TYPES = ["belowThreshold"]
 # What a token pasted or typed may carry around it ("UA-2026-…,", «30197630-1»).
 PUNCTUATION = ".,;:!?\"'«»()[]{}<>"
 # A word shorter than this is found only as the start of a word, never by similarity.
@@ -73,7 +72,7 @@ def search_columns(document: dict) -> dict:
         "region": str(address.get("region") or "")[:200],
         "value_amount": amount(value.get("amount")),
         "buyer_identifier": str(identifier.get("id", "")),
-        "procedure": str(document.get("procurementMethodType") or PROCEDURE_TYPES[0])[:64],
+        "procedure": str(document.get("procurementMethodType") or WHEN_UNNAMED)[:64],
     }
 
 

@@ -9,9 +9,6 @@ from django.conf import settings
 
 from core.schema import KYIV
 
-# Award decisions can be contested for this long (working days) before the contract is signed.
-STAND_STILL = timedelta(days=2)
-
 ACCELERATOR = re.compile(r"accelerator=(?P<accelerator>\d+)")
 
 

@@ -14,8 +14,8 @@ from core.forms import OnceForm, no_direction_marks
 from core.ids import new_id
 from core.schema import KYIV, iso
 from tenders.classifiers import cpv_name, find_cpv, is_cpv, regions, unit_choices, unit_of_item
-from tenders.models.legal_periods import earliest_bids_end, earliest_questions_end
 from tenders.models.lots import exact_sum
+from tenders.procedures import WHEN_UNNAMED, procedure_named
 from tenders.search import CPV_CODE
 
 # A code at the start of what was typed or chosen ("30197630-1 Папір для друку").
@@ -291,10 +291,11 @@ class TenderForm(OnceForm):
         entity = last_entity or {}
         address, contact = entity.get("address", {}), entity.get("contactPoint", {})
         # The law's shortest periods from now, each to the next whole hour.
-        questions_end = _next_hour(earliest_questions_end(timezone.now()))
+        procedure = procedure_named(WHEN_UNNAMED)  # (the form's)
+        questions_end = _next_hour(procedure.earliest_questions_end(timezone.now()))
         return {
             "enquiry_end": questions_end,
-            "tender_end": _next_hour(earliest_bids_end(questions_end)),
+            "tender_end": _next_hour(procedure.earliest_bids_end(questions_end)),
             "entity_kind": entity.get("kind", "general"),
             "region": address.get("region", ""),
             "locality": address.get("locality", ""),

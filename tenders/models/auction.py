@@ -357,7 +357,10 @@ class Auction(models.Model):
 
 def auction_fields(tender, now) -> tuple[dict, dict]:
     """What the wire shows of the auctions: the tender's own fields (auctionPeriod, auctionUrl;
-    none on a lot tender) and each lot's, by its id. Reads the auctions loaded with it."""
+    none on a lot tender) and each lot's, by its id (none in a procedure without an auction).
+    Reads the auctions loaded with it."""
+    if not tender.procedure.has_auction:
+        return {}, {}
     by_line = {auction.lot_id: auction for auction in tender.auctions.all()}
     lines = [lot["id"] for lot in tender.lots] if tender.has_lots else [""]
     shown = {}

@@ -10,7 +10,6 @@ from tenders import notifications
 from tenders.documents import PartDocuments
 from tenders.part_schemas import AwardPatchSchema
 from tenders.schema import party_key
-from tenders.workdays import STAND_STILL
 
 from .base import PartOfTender, new_id
 from .legal_periods import decision_due
@@ -125,7 +124,7 @@ class Award(PartOfTender, PartDocuments):
         return f"award {self.pk} ({self.status})"
 
     def in_complaint_period(self, now) -> bool:
-        """Inside the complaint period: from the award's creation to STAND_STILL (working days)
+        """Inside the complaint period: from the award's creation to its procedure's stand-still
         after the decision."""
         end = self.complaint_period_end
         return self.complaint_period_start <= now and (end is None or now < end)
@@ -170,7 +169,7 @@ class Award(PartOfTender, PartDocuments):
     def claims_end_if_decided_at(self, moment):
         """When claims against a decision taken at `moment` may no longer be filed: the
         stand-still period, in working days."""
-        return self.tender.shift(moment, STAND_STILL, working_days=True)
+        return self.tender.shift(moment, self.tender.procedure.stand_still, working_days=True)
 
     def next_if_disqualified(self) -> tuple | None:
         """The bid considered next once this one is disqualified, with its offer; None when

@@ -16,13 +16,13 @@ from core.transactions import atomic_change
 from core.transitions import StatusMachine
 from tenders import workdays
 from tenders.part_schemas import CancellationSchema
+from tenders.procedures import WHEN_UNNAMED, Procedure, procedure_named
 from tenders.schema import MAX_CANCELLATIONS, TenderSchema
 from tenders.search import search_columns
 
 from .auction_routes import AuctionRoutes
 from .base import AuditEvent, Owned, new_id
 from .bidding import Bidding
-from .legal_periods import check_portal_periods
 from .lots import Lots, lot_of
 from .questions import check_items_asked_about
 from .room import check_room
@@ -32,7 +32,6 @@ from .tender_errors import StaleDraft
 from .tender_queries import TenderQuerySet, claims_with_awards
 from .tender_rewrites import WrittenWhole
 from .tender_search import TenderSearch
-from .tender_table import LIFECYCLE, TRANSITIONS
 from .tender_time import TimeDrivenChanges
 from .tender_wire import EDITABLE_FIELDS, TENDER_FIELDS, TenderWire, keeping_entity_kind
 from .untold import keep_untold_states
@@ -42,13 +41,14 @@ class Tender(
     StatusMachine, TimeDrivenChanges, AuctionRoutes, Bidding, Lots, TenderWire, TenderDocuments,
     WrittenWhole, Owned,
 ):  # fmt: skip
-    TRANSITIONS = TRANSITIONS
-    LIFECYCLE = LIFECYCLE
-
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
     tender_id = models.CharField(_("tender ID"), max_length=40, unique=True, editable=False)
     status = models.CharField(_("status"), max_length=32, choices=TenderStatus, editable=False)
     mode = models.CharField(max_length=8, blank=True, editable=False)
+    # procurementMethodType: which procedure's rules the tender follows (tenders/procedures.py).
+    procurement_method_type = models.CharField(
+        max_length=64, default=WHEN_UNNAMED, db_default=WHEN_UNNAMED, editable=False
+    )
     title = models.TextField(_("title"))
     description = models.TextField(_("description"), blank=True)
     procurement_method_details = models.CharField(max_length=255, blank=True)
@@ -100,6 +100,18 @@ class Tender(
     # --- reading -------------------------------------------------------------------------
 
     @property
+    def procedure(self) -> Procedure:
+        return procedure_named(self.procurement_method_type)
+
+    @property
+    def transitions(self):
+        return self.procedure.transitions
+
+    @property
+    def lifecycle(self) -> list[TenderStatus]:
+        return self.procedure.lifecycle
+
+    @property
     def speedup(self) -> int | None:
         return workdays.accelerator(self.procurement_method_details)
 
@@ -120,13 +132,13 @@ class Tender(
         early)."""
         if self.status == TenderStatus.DRAFT:
             position = -1
-        elif self.status in self.LIFECYCLE:
-            position = self.LIFECYCLE.index(self.status)
+        elif self.status in self.lifecycle:
+            position = self.lifecycle.index(self.status)
         else:
-            return [(status, "skipped") for status in self.LIFECYCLE]
+            return [(status, "skipped") for status in self.lifecycle]
         return [
             (status, "done" if index < position else "current" if index == position else "upcoming")
-            for index, status in enumerate(self.LIFECYCLE)
+            for index, status in enumerate(self.lifecycle)
         ]
 
     @property
@@ -138,7 +150,7 @@ class Tender(
     @property
     def ended_early(self) -> bool:
         """Ended off the lifecycle's path: cancelled, or without a contract."""
-        return self.status in TenderStatus.terminal() and self.status not in self.LIFECYCLE
+        return self.status in TenderStatus.terminal() and self.status not in self.lifecycle
 
     @property
     def bids_are_public(self) -> bool:
@@ -268,7 +280,7 @@ class Tender(
         if action == "publish" and self.is_stale_draft:
             raise StaleDraft()
         if action == "publish":
-            check_portal_periods(by, now, self.enquiry_end, self.tender_end)
+            self.procedure.check_periods(by, now, self.enquiry_end, self.tender_end)
         if action == "rewrite_draft" and len(self.open_lots()) != len(self.lots):
             # (its lots keep their ids by place: a cancelled one would pass to another)
             raise NotAllowed(

@@ -1,14 +1,6 @@
 """The refusals particular to registering and publishing tenders."""
 
-from core.errors import DomainError, Refused
-
-
-class MethodNotImplemented(DomainError):
-    http_status = 415
-    code = "not_implemented"
-
-    def __init__(self):
-        super().__init__("Not implemented", location="data", name="procurementMethodType")
+from core.errors import Refused
 
 
 class NotProcuringEntity(Refused):

@@ -13,19 +13,20 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from core.actors import Actor, Role, Viewer
-from core.errors import DomainError, NotFound, PermissionDenied
+from core.errors import NotFound, PermissionDenied
 from core.ids import is_id
 from core.reads import Read
 from core.schema import KYIV, validate
 from core.transactions import all_or_nothing, atomic_change
-from tenders.schema import PUBLISHING_KINDS, TenderSchema
+from tenders.procedures import WHEN_UNNAMED, procedure_named
+from tenders.schema import TenderSchema
 from tenders.search import cpv_digits, understand
 
 from . import search_words
 from .base import Counter, new_id
-from .legal_periods import check_portal_periods, periods_of
+from .legal_periods import periods_of
 from .statuses import TenderStatus
-from .tender_errors import MethodNotImplemented, NotProcuringEntity
+from .tender_errors import NotProcuringEntity
 from .tender_search import TenderSearch
 from .untold import UntoldChanges, keep_untold_states
 
@@ -250,30 +251,22 @@ class TenderQuerySet(UntoldChanges, models.QuerySet):
             raise NotProcuringEntity()
         by.check_standing(in_public=False)
 
-    def check_publishing_kind(self, document: dict) -> None:
-        """A procuring entity of a kind that publishes this procedure (2.3)."""
-        kind = document["procuringEntity"].get("kind", "")
-        if kind not in PUBLISHING_KINDS:
-            raise DomainError(
-                f"'{kind}' procuringEntity cannot publish this type of procedure. "
-                f"Only {', '.join(PUBLISHING_KINDS)} are allowed.",
-                code="procuring_entity_kind",
-                location="procuringEntity",
-                name="kind",
-            )
-
     def register(self, *, by: Actor, data: dict) -> tuple["Tender", str]:
         """Create a tender (as a draft when data.status is "draft"); returns it and its token."""
         self.check_registering(by)
-        if data.get("procurementMethodType", "belowThreshold") != "belowThreshold":
-            raise MethodNotImplemented()
+        procedure = procedure_named(data.get("procurementMethodType", WHEN_UNNAMED))
         now = timezone.now()
         document = validate(TenderSchema, data, now=now)
-        self.check_publishing_kind(document)
-        check_portal_periods(by, now, *periods_of(document))
+        procedure.check_publishing_kind(document)
+        procedure.check_periods(by, now, *periods_of(document))
         action = "register_draft" if data.get("status") == "draft" else "register"
         with atomic_change():
-            tender = self.model(id=new_id(), broker=by.broker, organization=by.organization)
+            tender = self.model(
+                id=new_id(),
+                procurement_method_type=procedure.method_type,
+                broker=by.broker,
+                organization=by.organization,
+            )
             owner = by.owning(tender, Role.TENDER_OWNER)
             tender.guard(action, owner, now)
             day = now.astimezone(KYIV).date().isoformat()

@@ -8,7 +8,7 @@ from core.schema import validate
 from core.transactions import atomic_change
 from tenders.schema import TenderSchema
 
-from .legal_periods import check_amended_periods, check_portal_periods, periods_of
+from .legal_periods import periods_of
 from .questions import check_items_asked_about
 from .statuses import TenderStatus
 from .tender_wire import EDITABLE_FIELDS, keeping_entity_kind, keeping_lot_ids
@@ -34,8 +34,8 @@ class WrittenWhole:
             now = self.begin("rewrite_draft", by)
             data = keeping_lot_ids(data, [lot["id"] for lot in self.lots])
             document = validate(TenderSchema, {**data, "status": TenderStatus.DRAFT}, now=now)
-            type(self).objects.check_publishing_kind(document)
-            check_portal_periods(by, now, *periods_of(document))
+            self.procedure.check_publishing_kind(document)
+            self.procedure.check_periods(by, now, *periods_of(document))
             if not self._rewrite(document, now):
                 return False
             self.record_event(self, "rewrite_draft", by, now, fields=sorted(data))
@@ -49,7 +49,7 @@ class WrittenWhole:
         API's lot routes; a tender with a cancelled lot is not amended so). The procuring
         entity's kind stays. The questions' start
         stays; the periods keep the law's minimum from publication and, for the bids, from the
-        change (legal_periods.check_amended_periods). Followers are told by the event, as of an
+        change (Procedure.check_amended_periods). Followers are told by the event, as of an
         API edit. True if anything changed."""
         with atomic_change():
             now = self.begin("amend", by)
@@ -90,7 +90,7 @@ class WrittenWhole:
             }
             document = validate(TenderSchema, amended)
             check_items_asked_about(self, document)
-            check_amended_periods(by, now, self.published, *periods_of(document))
+            self.procedure.check_amended_periods(by, now, self.published, *periods_of(document))
             if not self._rewrite(document, now):
                 return False
             after = self.wire()

@@ -36,7 +36,7 @@ class TimeDrivenChanges:
                 changed = True
         if self.status == TenderStatus.ENQUIRIES and self.tender_start <= now:
             self.perform("start_tendering", Actor.system(), self.tender_start)
-            for line in self.awarding_lines():
+            for line in self.awarding_lines() if self.procedure.has_auction else []:
                 Auction(tender=self, lot_id=line or "").plan(self, now)
             changed = True
         if self.status == TenderStatus.TENDERING and self.tender_end <= now:
@@ -98,7 +98,9 @@ class TimeDrivenChanges:
 
     def lines_with_auction(self) -> dict:
         """The lines (the tender: None, or active lots) two or more bids compete for, with
-        their (bid, offer) pairs."""
+        their (bid, offer) pairs (none, in a procedure without an auction)."""
+        if not self.procedure.has_auction:
+            return {}
         offers = self._offers_by_line(self.active_bids())
         return {
             line: offers[line] for line in self.awarding_lines() if len(offers.get(line, [])) >= 2

@@ -76,7 +76,7 @@ class TenderWire:
         enquiry, tender = document.pop("enquiryPeriod"), document.pop("tenderPeriod")
         self.enquiry_start, self.enquiry_end = enquiry["startDate"], enquiry["endDate"]
         self.tender_start, self.tender_end = tender["startDate"], tender["endDate"]
-        document.setdefault("procurementMethodType", "belowThreshold")
+        document["procurementMethodType"] = self.procurement_method_type
         self.data = to_json(document)
 
     def _stored_state(self) -> tuple:

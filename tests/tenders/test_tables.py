@@ -8,6 +8,8 @@ from itertools import pairwise
 
 import pytest
 
+from belowthreshold.table import LIFECYCLE
+from belowthreshold.table import TRANSITIONS as TENDER_TRANSITIONS
 from core.actors import Actor, Role
 from core.errors import NotAllowed, PermissionDenied, Refused, RoleNotAllowed
 from core.schema import iso
@@ -20,7 +22,6 @@ from tenders.models import (
     ContractChange,
     Tender,
 )
-from tenders.models.tender_table import TRANSITIONS as TENDER_TRANSITIONS
 from tests.factories import decided_award, file_claim
 from tests.helpers import FIRST, SECOND, bid_data, tender_data, two_lots
 
@@ -575,13 +576,13 @@ def test_a_lot_ends_through_its_table_with_its_audit_event(brokers, clock):
 
 
 def test_the_lifecycle_is_a_path_through_the_table():
-    lifecycle = ["draft", *Tender.LIFECYCLE]
+    lifecycle = ["draft", *LIFECYCLE]
     for before, after in pairwise(lifecycle):
         assert any(
             before in row.sources and (after in row.targets or not row.targets)
             for row in TENDER_TRANSITIONS.values()
         ), (before, after)
-    assert set(Tender.LIFECYCLE) == set(TENDER_STATUSES) - {"draft", "unsuccessful", "cancelled"}
+    assert set(LIFECYCLE) == set(TENDER_STATUSES) - {"draft", "unsuccessful", "cancelled"}
 
 
 def test_a_contract_awaits_signing_by_its_owner_while_the_table_allows(brokers, clock):

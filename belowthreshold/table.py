@@ -1,10 +1,10 @@
-"""The tender's transition table: who may do what, from which status (the frame,
-core/transitions.py, reads it), and the way a tender goes when nothing ends it early."""
+"""The belowThreshold tender's transition table: who may do what, from which status (the frame,
+core/transitions.py, reads it through the tender's procedure), and the way a tender goes when
+nothing ends it early."""
 
 from core.actors import Role
 from core.transitions import NEW, UNCHANGED, transition
-
-from .statuses import TenderStatus
+from tenders.models.statuses import TenderStatus
 
 T = TenderStatus
 LIVE = frozenset(T) - T.terminal()
