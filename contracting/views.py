@@ -1,7 +1,7 @@
 """A signed contract in the portal: its page (anyone reads its terms, what was paid, its
 documents and every change), and what the buyer does to it, each through a review page: record a
 signed change, terminate it stating the amount paid. The rules are the models'
-(tenders/models/contracting.py)."""
+(contracting/models/)."""
 
 from urllib.parse import urlencode
 
@@ -22,7 +22,6 @@ from core.reviews import Review, not_now, render_review
 from core.schema import parse_iso
 from core.words import money
 from docservice import client
-from tenders.models import Contract
 from tenders.views.owner import stored_papers
 
 from .forms import (
@@ -32,15 +31,16 @@ from .forms import (
     ContractSearchForm,
     TerminateForm,
 )
+from .models import SignedContract
 
 REASONS = dict(RATIONALE_TYPES)
 PER_PAGE = 20
 
 
-def contract_of(contract_id: str) -> Contract:
+def contract_of(contract_id: str) -> SignedContract:
     """The signed contract the address names (a 404 page for any other)."""
     contract = (
-        Contract.objects.in_contracting()
+        SignedContract.objects.in_contracting()
         .filter(pk=contract_id)
         .select_related("tender", "award")
         .prefetch_related("changes")
@@ -60,7 +60,7 @@ def contract_search(request):
     if form.is_bound and not form.is_valid():
         return render(request, "contracting/contracts.html", {"form": form, "page": None})
     asked = form.cleaned_data if form.is_bound else {}
-    found = Contract.objects.search(
+    found = SignedContract.objects.search(
         supplier=asked.get("supplier", "").strip(),
         buyer=asked.get("buyer", "").strip(),
         status=asked.get("status", ""),

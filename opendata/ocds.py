@@ -6,10 +6,10 @@ field: docs/open-data.md."""
 
 from django.conf import settings
 
+from contracting.models import ContractChange
 from core.errors import NotFound
 from core.schema import iso
 from tenders.api import stored
-from tenders.models.contract_change import ContractChange
 
 PUBLISHER = "Public procurement registry"
 UNDISCLOSED = "not disclosed yet"

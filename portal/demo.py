@@ -9,12 +9,13 @@ import time_machine
 from django.utils import timezone
 
 from complaints.models import Complaint
+from contracting.models import SignedContract
 from core import tokens
 from core.actors import Actor, Role
 from core.models import Broker
 from core.schema import iso
 from tenders.classifiers import cpv_name
-from tenders.models import Contract, Question, Tender
+from tenders.models import Question, Tender
 from tenders.models.auction import builtin
 
 # Suppliers bidding from the portal (their users'), the others bid through a broker.
@@ -301,7 +302,7 @@ class DemoStory:
             contract.sign(by=self.owner(tender))
         # In contracting since: its price lowered by a signed change; its term runs on.
         with time_machine.travel(decided + 15 * day, tick=False):
-            contract = Contract.objects.get(pk=contract.pk)
+            contract = SignedContract.objects.get(pk=contract.pk)
             contract.record_signed_change(
                 by=Actor(Role.CONTRACT_OWNER, user=self.buyer, subject=contract),
                 change={

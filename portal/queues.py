@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from complaints.models import Complaint
+from contracting.models import SignedContract
 from tenders.models import Auction, Award, Bid, Contract, Question, Tender
 from tenders.models.auction import page_path
 
@@ -87,7 +88,7 @@ def buyer_tasks(organization, now) -> list[Task]:
                 "from",
             )
         )
-    for contract in Contract.objects.with_change_pending_of(organization)[:SHOWN]:
+    for contract in SignedContract.objects.with_change_pending_of(organization)[:SHOWN]:
         tasks.append(
             Task(
                 "contract-change",
@@ -100,7 +101,7 @@ def buyer_tasks(organization, now) -> list[Task]:
                 _("No deadline is set: the change is not in force until it is signed."),
             )
         )
-    for contract in Contract.objects.to_terminate_by(organization, now)[:SHOWN]:
+    for contract in SignedContract.objects.to_terminate_by(organization, now)[:SHOWN]:
         tasks.append(
             Task(
                 "contract-end",
@@ -235,8 +236,8 @@ def count_of(organization, now) -> int:
         "awards": Award.objects.to_decide_by(organization),
         "remedies": Complaint.objects.granted_against_decisions_of(organization),
         "contracts": Contract.objects.to_sign_by(organization),
-        "changes": Contract.objects.with_change_pending_of(organization),
-        "ended": Contract.objects.to_terminate_by(organization, now),
+        "changes": SignedContract.objects.with_change_pending_of(organization),
+        "ended": SignedContract.objects.to_terminate_by(organization, now),
         "claims": Complaint.objects.to_answer_by(organization),
         "questions": Question.objects.to_answer_by(organization),
         "drafts": Tender.objects.drafts_of(organization, now),

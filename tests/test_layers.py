@@ -58,3 +58,33 @@ def test_no_test_keeps_its_own_list_of_packages():
                 if len(named) >= 3:
                     own_lists.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert own_lists == []
+
+
+# References from a lower layer to the portal's accounts, there before this test: who acts for
+# whom (users, organizations) is to move below the tender core (issue 49), and this list shrinks
+# to nothing with it. Nothing may be added to it.
+UPWARD_BEFORE_THE_TEST = {
+    ("core", "FormSubmission", "user"),
+    ("tenders", "Bid", "organization"),
+    ("tenders", "Question", "organization"),
+    ("tenders", "Tender", "organization"),
+    ("complaints", "Complaint", "organization"),
+}
+
+
+def test_no_model_of_a_lower_layer_refers_to_a_higher_one():
+    """Import-linter sees imports, not the app labels a ForeignKey names."""
+    from django.apps import apps
+
+    rank = {package: number for number, package in enumerate(PACKAGES)}
+    upward = set()
+    for model in apps.get_models():
+        label = model._meta.app_label
+        for field in model._meta.get_fields():
+            if not (field.is_relation and field.concrete and field.related_model):
+                continue
+            target = field.related_model._meta.app_label
+            if label in rank and target in rank and rank[target] > rank[label]:
+                upward.add((label, model.__name__, field.name))
+    # (equal, not within: a reference taken away is taken off the list too)
+    assert upward == UPWARD_BEFORE_THE_TEST

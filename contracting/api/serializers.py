@@ -4,13 +4,15 @@ contract and this one never disagree."""
 
 from rest_framework import serializers
 
+from contracting.schemas import ChangeSchema
 from core.api.serializers import Out
 from core.schema import Choice, IsoDateTime, Shape, Text, iso
 from tenders.api.documents import DocumentShape, documents_of
-from tenders.contracting_schemas import ChangeSchema
-from tenders.models import ChangeStatus, ContractStatus
+from tenders.models import ContractStatus
 from tenders.part_schemas import ContractPatchSchema
 from tenders.schema import Item, Organization, ProcuringEntity, Value
+
+from ..models import ChangeStatus
 
 
 class ContractingOut(Out):

@@ -1,11 +1,12 @@
 """Contracting over the 2.3 paths (/contracts): the feed of signed contracts, each one, its
 credentials, its changes and its documents. Views find the contract, resolve the actor, call one
-model method and show the result; the rules are on the models (tenders/models/contracting.py)."""
+model method and show the result; the rules are on the models (contracting/models/)."""
 
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import viewsets
 
+from contracting.schemas import ChangeSchema, SignedContractPatchSchema
 from core.actors import Role
 from core.api import feed
 from core.api.auth import actor_for, api_context
@@ -17,22 +18,21 @@ from core.ids import is_id
 from core.schema import iso
 from tenders.api.documents import DocumentViewSet, document_operations
 from tenders.api.feed import FEED_PARAMETERS
-from tenders.contracting_schemas import ChangeSchema, SignedContractPatchSchema
 from tenders.documents import ContractDocumentInput, ContractDocumentMetadata
-from tenders.models import Contract
 
+from ..models import SignedContract
 from .serializers import ChangeOut, ChangeShape, ContractingOut, ContractingShape
 
 CONTRACT = data_of("ContractInContracting", ContractingShape)
 CHANGE = data_of("ContractChange", ChangeShape)
 
 
-def contract_of(contract_id: str) -> Contract:
+def contract_of(contract_id: str) -> SignedContract:
     """The signed contract the URL names, with its tender and changes; 404 names it."""
     if not is_id(contract_id):
         raise NotFound("contract_id")
     contract = (
-        Contract.objects.in_contracting()
+        SignedContract.objects.in_contracting()
         .select_related("tender", "tender__broker")
         .prefetch_related("changes")
         .filter(pk=contract_id)
@@ -57,7 +57,7 @@ def owner_of(request, contract) -> object:
 
 def _listing(mode: str, fields: list[str]):
     def listing():
-        contracts = Contract.objects.in_contracting()
+        contracts = SignedContract.objects.in_contracting()
         if mode == "test":
             contracts = contracts.filter(tender__mode="test")
         elif mode != "_all_":

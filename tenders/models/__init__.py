@@ -4,7 +4,6 @@ from .base import AuditEvent, Counter, Owned, new_id
 from .bid import Bid
 from .cancellation import Cancellation
 from .contract import Contract
-from .contract_change import ContractChange
 from .document import (
     AwardDocument,
     BidDocument,
@@ -17,7 +16,6 @@ from .statuses import (
     AwardStatus,
     BidStatus,
     CancellationStatus,
-    ChangeStatus,
     ContractStatus,
     LotStatus,
     TenderStatus,
@@ -38,9 +36,7 @@ __all__ = [
     "Cancellation",
     "CancellationDocument",
     "CancellationStatus",
-    "ChangeStatus",
     "Contract",
-    "ContractChange",
     "ContractDocument",
     "ContractStatus",
     "Counter",

@@ -148,7 +148,8 @@ class AuditEvent(WrittenWithTheChange, models.Model):
     ):
         event = cls(
             tender=tender,
-            subject_type=subject._meta.model_name,
+            # (a proxy, the signed contract, is its row: "contract")
+            subject_type=subject._meta.concrete_model._meta.model_name,
             subject_id=subject.pk,
             action=action,
             from_status=from_status or "",

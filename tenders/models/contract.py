@@ -1,18 +1,18 @@
+from datetime import timedelta
+
 from django.db import models
 
 from core.actors import Actor, Role
 from core.errors import InvalidData, NotAllowed, in_own_status, in_tender_status
-from core.schema import iso, to_json, validate
+from core.schema import iso, parse_iso, to_json, validate
 from core.transactions import atomic_change
-from core.transitions import NEW, UNCHANGED, transition
+from core.transitions import NEW, transition
 from core.words import money
 from tenders.documents import PartDocuments
 from tenders.part_schemas import ContractPatchSchema
 
 from .base import PartOfTender, new_id
-from .contract_change import ContractChange
-from .contracting import CONTRACTING, InContracting, ends_too_soon
-from .statuses import AwardStatus, ChangeStatus, ContractStatus, TenderStatus
+from .statuses import AwardStatus, ContractStatus, TenderStatus
 
 
 class ContractQuerySet(models.QuerySet):
@@ -41,50 +41,21 @@ class ContractQuerySet(models.QuerySet):
             values[tender_id] = values.get(tender_id, 0) + float(value or 0)
         return values
 
-    def search(self, *, supplier: str = "", buyer: str = "", status: str = ""):
-        """The signed contracts of real tenders (not test ones), newest first: of a supplier
-        or a buyer, by its code (all digits: an indexed column each) or a part of its name,
-        in a status (active or terminated)."""
-        found = self.in_contracting().exclude(tender__mode="test")
-        if supplier:
-            by_supplier = (
-                {"supplier_code": supplier}
-                if supplier.isdigit()
-                else {"data__suppliers__0__name__icontains": supplier}
-            )
-            found = found.filter(**by_supplier)
-        if buyer:
-            by_buyer = (
-                {"tender__buyer_identifier": buyer}
-                if buyer.isdigit()
-                else {"tender__data__procuringEntity__name__icontains": buyer}
-            )
-            found = found.filter(**by_buyer)
-        if status in ContractStatus.in_contracting():
-            found = found.filter(status=status)
-        return found.select_related("tender").order_by("-date_signed", "-id")
 
-    def with_change_pending_of(self, organization):
-        """The signed contracts of `organization`'s tenders with a change not signed yet."""
-        pending = ContractChange.objects.filter(
-            contract=models.OuterRef("pk"), status=ChangeStatus.PENDING
-        )
-        return self.filter(
-            models.Exists(pending), tender__organization=organization,
-            status=ContractStatus.ACTIVE,
-        ).select_related("tender")  # fmt: skip
-
-    def to_terminate_by(self, organization, now):
-        """The contracts of `organization`'s tenders in force whose term is over: what was
-        paid is still to be said."""
-        return self.filter(
-            tender__organization=organization, status=ContractStatus.ACTIVE, ends__lt=now
-        ).select_related("tender")
+def ends_too_soon(end, earliest) -> InvalidData:
+    """A term that would end before it begins or before the contract (or its change) is
+    signed: refused at its end (the portal's rule: 2.3 has the first alone)."""
+    refused = InvalidData(
+        {"period": {"endDate": ["period should end after it begins and is signed"]}}
+    )
+    refused.code, refused.params = "ends_too_soon", {"earliest": earliest}
+    return refused
 
 
-class Contract(InContracting, PartOfTender, PartDocuments):
+class Contract(PartOfTender, PartDocuments):
     """The contract with an active award's supplier; signing it completes the tender, and it
-    lives on in contracting (InContracting) until it is terminated."""
+    lives on in contracting (contracting.models.SignedContract, the same row) until it is
+    terminated."""
 
     TRANSITIONS = {
         # Drawn up when its award is activated.
@@ -93,17 +64,10 @@ class Contract(InContracting, PartOfTender, PartDocuments):
         "sign": transition({ContractStatus.PENDING}, ContractStatus.ACTIVE, Role.TENDER_OWNER),
         # Its award was taken back.
         "void": transition({ContractStatus.PENDING}, ContractStatus.CANCELLED, Role.SYSTEM),
-        # In contracting (tenders/models/contracting.py): the tender's owner takes the
-        # contract's own token, with which its changes are made.
-        "credentials": transition({ContractStatus.ACTIVE}, UNCHANGED, Role.TENDER_OWNER),
-        "change_terms": transition({ContractStatus.ACTIVE}, UNCHANGED, Role.CONTRACT_OWNER),
-        "add_change": transition({ContractStatus.ACTIVE}, UNCHANGED, Role.CONTRACT_OWNER),
-        "terminate": transition(
-            {ContractStatus.ACTIVE}, ContractStatus.TERMINATED, Role.CONTRACT_OWNER
-        ),
+        # (contracting's rows, once it is signed: contracting.models.SignedContract)
     }
     # 2.3 keeps a contract's date (the moment it was drawn up); its dateModified in
-    # contracting is stamped by the changes themselves (InContracting.next_stamp).
+    # contracting is stamped by the changes themselves (next_stamp).
     STAMP_FIELD = None
 
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
@@ -148,21 +112,20 @@ class Contract(InContracting, PartOfTender, PartDocuments):
     # --- the frame's questions ------------------------------------------------------------
 
     def role_of(self, by: Actor) -> Role | None:
-        if by.acts_as(Role.CONTRACT_OWNER, self) and self.still_held_by(by):
-            return Role.CONTRACT_OWNER
         return Role.TENDER_OWNER if by.acts_as(Role.TENDER_OWNER, self.tender) else None
+
+    def is_owned_by_organization(self, organization) -> bool:
+        return self.tender.is_owned_by_organization(organization)
 
     def check_context(self, action: str, by: Actor, now) -> None:
         tender = self.tender
-        if by.role is Role.SYSTEM or action in CONTRACTING:
+        if by.role is Role.SYSTEM:
             return
         if tender.status not in TenderStatus.deciding():
             raise in_tender_status("update contract", tender)
         tender.check_lot_active(self.award.lot_id, "update contract")
 
     def status_refusal(self, action: str) -> NotAllowed:
-        if action in CONTRACTING:
-            return self.contracting_refusal(action)
         return in_own_status("update contract", self)
 
     def check_rules(self, action: str, by: Actor, now) -> None:
@@ -170,26 +133,11 @@ class Contract(InContracting, PartOfTender, PartDocuments):
             by.check_standing()
         if action == "sign":
             self._check_signing(now)
-        if action in ("add_change", "terminate"):
-            self.check_no_change_pending(action)
 
     # --- its documents (the signed contract) ----------------------------------------------
 
     # Where the tender may stand for its contracts' documents to change (2.3).
     DOCUMENTS_OPEN_IN = (TenderStatus.QUALIFICATION, TenderStatus.AWARDED)
-
-    def check_document_change(self, by, verb: str, document_id: str | None = None) -> str:
-        if self.role_of(by) is Role.CONTRACT_OWNER:
-            # In contracting: while the contract is active, whatever its tender's status.
-            if self.status != ContractStatus.ACTIVE:
-                raise NotAllowed(
-                    f"Can't {verb} document in current ({self.status}) contract status",
-                    code="own_status",
-                    params={"status": self.get_status_display()},
-                )
-            by.check_standing()
-            return Role.CONTRACT_OWNER
-        return super().check_document_change(by, verb, document_id)
 
     def check_documents_open(self, verb: str) -> None:
         tender = self.tender
@@ -228,19 +176,6 @@ class Contract(InContracting, PartOfTender, PartDocuments):
                 self.date_signed, self.date_modified = date_signed, self.next_stamp(now)
                 self.save(update_fields=["date_signed", "date_modified"])
                 self.tender.stamp_change(now)
-
-    def check_no_change_pending(self, action: str) -> None:
-        """A new change, or the end of the contract, waits for the pending change's signature."""
-        if self.status != ContractStatus.ACTIVE or self.pending_change() is None:
-            return
-        if action == "add_change":
-            raise NotAllowed(
-                "Can't create new contract change while any (pending) change exists",
-                code="change_pending",
-            )
-        raise NotAllowed(
-            "Can't terminate contract while any (pending) change exists", code="change_pending"
-        )
 
     def check_value(self, value: dict) -> None:
         """The owner may lower the contract's amount, not raise it past the award's, and may
@@ -293,6 +228,43 @@ class Contract(InContracting, PartOfTender, PartDocuments):
             raise NotAllowed(
                 "Can't sign contract before reviewing all complaints", code="claims_answered"
             )
+
+    def with_data(self, edits: dict) -> list[str]:
+        """`edits` laid over its data, and the end of its term kept apart (the buyer's queue
+        reads it); the columns to save."""
+        self.data = {**self.data, **edits}
+        end = self.data.get("period", {}).get("endDate")
+        self.ends = parse_iso(end) if end else None
+        return ["data", "ends"]
+
+    def merged(self, data: dict) -> dict:
+        """A PATCH's data with its objects (value, period) laid over the contract's (2.3
+        applies a PATCH to what is there: an object's fields left out stay)."""
+        return {
+            name: {**self.data[name], **sent}
+            if isinstance(sent, dict) and isinstance(self.data.get(name), dict)
+            else sent
+            for name, sent in data.items()
+        }
+
+    def next_stamp(self, now):
+        """Its dateModified after a change made `now`: strictly later than the last (the
+        contracts' feed follows it, and never shows two changes of one stamp apart)."""
+        last = self.date_modified
+        return now if last is None or now > last else last + timedelta(microseconds=1)
+
+    def _documents_changed(self, version, action: str, by, now) -> None:
+        """A document added or replaced: recorded, and the contract stamped (its feed shows
+        it) with its tender."""
+        self._record_document(version, action, by, now)
+        self.stamp_contract(now)
+
+    def stamp_contract(self, now) -> None:
+        """The contract changed: its dateModified moves forward, and so does its tender's (the
+        tender shows the contract)."""
+        self.date_modified = self.next_stamp(now)
+        self.save(update_fields=["date_modified"])
+        self.tender.stamp_change(now)
 
     @property
     def in_force(self) -> bool:

@@ -73,11 +73,6 @@ class ContractStatus(models.TextChoices):
         return frozenset({cls.ACTIVE, cls.TERMINATED})
 
 
-class ChangeStatus(models.TextChoices):
-    PENDING = "pending", _("pending")
-    ACTIVE = "active", _("active")
-
-
 class CancellationStatus(models.TextChoices):
     PENDING = "pending", _("pending")
     ACTIVE = "active", _("active")

@@ -300,9 +300,9 @@ def test_a_change_s_number_is_bounded_by_what_is_kept(contract):
 
 
 def test_a_contract_takes_a_bounded_number_of_changes(contract, monkeypatch):
-    from tenders.models import contracting
+    from contracting.models import signed_contract
 
-    monkeypatch.setattr(contracting, "MAX_CHANGES", 1)
+    monkeypatch.setattr(signed_contract, "MAX_CHANGES", 1)
     first = contract.add_change().json()["data"]
     signed_at = contract.read()["dateSigned"]
     assert (

@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from contracting.models import SignedContract
 from core.actors import Actor, Role
 from tests.portal.forms import signing_form, upload
 
@@ -160,7 +161,7 @@ def test_a_contract_whose_term_ended_waits_in_the_buyer_s_queue_until_terminated
 
 
 def test_a_change_left_pending_waits_in_the_buyer_s_queue(signed, as_user):
-    contract = signed.tender.contracts.get()
+    contract = SignedContract.objects.get(tender=signed.tender)
     owner = Actor(Role.CONTRACT_OWNER, user=signed.buyer, subject=contract)
     contract.add_change(by=owner, data={"rationale": "Податок", "rationaleTypes": ["taxRate"]})
 
@@ -202,7 +203,7 @@ def test_a_supplier_s_name_is_found_in_any_case(signed, as_user):
 
 
 def test_a_change_left_pending_is_signed_from_the_contract_s_page(signed, as_user):
-    contract = signed.tender.contracts.get()
+    contract = SignedContract.objects.get(tender=signed.tender)
     owner = Actor(Role.CONTRACT_OWNER, user=signed.buyer, subject=contract)
     contract.add_change(by=owner, data={"rationale": "Податок", "rationaleTypes": ["taxRate"]})
     buyer = as_user(signed.buyer)

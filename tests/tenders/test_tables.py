@@ -10,6 +10,7 @@ import pytest
 
 from belowthreshold.table import LIFECYCLE
 from belowthreshold.table import TRANSITIONS as TENDER_TRANSITIONS
+from contracting.models import ContractChange, SignedContract
 from core.actors import Actor, Role
 from core.errors import NotAllowed, PermissionDenied, Refused, RoleNotAllowed
 from core.schema import iso
@@ -19,7 +20,6 @@ from tenders.models import (
     Bid,
     Cancellation,
     Contract,
-    ContractChange,
     Tender,
 )
 from tests.factories import decided_award, file_claim
@@ -308,7 +308,7 @@ def test_cancelling_an_award_voids_its_contract_and_claims_as_the_system(brokers
 
 def contract_in(status: str, brokers, clock):
     world = decided_award(brokers, clock)
-    contract = world.tender.contracts.get()
+    contract = SignedContract.objects.get(award=world.award)
     if status in ("active", "terminated"):
         clock.move_to(world.award.complaint_period_end + timedelta(minutes=1))
         world.refresh()
@@ -324,7 +324,7 @@ def contract_in(status: str, brokers, clock):
             data={"amountPaid": {"amount": 400}, "status": "terminated"},
         )
     world.refresh()
-    contract = Contract.objects.get(pk=contract.pk)
+    contract = SignedContract.objects.get(pk=contract.pk)
     contract.tender = world.tender
     contract.award = Award.objects.get(pk=contract.award_id)
     return world, contract
@@ -367,7 +367,7 @@ def test_contract_cells(status, brokers, clock):
         "contract owner": contract_owner(world, contract),
         "system": Actor.system(),
     }
-    for action, row in Contract.TRANSITIONS.items():
+    for action, row in SignedContract.TRANSITIONS.items():
         in_contracting = action in CONTRACT_CELLS["active"]
         for who, by in people.items():
             if who in ("bidder", "stranger", "anonymous"):
@@ -380,6 +380,11 @@ def test_contract_cells(status, brokers, clock):
             else:
                 expected = CONTRACT_CELLS[status].get(action, NotAllowed.__name__)
             assert outcome(contract, action, by, clock.now()) == expected, (status, action, who)
+
+
+def test_the_tenders_contract_has_the_rows_before_signing_and_contracting_the_rest():
+    assert set(Contract.TRANSITIONS) == set(BEFORE_SIGNING)
+    assert set(SignedContract.TRANSITIONS) == set(BEFORE_SIGNING) | set(NONE_IN_CONTRACTING)
 
 
 CHANGE_ALLOWED = {
@@ -400,7 +405,7 @@ def change_in(status: str, brokers, clock):
             change, by=owner, data={"status": "active", "dateSigned": iso(contract.date_signed)}
         )
     change.refresh_from_db()
-    change.contract = Contract.objects.get(pk=contract.pk)
+    change.contract = SignedContract.objects.get(pk=contract.pk)
     change.contract.tender = world.tender
     return world, change, owner
 

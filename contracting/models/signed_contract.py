@@ -1,42 +1,140 @@
 """A signed contract lives on in contracting (2.3's /contracts): the tender's owner takes the
 contract's own credentials, and with them records its changes, changes the terms a pending
-change names, and terminates it stating what was paid. Mixed into Contract: one row, so the
-tender's contract and the contracting contract never disagree."""
+change names, and terminates it stating what was paid. `SignedContract` is the tender's
+contract (one row, so the tender's contract and the contracting contract never disagree), seen
+from contracting: a proxy with contracting's rows of the table and their rules; the tenders app
+draws the contract up and signs it (tenders/models/contract.py), and knows nothing of this."""
 
-from datetime import timedelta
+from django.db import models
 
 from core import tokens
-from core.actors import Actor
+from core.actors import Actor, Role
 from core.errors import InvalidData, NotAllowed
 from core.schema import parse_iso, to_json, too_many, validate
 from core.transactions import atomic_change
+from core.transitions import UNCHANGED, transition
 from core.words import money
-from tenders.contracting_schemas import ChangePatchSchema, ChangeSchema, SignedContractPatchSchema
+from tenders.models import Contract, ContractStatus
+from tenders.models.base import new_id
+from tenders.models.contract import ContractQuerySet, ends_too_soon
 
-from .base import new_id
-from .contract_change import ContractChange
-from .statuses import ChangeStatus, ContractStatus
+from ..schemas import ChangePatchSchema, ChangeSchema, SignedContractPatchSchema
+from .change import ChangeStatus, ContractChange
 
 # What a change of the terms is: only with a change pending (each has a reason the public
 # reads), unlike 2.3, where anything went.
 TERMS = ("value", "period", "items")
 # How many changes one contract takes (each is read with it, on every read).
 MAX_CHANGES = 100
-# The transitions of contracting (the others are the tender's, before the signature).
-CONTRACTING = frozenset({"credentials", "change_terms", "terminate", "add_change"})
+# Contracting's rows of the contract's table: the tender's owner takes the contract's own
+# token, with which its changes are made.
+CONTRACTING = {
+    "credentials": transition({ContractStatus.ACTIVE}, UNCHANGED, Role.TENDER_OWNER),
+    "change_terms": transition({ContractStatus.ACTIVE}, UNCHANGED, Role.CONTRACT_OWNER),
+    "add_change": transition({ContractStatus.ACTIVE}, UNCHANGED, Role.CONTRACT_OWNER),
+    "terminate": transition(
+        {ContractStatus.ACTIVE}, ContractStatus.TERMINATED, Role.CONTRACT_OWNER
+    ),
+}
 
 
-def ends_too_soon(end, earliest) -> InvalidData:
-    """A term that would end before it begins or before the contract (or its change) is
-    signed: refused at its end (the portal's rule: 2.3 has the first alone)."""
-    refused = InvalidData(
-        {"period": {"endDate": ["period should end after it begins and is signed"]}}
-    )
-    refused.code, refused.params = "ends_too_soon", {"earliest": earliest}
-    return refused
+class SignedContractQuerySet(ContractQuerySet):
+    def search(self, *, supplier: str = "", buyer: str = "", status: str = ""):
+        """The signed contracts of real tenders (not test ones), newest first: of a supplier
+        or a buyer, by its code (all digits: an indexed column each) or a part of its name,
+        in a status (active or terminated)."""
+        found = self.in_contracting().exclude(tender__mode="test")
+        if supplier:
+            by_supplier = (
+                {"supplier_code": supplier}
+                if supplier.isdigit()
+                else {"data__suppliers__0__name__icontains": supplier}
+            )
+            found = found.filter(**by_supplier)
+        if buyer:
+            by_buyer = (
+                {"tender__buyer_identifier": buyer}
+                if buyer.isdigit()
+                else {"tender__data__procuringEntity__name__icontains": buyer}
+            )
+            found = found.filter(**by_buyer)
+        if status in ContractStatus.in_contracting():
+            found = found.filter(status=status)
+        return found.select_related("tender").order_by("-date_signed", "-id")
+
+    def with_change_pending_of(self, organization):
+        """The signed contracts of `organization`'s tenders with a change not signed yet."""
+        pending = ContractChange.objects.filter(
+            contract=models.OuterRef("pk"), status=ChangeStatus.PENDING
+        )
+        return self.filter(
+            models.Exists(pending), tender__organization=organization,
+            status=ContractStatus.ACTIVE,
+        ).select_related("tender")  # fmt: skip
+
+    def to_terminate_by(self, organization, now):
+        """The contracts of `organization`'s tenders in force whose term is over: what was
+        paid is still to be said."""
+        return self.filter(
+            tender__organization=organization, status=ContractStatus.ACTIVE, ends__lt=now
+        ).select_related("tender")
 
 
-class InContracting:
+class SignedContract(Contract):
+    TRANSITIONS = {**Contract.TRANSITIONS, **CONTRACTING}
+
+    objects = SignedContractQuerySet.as_manager()
+
+    class Meta:
+        proxy = True
+
+    # --- the frame's questions ------------------------------------------------------------
+
+    def role_of(self, by: Actor) -> Role | None:
+        if by.acts_as(Role.CONTRACT_OWNER, self) and self.still_held_by(by):
+            return Role.CONTRACT_OWNER
+        return super().role_of(by)
+
+    def check_context(self, action: str, by: Actor, now) -> None:
+        if action not in CONTRACTING:
+            super().check_context(action, by, now)
+
+    def status_refusal(self, action: str) -> NotAllowed:
+        if action in CONTRACTING:
+            return self.contracting_refusal(action)
+        return super().status_refusal(action)
+
+    def check_rules(self, action: str, by: Actor, now) -> None:
+        super().check_rules(action, by, now)
+        if action in ("add_change", "terminate"):
+            self.check_no_change_pending(action)
+
+    def check_document_change(self, by, verb: str, document_id: str | None = None) -> str:
+        if self.role_of(by) is Role.CONTRACT_OWNER:
+            # In contracting: while the contract is active, whatever its tender's status.
+            if self.status != ContractStatus.ACTIVE:
+                raise NotAllowed(
+                    f"Can't {verb} document in current ({self.status}) contract status",
+                    code="own_status",
+                    params={"status": self.get_status_display()},
+                )
+            by.check_standing()
+            return Role.CONTRACT_OWNER
+        return super().check_document_change(by, verb, document_id)
+
+    def check_no_change_pending(self, action: str) -> None:
+        """A new change, or the end of the contract, waits for the pending change's signature."""
+        if self.status != ContractStatus.ACTIVE or self.pending_change() is None:
+            return
+        if action == "add_change":
+            raise NotAllowed(
+                "Can't create new contract change while any (pending) change exists",
+                code="change_pending",
+            )
+        raise NotAllowed(
+            "Can't terminate contract while any (pending) change exists", code="change_pending"
+        )
+
     # --- who owns it here -----------------------------------------------------------------
 
     def is_owned_by(self, *, broker=None, token: str | None = None) -> bool:
@@ -51,9 +149,6 @@ class InContracting:
         """The token `by` acts with (if any) is still the contract's: credentials replace it,
         so a change checks it again on the row it holds, not only as its request arrived."""
         return by.token is None or tokens.matches(by.token, self.token_digest)
-
-    def is_owned_by_organization(self, organization) -> bool:
-        return self.tender.is_owned_by_organization(organization)
 
     def contracting_refusal(self, action: str) -> NotAllowed:
         """2.3's words for an action of contracting refused in the contract's status."""
@@ -253,24 +348,6 @@ class InContracting:
             if edits or requested != ContractStatus.ACTIVE:
                 self.stamp_contract(now)
 
-    def with_data(self, edits: dict) -> list[str]:
-        """`edits` laid over its data, and the end of its term kept apart (the buyer's queue
-        reads it); the columns to save."""
-        self.data = {**self.data, **edits}
-        end = self.data.get("period", {}).get("endDate")
-        self.ends = parse_iso(end) if end else None
-        return ["data", "ends"]
-
-    def merged(self, data: dict) -> dict:
-        """A PATCH's data with its objects (value, period) laid over the contract's (2.3
-        applies a PATCH to what is there: an object's fields left out stay)."""
-        return {
-            name: {**self.data[name], **sent}
-            if isinstance(sent, dict) and isinstance(self.data.get(name), dict)
-            else sent
-            for name, sent in data.items()
-        }
-
     def _items_changed(self, sent: list[dict]) -> list[dict]:
         """The items with what the owner may change of each (by their place, as 2.3 merges a
         list): the same items, their ids and classifications kept."""
@@ -281,12 +358,6 @@ class InContracting:
             {**item, **new}  # (new: what ContractItem takes)
             for item, new in zip(items, sent, strict=True)
         ]
-
-    def next_stamp(self, now):
-        """Its dateModified after a change made `now`: strictly later than the last (the
-        contracts' feed follows it, and never shows two changes of one stamp apart)."""
-        last = self.date_modified
-        return now if last is None or now > last else last + timedelta(microseconds=1)
 
     def _check_related_item(self, metadata: dict) -> None:
         """A document of a change names one of the contract's, still pending (2.3)."""
@@ -300,16 +371,3 @@ class InContracting:
             raise NotAllowed(
                 f"Can't add document to '{change.status}' change", code="change_signed"
             )
-
-    def _documents_changed(self, version, action: str, by, now) -> None:
-        """A document added or replaced: recorded, and the contract stamped (its feed shows
-        it) with its tender."""
-        self._record_document(version, action, by, now)
-        self.stamp_contract(now)
-
-    def stamp_contract(self, now) -> None:
-        """The contract changed: its dateModified moves forward, and so does its tender's (the
-        tender shows the contract)."""
-        self.date_modified = self.next_stamp(now)
-        self.save(update_fields=["date_modified"])
-        self.tender.stamp_change(now)

@@ -2,14 +2,18 @@
 owner writes it (and changes the terms it names), active once signed."""
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from core.actors import Actor, Role
 from core.errors import InvalidData, NotAllowed, in_own_status
 from core.schema import iso
 from core.transitions import NEW, transition
+from tenders.models.base import ChangedUnderItsTendersLock, new_id
 
-from .base import ChangedUnderItsTendersLock, new_id
-from .statuses import ChangeStatus
+
+class ChangeStatus(models.TextChoices):
+    PENDING = "pending", _("pending")
+    ACTIVE = "active", _("active")
 
 
 class ContractChange(ChangedUnderItsTendersLock, models.Model):
@@ -22,7 +26,10 @@ class ContractChange(ChangedUnderItsTendersLock, models.Model):
 
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
     contract = models.ForeignKey(
-        "tenders.Contract", on_delete=models.CASCADE, related_name="changes", editable=False
+        "contracting.SignedContract",
+        on_delete=models.CASCADE,
+        related_name="changes",
+        editable=False,
     )
     number = models.PositiveIntegerField(editable=False)
     status = models.CharField(max_length=16, choices=ChangeStatus, editable=False)
@@ -35,6 +42,8 @@ class ContractChange(ChangedUnderItsTendersLock, models.Model):
     data = models.JSONField(default=dict, blank=True)
 
     class Meta:
+        # (made in the tenders app: the table keeps its first name)
+        db_table = "tenders_contractchange"
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["contract", "number"], name="one_number_per_change")
