@@ -8,8 +8,8 @@ class AuctionsConfig(AppConfig):
     def ready(self):
         # The tenders app ends our module's auctions (time drives them) but knows nothing of
         # their bids: it asks this app for the final prices and the protocol.
-        from tenders.models.auction import held_by
+        from tenders.extensions import AUCTION_OUTCOME
 
         from .models import outcome
 
-        held_by(outcome)
+        AUCTION_OUTCOME.plug("outcome", outcome)

@@ -6,8 +6,8 @@ class BelowThresholdConfig(AppConfig):
     verbose_name = "The simplified procedure (belowThreshold)"
 
     def ready(self):
-        from tenders.procedures import register
+        from tenders.extensions import PROCEDURES
 
         from .procedure import BELOW_THRESHOLD
 
-        register(BELOW_THRESHOLD)
+        PROCEDURES.plug(BELOW_THRESHOLD.method_type, BELOW_THRESHOLD)

@@ -7,9 +7,9 @@ class ComplaintsConfig(AppConfig):
 
     def ready(self):
         # Tenders know nothing of claims; the claims app shows its own inside each award.
-        from tenders.api.serializers import embed_in_awards, embed_in_tender
+        from tenders.extensions import AWARD_PARTS, TENDER_PARTS
 
         from .api.serializers import award_complaints, tender_complaints
 
-        embed_in_awards("complaints", award_complaints)
-        embed_in_tender("complaints", tender_complaints)
+        AWARD_PARTS.plug("complaints", award_complaints)
+        TENDER_PARTS.plug("complaints", tender_complaints)

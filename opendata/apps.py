@@ -13,13 +13,12 @@ class OpendataConfig(AppConfig):
     verbose_name = "Open data (OCDS)"
 
     def ready(self):
-        from tenders.api import schemas
-        from tenders.signals import tender_changed
+        from tenders.extensions import OTHER_SHAPES, TENDER_CHANGED
 
         from .releases import answer, keep_releases
 
-        schemas.answer_in("ocds", answer)
-        tender_changed.connect(keep_releases, dispatch_uid="opendata.keep_releases")
+        OTHER_SHAPES.plug("ocds", answer)
+        TENDER_CHANGED.plug("opendata", keep_releases)
         checks.register(check_ocid_prefix)
 
 

@@ -6,7 +6,7 @@ from django.db import models
 class Release(models.Model):
     """What one committed change of a published tender left public, as an OCDS release, kept
     as it was then (a release is never changed once published: the record of a tender is all
-    of them). Written when open data is told of the change (tenders.signals.tender_changed):
+    of them). Written when open data is told of the change (tenders.extensions.TENDER_CHANGED):
     by the background soon after it commits, or by the tender's next change, once it holds the
     tender's lock, before it changes anything; so no published state is skipped, and a state
     inside a transaction, which nobody saw, is never one. A change the public cannot see (a

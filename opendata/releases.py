@@ -1,14 +1,14 @@
 """Each published change of a tender kept as an OCDS release (opendata.models.Release), and the
 packages read from them: a tender's latest release, its record, and the bulk feed.
 
-A committed change of a tender leaves it `untold`; open data is told (tenders.signals
-.tender_changed, received by `keep_releases`) by the background soon after, or by the tender's
-next change once it holds the lock and before it changes anything, or by a read of the
-tender's OCDS: the release is the tender as that change left it, as the public sees it. The
-release is stamped as it is written, the last step of its transaction, so the bulk feed pages
-releases by core/api/feed.py's watermark as the tenders' feed pages tenders: every release
-once. Rendering the tender is work no write waits for, unless a tender changes again before the
-background told of its last change."""
+A committed change of a tender leaves it `untold`; open data is told
+(tenders.extensions.TENDER_CHANGED, into which `keep_releases` is plugged) by the background
+soon after, or by the tender's next change once it holds the lock and before it changes
+anything, or by a read of the tender's OCDS: the release is the tender as that change left it,
+as the public sees it. The release is stamped as it is written, the last step of its
+transaction, so the bulk feed pages releases by core/api/feed.py's watermark as the tenders'
+feed pages tenders: every release once. Rendering the tender is work no write waits for, unless
+a tender changes again before the background told of its last change."""
 
 import hashlib
 import json

@@ -4,7 +4,8 @@ A procedure is one `procurementMethodType` (2.3's `belowThreshold`, ...). What e
 shares (the tender, its bids, lots, awards, contracts, documents, the clock) is the tender core,
 this app. What a procedure decides for itself is a `Procedure`, made by a module of its own
 above the core (`belowthreshold/`, as Prozorro keeps `openprocurement.tender.belowthreshold`
-beside `openprocurement.tender.core`), which registers it when its app is ready. The core asks
+beside `openprocurement.tender.core`), which plugs it into `extensions.PROCEDURES` when its app is
+ready. The core asks
 the tender's procedure (`Tender.procedure`) wherever procedures differ, never its name.
 
 A new procedure is a new module and its registration: README, "How to add a procedure"."""
@@ -15,6 +16,8 @@ from typing import TYPE_CHECKING
 
 from core.errors import DomainError
 from core.transitions import Transition
+
+from .extensions import PROCEDURES
 
 if TYPE_CHECKING:
     from core.actors import Actor
@@ -84,27 +87,16 @@ class MethodNotImplemented(DomainError):
 # procurementMethodType registers a belowThreshold tender).
 WHEN_UNNAMED = "belowThreshold"
 
-_REGISTERED: dict[str, Procedure] = {}
-
-
-def register(procedure: Procedure) -> None:
-    """Take tenders of `procedure` (its app's `ready`; a test's made-up procedure)."""
-    _REGISTERED[procedure.method_type] = procedure
-
-
-def unregister(method_type: str) -> None:
-    _REGISTERED.pop(method_type, None)
-
 
 def procedure_named(method_type: str) -> Procedure:
-    """The registered procedure of that `procurementMethodType`; 2.3's "Not implemented" (415)
-    for any other."""
-    try:
-        return _REGISTERED[method_type]
-    except (KeyError, TypeError):
-        raise MethodNotImplemented() from None
+    """The procedure of that `procurementMethodType` plugged into PROCEDURES; 2.3's "Not
+    implemented" (415) for any other."""
+    found = PROCEDURES.get(method_type) if isinstance(method_type, str) else None
+    if found is None:
+        raise MethodNotImplemented()
+    return found
 
 
 def registered() -> list[Procedure]:
-    """The procedures taken, the first registered first."""
-    return list(_REGISTERED.values())
+    """The procedures taken, the first plugged first."""
+    return PROCEDURES.parts()

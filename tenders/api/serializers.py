@@ -1,6 +1,5 @@
 """How tenders and their parts look on the wire (2.3)."""
 
-from collections.abc import Callable
 from functools import cache
 from typing import ClassVar
 
@@ -11,6 +10,7 @@ from rest_framework import serializers
 from core.api.serializers import Out, compact
 from core.schema import Choice, IsoDateTime, LongText, Schema, Shape, Text, iso
 from tenders.api.documents import DocumentShape, documents_of
+from tenders.extensions import AWARD_PARTS, TENDER_PARTS
 from tenders.models import (
     AwardStatus,
     BidStatus,
@@ -66,21 +66,6 @@ class BidOut(Out):
             "tenderers": bid.tenderers,
             "documents": documents_of(bid, self.context),
         }
-
-
-# What the apps above tenders show inside an award and inside the tender (the claims app its
-# claims): name -> a function of (award or tender, serializer context) giving the list.
-# Registered in their AppConfig.ready.
-AWARD_PARTS: dict[str, Callable] = {}
-TENDER_PARTS: dict[str, Callable] = {}
-
-
-def embed_in_awards(name: str, part: Callable) -> None:
-    AWARD_PARTS[name] = part
-
-
-def embed_in_tender(name: str, part: Callable) -> None:
-    TENDER_PARTS[name] = part
 
 
 class QuestionOut(Out):
@@ -225,7 +210,12 @@ class TenderOut(Out):
     def _every_field(cls) -> frozenset[str]:
         # (what the description says a tender shows; the parts are registered as the apps are
         # ready, before anything asks)
-        return cls.FROM_COLUMNS | cls.FROM_RELATED | set(TenderShape().fields) | set(TENDER_PARTS)
+        return (
+            cls.FROM_COLUMNS
+            | cls.FROM_RELATED
+            | set(TenderShape().fields)
+            | set(TENDER_PARTS.names())
+        )
 
     @classmethod
     def columns_of(cls, names) -> set[str]:

@@ -15,6 +15,7 @@ from core.errors import InvalidData
 from core.schema import KYIV, iso, parse_iso
 from core.transactions import one_at_a_time
 from tenders import workdays
+from tenders.extensions import AUCTION_OUTCOME
 
 from .base import new_id
 from .bidding import value_refusal
@@ -46,19 +47,13 @@ def builtin() -> bool:
     return settings.AUCTION_MODULE == "builtin"
 
 
-# How our module's auction ended. The auctions app, above this one, keeps its offers and
-# registers how to read them (its AppConfig.ready): (auction, tender) -> (the final prices, {bid
-# id: (final amount, when offered)} for the bids whose price it changed; its protocol's files,
-# [(file name, bytes)]). Without it the sealed prices stand, unrecorded.
-_HELD = {"outcome": lambda auction, tender: ({}, [])}
-
-
-def held_by(outcome) -> None:
-    _HELD["outcome"] = outcome
-
-
 def outcome_of(auction, tender) -> tuple[dict, list[tuple[str, bytes]]]:
-    return _HELD["outcome"](auction, tender)
+    """How our module's auction ended. The auctions app, above this one, keeps its offers and
+    plugs how to read them into AUCTION_OUTCOME: the final prices, {bid id: (final amount, when
+    offered)} for the bids whose price it changed, and its protocol's files, [(file name,
+    bytes)]. Without it the sealed prices stand, unrecorded."""
+    outcome = AUCTION_OUTCOME.get("outcome")
+    return outcome(auction, tender) if outcome is not None else ({}, [])
 
 
 def participation_token(auction_id: str, bid_id: str) -> str:

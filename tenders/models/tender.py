@@ -77,7 +77,7 @@ class Tender(
     # owner of a draft claim, of an answer not sent) are shown more than the public.
     public_text = models.TextField(blank=True, default="", editable=False)
     others_see_more = models.BooleanField(default=False, editable=False)
-    # A change committed that open data has not been told of yet (tenders.signals): told by the
+    # A change committed that open data has not been told of yet (tenders.extensions): told by the
     # background (Tender.objects.tell_untold), or before the next change, once its row is locked.
     untold = models.BooleanField(default=False, editable=False)
 

@@ -1,4 +1,4 @@
-"""Telling open data of the tenders' committed changes (tenders.signals.tender_changed).
+"""Telling open data of the tenders' committed changes (tenders.extensions.TENDER_CHANGED).
 
 A change leaves its tender `untold`. The background tells of it soon after (the chronograph's
 loop: Tender.objects.tell_untold), or a read that must show it (tell_untold_of). A change made
@@ -18,7 +18,7 @@ from django.db import connection, models, transaction
 from core.reads import Prepared
 from core.snapshots import Rows
 from core.transactions import all_or_nothing, recoverable
-from tenders.signals import tender_changed
+from tenders.extensions import TENDER_CHANGED, each_told
 
 logger = logging.getLogger(__name__)
 
@@ -108,7 +108,7 @@ class UntoldChanges:
 
 def tell_untold(tenders: list) -> None:
     """`tenders`, their rows just locked: those holding changes open data was not told of are
-    told now (tenders.signals.tender_changed: each state kept, oldest first, then the tenders
+    told now (tenders.extensions.TENDER_CHANGED: each state kept, oldest first, then the tenders
     as they are, together), and no longer hold them."""
     untold = [tender for tender in tenders if tender.untold]
     if not untold:
@@ -118,7 +118,7 @@ def tell_untold(tenders: list) -> None:
         kept = UntoldState.objects.filter(tender_id__in=ids).order_by("tender_id", "date_modified")
         for state in kept:
             _keep(_seen_as_it_was(model, state))
-        _keep(tender_changed.send(model, tender_ids=ids))
+        _keep(each_told(TENDER_CHANGED, model, tender_ids=ids))
         UntoldState.objects.filter(tender_id__in=ids).delete()
         model.objects.filter(pk__in=ids).update(untold=False)
     for tender in untold:
@@ -133,7 +133,7 @@ def _seen_as_it_was(model, state: UntoldState) -> list:
     try:
         with transaction.atomic():
             _rows().put_back(state.tender_id, state.rows)
-            made = tender_changed.send(model, tender_ids=[state.tender_id])
+            made = each_told(TENDER_CHANGED, model, tender_ids=[state.tender_id])
             transaction.set_rollback(True)
     except Exception:
         logger.exception("open data: %s could not be told; it is passed over", state)

@@ -173,17 +173,15 @@ def test_a_tender_open_data_cannot_be_told_of_holds_up_no_other_and_no_change(ap
             raise ValueError("a mapping that fails")
         return keep(sender, tender_ids=tender_ids)
 
-    from tenders.signals import tender_changed
+    from tenders.extensions import TENDER_CHANGED
 
-    tender_changed.disconnect(dispatch_uid="opendata.keep_releases")
-    tender_changed.connect(failing, dispatch_uid="opendata.keep_releases")
+    TENDER_CHANGED.plug("opendata", failing)
     try:
         # A change of the broken one is made all the same (its last change is not told).
         assert broken.patch({"title": "Папір А4"}).status_code == 200
         assert Tender.objects.tell_untold() == 1  # the other one, alone
     finally:
-        tender_changed.disconnect(dispatch_uid="opendata.keep_releases")
-        tender_changed.connect(keep, dispatch_uid="opendata.keep_releases")
+        TENDER_CHANGED.plug("opendata", keep)
     assert Release.objects.filter(tender_id=fine.id).exists()
     assert "could not be told" in caplog.text and Tender.objects.get(pk=broken.id).untold
 

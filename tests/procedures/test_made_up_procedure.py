@@ -11,9 +11,10 @@ import pytest
 from belowthreshold.procedure import BELOW_THRESHOLD
 from belowthreshold.table import TRANSITIONS
 from core.schema import iso, parse_iso
+from tenders.extensions import PROCEDURES
 from tenders.models.legal_periods import ShortPeriod
 from tenders.models.statuses import TenderStatus as T
-from tenders.procedures import Procedure, register, unregister
+from tenders.procedures import Procedure
 from tenders.workdays import shift
 from tests.helpers import (
     create_tender,
@@ -58,9 +59,9 @@ MADE_UP = QuickNoAuction(
 @pytest.fixture(scope="module", autouse=True)
 def made_up():
     """(for the module: the check every test ends with reads its tenders after the test)"""
-    register(MADE_UP)
+    PROCEDURES.plug(MADE_UP.method_type, MADE_UP)
     yield MADE_UP
-    unregister(MADE_UP.method_type)
+    PROCEDURES.unplug(MADE_UP.method_type)
 
 
 def periods(clock, bids_for: timedelta, method_type="quickNoAuction") -> dict:
