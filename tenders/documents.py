@@ -264,7 +264,7 @@ class HasDocuments:
             )
         return read(self.pk)
 
-    def _check_author(self, author: str, document_id: str) -> None:
+    def check_document_author(self, author: str, document_id: str) -> None:
         if self.latest_document(document_id).author != author:
             raise NotAuthor()
 
@@ -303,12 +303,12 @@ class HasDocuments:
 
     def _new_version(self, by, now, previous, author: str, metadata: dict, content: dict):
         """Store a document's first version (`previous` None) or its next one, and record it."""
-        version = self._store_version(now, previous, author, metadata, content)
+        version = self.store_document_version(now, previous, author, metadata, content)
         action = "replace_document" if previous else "add_document"
         self._documents_changed(version, action, by, now)
         return version
 
-    def _store_version(self, now, previous, author: str, metadata: dict, content: dict):
+    def store_document_version(self, now, previous, author: str, metadata: dict, content: dict):
         self._check_related_item(metadata)
         if self.documents.count() >= MAX_DOCUMENTS:
             raise too_many("documents", MAX_DOCUMENTS)
@@ -365,15 +365,15 @@ class PartDocuments(HasDocuments):
         role = self.check_party(by)
         self.check_documents_open(verb)
         if document_id:
-            self._check_author(role, document_id)
+            self.check_document_author(role, document_id)
         by.check_standing()
         return role
 
     def _documents_changed(self, version, action: str, by, now) -> None:
-        self._record_document(version, action, by, now)
+        self.record_document_change(version, action, by, now)
         self.tender.stamp_change(now)
 
-    def _record_document(self, version, action: str, by, now) -> None:
+    def record_document_change(self, version, action: str, by, now) -> None:
         self.tender.record_event(
             self, action, by, now, document_id=version.document_id, version=version.version
         )
@@ -383,5 +383,5 @@ class PartDocuments(HasDocuments):
         keywords), stored and recorded as part of it: the creation stamps the tender once."""
         for document in documents:
             content = {name: document[name] for name in ("key", "md5", "title", "format")}
-            version = self._store_version(now, None, by.role, document["metadata"], content)
-            self._record_document(version, "add_document", by, now)
+            version = self.store_document_version(now, None, by.role, document["metadata"], content)
+            self.record_document_change(version, "add_document", by, now)

@@ -390,7 +390,7 @@ class Complaint(SeenByReaders, ChangedUnderItsTendersLock, HasDocuments, Owned):
         if self.kind.follows_its_lot:
             tender.check_lot_active(self.related_lot, f"{verb} document")
         if document_id:
-            self._check_author(role, document_id)
+            self.check_document_author(role, document_id)
         by.check_standing(in_public=not (role is Role.COMPLAINT_OWNER and self.status == S.DRAFT))
         return role
 

@@ -112,7 +112,7 @@ class AuctionRoutes:
         self.check_auction_module(by)
         report = to_json(validate(AuctionReport, data))
         with atomic_change():
-            now = self._lock_and_catch_up()
+            now = self.lock_and_catch_up()
             auctions = self._auctions_reported("update auction urls", lot_id)
             bids = self._reported_bids(report, lot_id)
             if self.has_lots:
@@ -164,7 +164,7 @@ class AuctionRoutes:
         self.check_auction_module(by)
         report = to_json(validate(AuctionReport, data))
         with atomic_change():
-            now = self._lock_and_catch_up()
+            now = self.lock_and_catch_up()
             auctions = self._auctions_reported("report auction results", lot_id)
             bids = self._reported_bids(report, lot_id)
             for auction in auctions.values():
@@ -174,7 +174,7 @@ class AuctionRoutes:
                     if offer is not None and "value" in offer:
                         prices[bid.pk] = (offer["value"]["amount"], offer.get("date") or iso(now))
                 auction.record_results(self, prices, now, order=[bid.pk for bid, _r in bids])
-            self._auctions_over_if_done(now)
+            self.start_awarding_if_auctions_over(now)
             self.stamp_change(now)
             self.record_event(self, "auction_results", by, now, lot_id=lot_id or "")
 

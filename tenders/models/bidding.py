@@ -241,7 +241,7 @@ class Bidding:
             raise PermissionDenied()
         fields = to_json(validate(BidSchema, data, lots=bool(self.lots)))
         with atomic_change():
-            now = self._lock_and_catch_up()
+            now = self.lock_and_catch_up()
             self.check_tendering("add", now)
             self.check_bid_offer(fields, "add")
             fields = self.date_offers(fields, [], now)

@@ -256,7 +256,7 @@ class Contract(PartOfTender, PartDocuments):
     def _documents_changed(self, version, action: str, by, now) -> None:
         """A document added or replaced: recorded, and the contract stamped (its feed shows
         it) with its tender."""
-        self._record_document(version, action, by, now)
+        self.record_document_change(version, action, by, now)
         self.stamp_contract(now)
 
     def stamp_contract(self, now) -> None:

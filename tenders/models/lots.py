@@ -222,11 +222,11 @@ class Lots:
         """Lock the tender, apply `change(its lots, now)` -> (the new lots, the answer), check the
         whole document again and store it; returns the answer."""
         with atomic_change():
-            now = self._lock_and_catch_up()
+            now = self.lock_and_catch_up()
             self.guard(action, by, now)
             document = self.wire()
             document["lots"], answer = change(document.get("lots", []), now)
-            if self._rewrite(validate(TenderSchema, document), now):
+            if self.store_rewritten(validate(TenderSchema, document), now):
                 self.record_event(self, action, by, now, lot_id=lot_id)
         return answer
 
@@ -235,7 +235,7 @@ class Lots:
     def lot_machine(self, lot_id: str) -> LotOfTender:
         return LotOfTender(self, lot_id)
 
-    def _settle_lots(self, at, by: Actor) -> None:
+    def end_when_no_lot_is_active(self, at, by: Actor) -> None:
         """Once no lot is active, the tender ends: cancelled if every lot was, unsuccessful if
         none was completed, complete otherwise."""
         statuses = {lot["status"] for lot in self.lots}

@@ -184,7 +184,7 @@ class Tender(
 
     # --- changing: the frame every write goes through -------------------------------------
 
-    def _lock_and_catch_up(self):
+    def lock_and_catch_up(self):
         """Lock this tender's row for the current transaction and reload it (unless this
         instance was locked so already), apply the changes that became due, and return `now`
         (read after the lock, so dates follow commit order)."""
@@ -193,7 +193,7 @@ class Tender(
             self.refresh_from_db(from_queryset=locked)
             self.locked_as_loaded()
         now = timezone.now()
-        self.caught_up = self.is_due(now) and self._advance(now)
+        self.caught_up = self.is_due(now) and self.apply_changes_due(now)
         if self.caught_up:
             self.stamp_change(now)
         elif self.is_due(now):
@@ -210,7 +210,7 @@ class Tender(
         with it if given: apply what became due, without locking or reloading it again; True
         if something was."""
         self.locked_as_loaded(claims=claims)
-        self._lock_and_catch_up()
+        self.lock_and_catch_up()
         return self.caught_up
 
     def locked_as_loaded(self, *, claims: list | None = None) -> None:
@@ -294,7 +294,7 @@ class Tender(
         by.check_standing(in_public=action == "publish" or not private)
 
     def lock_for_change(self):
-        return self._lock_and_catch_up()
+        return self.lock_and_catch_up()
 
     def save_change(self, fields: list[str]) -> None:
         """The tender's row is saved once per change, by stamp_change (dateModified, next_check)."""
@@ -339,7 +339,7 @@ class Tender(
     def patch(self, *, by: Actor, data: dict) -> bool:
         """PATCH /tenders/{id}: merge `data` into the wire form (2.3 rules); True if it changed."""
         with atomic_change():
-            now = self._lock_and_catch_up()
+            now = self.lock_and_catch_up()
             if self.status == TenderStatus.DRAFT and data.get("status") == TenderStatus.ENQUIRIES:
                 self.guard("publish", by, now)
                 self._publish(by, now)
@@ -359,17 +359,17 @@ class Tender(
             document = validate(TenderSchema, merged)
             if "items" in data:
                 check_items_asked_about(self, document)
-            if not self._rewrite(document, now):
+            if not self.store_rewritten(document, now):
                 return False
             self.record_event(self, "edit", by, now, fields=sorted(set(data) & allowed))
             return True
 
-    def _rewrite(self, document: dict, now) -> bool:
+    def store_rewritten(self, document: dict, now) -> bool:
         """Store a validated document in place of the current one; True if it changed
         anything (then the tender is stamped, and its search rewritten if that changed)."""
-        before, searched = self._stored_state(), search_columns(self.wire())
+        before, searched = self.stored_state(), search_columns(self.wire())
         self.store_document(document, now=now)
-        if self._stored_state() == before:
+        if self.stored_state() == before:
             return False
         self.stamp_change(now)
         if self.found_by != {name: searched[name] for name in self.found_by}:
@@ -386,7 +386,7 @@ class Tender(
         document_fields' keywords) are attached before it takes effect."""
         fields = validate(CancellationSchema, data)
         with atomic_change():
-            now = self._lock_and_catch_up()
+            now = self.lock_and_catch_up()
             self.guard("cancel", by, now)
             if "relatedLot" in fields:
                 if lot_of(self.data, fields["relatedLot"]) is None:
@@ -427,7 +427,7 @@ class Tender(
         the tender once no lot is active."""
         if award.lot_id:
             self.lot_machine(award.lot_id).end("complete", Actor.system(), at)
-            self._settle_lots(at, Actor.system())
+            self.end_when_no_lot_is_active(at, Actor.system())
         else:
             self.perform("complete", Actor.system(), at)
         self.stamp_change(at)
@@ -440,7 +440,7 @@ class Tender(
             self.perform("cancel", by, at)
             return
         self.lot_machine(cancellation.related_lot).end("cancel", by, at)
-        self._settle_lots(at, by)
+        self.end_when_no_lot_is_active(at, by)
         if self.status in TenderStatus.deciding():
             self.award_next_bid(at=at, by=by)
-        self._auctions_over_if_done(at)
+        self.start_awarding_if_auctions_over(at)

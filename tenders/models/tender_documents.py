@@ -33,7 +33,7 @@ class TenderDocuments(HasDocuments):
         prefix = "auction_" if author is Role.AUCTION else ""
         self.guard(f"{prefix}{verb}_document", by, timezone.now())
         if document_id:
-            self._check_author(author, document_id)
+            self.check_document_author(author, document_id)
         return author
 
     def _documents_changed(self, version, action: str, by: Actor, now) -> None:
@@ -72,7 +72,7 @@ class TenderDocuments(HasDocuments):
                 return
             lot = {"documentOf": "lot", "relatedItem": lot_id} if lot_id else {}
             fields = stored.fields()
-            version = self._store_version(now, None, Role.AUCTION, lot, {
+            version = self.store_document_version(now, None, Role.AUCTION, lot, {
                 name: fields[name] for name in ("key", "md5", "title", "format")
             })  # fmt: skip
             self._documents_changed(version, "add_document", Actor(Role.AUCTION), now)

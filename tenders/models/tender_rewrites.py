@@ -36,7 +36,7 @@ class WrittenWhole:
             document = validate(TenderSchema, {**data, "status": TenderStatus.DRAFT}, now=now)
             self.procedure.check_publishing_kind(document)
             self.procedure.check_periods(by, now, *periods_of(document))
-            if not self._rewrite(document, now):
+            if not self.store_rewritten(document, now):
                 return False
             self.record_event(self, "rewrite_draft", by, now, fields=sorted(data))
             return True
@@ -91,7 +91,7 @@ class WrittenWhole:
             document = validate(TenderSchema, amended)
             check_items_asked_about(self, document)
             self.procedure.check_amended_periods(by, now, self.published, *periods_of(document))
-            if not self._rewrite(document, now):
+            if not self.store_rewritten(document, now):
                 return False
             after = self.wire()
             changed = sorted(name for name in allowed if current.get(name) != after.get(name))

@@ -22,12 +22,12 @@ class TimeDrivenChanges:
         tender no longer there)."""
         try:
             with recoverable():
-                self._lock_and_catch_up()
+                self.lock_and_catch_up()
         except type(self).DoesNotExist:
             return False
         return self.caught_up
 
-    def _advance(self, now) -> bool:
+    def apply_changes_due(self, now) -> bool:
         """Apply, in order, each change that became due by `now`, stamped with its due time."""
         changed = False
         for complaint in self.claims():
@@ -141,10 +141,10 @@ class TimeDrivenChanges:
             else:
                 auction.plan(self, now)
             changed = True
-        self._auctions_over_if_done(now)
+        self.start_awarding_if_auctions_over(now)
         return changed
 
-    def _auctions_over_if_done(self, now) -> None:
+    def start_awarding_if_auctions_over(self, now) -> None:
         """When no auction is left to hold, the award period starts when the last one ended
         (or now, when a lot's cancellation left none)."""
         if self.status != TenderStatus.AUCTION or self.open_auctions():
@@ -195,7 +195,7 @@ class TimeDrivenChanges:
             self.perform("fail", Actor.system(), at)
             return
         self.lot_machine(line).end("fail", Actor.system(), at)
-        self._settle_lots(at, Actor.system())
+        self.end_when_no_lot_is_active(at, Actor.system())
 
     def best_bid_for(self, line: str | None, *, leaving_out) -> tuple | None:
         """The best bid for `line` (a lot's id, or None: the tender without lots) among the

@@ -79,7 +79,7 @@ class TenderWire:
         document["procurementMethodType"] = self.procurement_method_type
         self.data = to_json(document)
 
-    def _stored_state(self) -> tuple:
+    def stored_state(self) -> tuple:
         return (
             self.title, self.description, self.mode, self.procurement_method_details,
             self.enquiry_start, self.enquiry_end, self.tender_start, self.tender_end, self.data,

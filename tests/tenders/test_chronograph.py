@@ -91,14 +91,14 @@ def test_a_tender_that_cannot_be_brought_up_to_date_holds_up_no_other(
 ):
     broken, fine = registered(brokers, clock), registered(brokers, clock)
     clock.move_to(max(broken.tender_start, fine.tender_start) + timedelta(minutes=1))
-    advance = Tender._advance
+    advance = Tender.apply_changes_due
 
     def failing(tender, now):
         if tender.pk == broken.pk:
             raise RuntimeError("a rule that cannot be applied")
         return advance(tender, now)
 
-    monkeypatch.setattr(Tender, "_advance", failing)
+    monkeypatch.setattr(Tender, "apply_changes_due", failing)
 
     assert Tender.objects.catch_up_due(limit=10) == 1
 
@@ -117,9 +117,11 @@ def test_a_pass_goes_on_while_tenders_are_due_though_a_batch_changed_fewer(
 
     stuck, *others = [registered(brokers, clock) for _ in range(3)]
     clock.move_to(max(t.tender_start for t in (stuck, *others)) + timedelta(minutes=1))
-    advance = Tender._advance
+    advance = Tender.apply_changes_due
     # Its due change waits on something else: only its next check is looked at again.
-    monkeypatch.setattr(Tender, "_advance", lambda t, now: t.pk != stuck.pk and advance(t, now))
+    monkeypatch.setattr(
+        Tender, "apply_changes_due", lambda t, now: t.pk != stuck.pk and advance(t, now)
+    )
     Tender.objects.filter(pk=stuck.pk).update(next_check=stuck.tender_start - timedelta(hours=1))
 
     call_command("chronograph", "--once", "--batch", "2")
