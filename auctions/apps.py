@@ -3,6 +3,8 @@ from django.apps import AppConfig
 
 class AuctionsConfig(AppConfig):
     name = "auctions"
+    # (its rows may be read from a replica a little behind: core/replicas.py)
+    reads_may_be_stale = True
     verbose_name = "Auctions"
 
     def ready(self):

@@ -42,10 +42,6 @@ from core.databases import REPLICA_PREFIX
 logger = logging.getLogger(__name__)
 
 LAG_CHECK_SECONDS = 1.0
-# The apps whose rows may be read a little stale: the procurement's. Accounts, sessions,
-# brokers' keys and everything else a sign-in or a permission rests on are read from the
-# primary always (a session just made must be found at once).
-STALE_APPS = {"tenders", "complaints", "contracting", "auctions", "opendata"}
 # After a write, its caller reads the primary this long (longer than a replica may lag).
 PINNED_SECONDS = 10
 
@@ -59,6 +55,14 @@ _chosen: ContextVar[str | None] = ContextVar("replica_chosen", default=None)
 _lags: dict[str, tuple[float, tuple]] = {}
 
 
+def reads_may_be_stale(model) -> bool:
+    """Whether the rows of `model` may be read a little stale: its app says so itself
+    (`reads_may_be_stale` on its AppConfig: the procurement's apps). Accounts, sessions,
+    brokers' keys and everything else a sign-in or a permission rests on are read from the
+    primary always (a session just made must be found at once)."""
+    return getattr(model._meta.app_config, "reads_may_be_stale", False)
+
+
 def replica_aliases() -> list[str]:
     return [alias for alias in settings.DATABASES if alias.startswith(REPLICA_PREFIX)]
 
@@ -67,7 +71,7 @@ class ReplicaRouter:
     """Django's database router (settings.DATABASE_ROUTERS)."""
 
     def db_for_read(self, model, **hints):
-        if model._meta.app_label not in STALE_APPS:
+        if not reads_may_be_stale(model):
             return "default"
         return chosen_alias()
 

@@ -10,6 +10,8 @@ PREFIX = re.compile(r"ocds-[a-z0-9]{6}")
 
 class OpendataConfig(AppConfig):
     name = "opendata"
+    # (its rows may be read from a replica a little behind: core/replicas.py)
+    reads_may_be_stale = True
     verbose_name = "Open data (OCDS)"
 
     def ready(self):
