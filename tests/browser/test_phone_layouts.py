@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from complaints.models import Complaint
 from core.actors import Actor, Role
+from tenders.models import Award
 from tests.browser.pages import serious_violations, sign_in
 from tests.factories import RESOLUTION, portal_world
 
@@ -40,10 +41,14 @@ BROKEN_WORDS = """(selector) => {
 WORDS = {
     "uk": {"when": "Коли", "by": "до ", "from": "з ", "considers": "Замовник розглядає пропозицію до",
            "remedy": "Скасуйте рішення щодо ПП «Чисто»: ви задовольнили вимогу",
-           "careful": "Увага: ви задовольнили вимогу"},
+           "careful": "Увага: ви задовольнили вимогу",
+           "review": "Скасувати рішення щодо ПП «Чисто»?", "undone": "більше не переможна",
+           "take_back": "Скасувати рішення"},
     "en": {"when": "When", "by": "by ", "from": "from ", "considers": "The procuring entity considers the bid by",
            "remedy": "Take back the decision on ПП «Чисто»: you granted the claim",
-           "careful": "Careful: you granted the claim"},
+           "careful": "Careful: you granted the claim",
+           "review": "Take back the decision on ПП «Чисто»?", "undone": "is no longer the winner",
+           "take_back": "Take the decision back"},
 }  # fmt: skip
 
 
@@ -152,4 +157,18 @@ def test_a_claim_granted_and_accepted_asks_the_buyer_to_take_the_decision_back(
     buyer.goto(f"/tenders/{world.tender.pk}/awards/{world.award.pk}/contract/")
     buyer.get_by_text(words["careful"]).wait_for()
     screenshot(buyer, f"{language}-signing-warns-{width}")
+
+    # The queue's step leads to the decision's review, which says what taking it back does.
+    buyer.goto("/dashboard/")
+    buyer.locator("tr.task-award-remedy").get_by_role("link").click()
+    review = buyer.locator("section.review")
+    review.get_by_role("heading", name=words["review"]).wait_for()
+    assert words["undone"] in review.inner_text()
+    assert buyer.evaluate(BROKEN_WORDS, "section.review") == []
+    screenshot(buyer, f"{language}-take-back-review-{width}")
+    review.get_by_role("button", name=words["take_back"], exact=True).click()
+    buyer.wait_for_url(re.compile(rf"/tenders/{world.tender.pk}/"))
+    assert Award.objects.get(pk=world.award.pk).status == "cancelled"
+    buyer.goto("/dashboard/")
+    assert words["remedy"] not in buyer.locator("main").inner_text()
     assert buyer.errors == []
